@@ -1,0 +1,84 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "Shelfmark",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "shelfmark", targets: ["shelfmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // Pure domain: aggregates, commands, events, rules. Depends on nothing.
+        .target(name: "Domain", path: "Sources/Domain"),
+        // Use cases and ports. Knows the domain, never an adapter.
+        .target(name: "Application", dependencies: ["Domain", logging], path: "Sources/Application"),
+
+        // Adapters: each depends on Application only (plus its own libraries).
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["Application", grdb],
+            path: "Sources/Adapters/SQLiteStore"
+        ),
+        .target(
+            name: "HTTPAPI",
+            dependencies: [
+                "Application",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                logging,
+            ],
+            path: "Sources/Adapters/HTTPAPI",
+            resources: [.copy("openapi.yaml")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .target(
+            name: "CLI",
+            dependencies: ["Application", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/Adapters/CLI"
+        ),
+
+        // Composition: the only code that names concrete adapters.
+        .target(
+            name: "Composition",
+            dependencies: [
+                "Application", "SQLiteStore", "HTTPAPI", "CLI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                logging,
+            ],
+            path: "Sources/Composition/Root"
+        ),
+        .executableTarget(name: "shelfmark", dependencies: ["Composition"], path: "Sources/Composition/Main"),
+
+        // Tests, one target per layer.
+        .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
+        .testTarget(
+            name: "ApplicationTests",
+            dependencies: ["Application", "SQLiteStore", "Composition", grdb],
+            path: "Tests/ApplicationTests"
+        ),
+        .testTarget(
+            name: "AdapterTests",
+            dependencies: [
+                "Composition", "HTTPAPI", "SQLiteStore", "CLI", grdb,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/AdapterTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

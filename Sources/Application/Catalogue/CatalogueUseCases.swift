@@ -1,0 +1,31 @@
+/// The catalogue's use cases, as the CLI and the HTTP API both call them.
+public struct CatalogueUseCases: Sendable {
+    public let addBook: AddBook
+    public let editBook: EditBook
+    public let withdrawBooks: WithdrawBooks
+    public let clearCatalogue: ClearCatalogue
+    public let listBooks: ListBooks
+    public let showBook: ShowBook
+
+    public init(runner: CommandRunner, catalogue: any Catalogue) {
+        addBook = AddBook(runner: runner, catalogue: catalogue)
+        editBook = EditBook(runner: runner, catalogue: catalogue)
+        withdrawBooks = WithdrawBooks(runner: runner)
+        clearCatalogue = ClearCatalogue(runner: runner, catalogue: catalogue)
+        listBooks = ListBooks(catalogue: catalogue)
+        showBook = ShowBook(catalogue: catalogue)
+    }
+}
+
+/// Everything an adapter may ask of the library.
+public struct Library: Sendable {
+    public let catalogue: CatalogueUseCases
+    public let health: any HealthCheck
+    public let readModels: any ReadModelRebuilder
+
+    public init(catalogue: CatalogueUseCases, health: any HealthCheck, readModels: any ReadModelRebuilder) {
+        self.catalogue = catalogue
+        self.health = health
+        self.readModels = readModels
+    }
+}

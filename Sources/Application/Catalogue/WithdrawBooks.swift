@@ -1,0 +1,56 @@
+import Domain
+
+/// Withdraws one or several books, all or none: an unknown book or a refusal withdraws nothing.
+public struct WithdrawBooks: Sendable {
+    let runner: CommandRunner
+
+    /// Returns the number of books withdrawn now (a book withdrawn before counts as none).
+    @discardableResult
+    public func execute(_ ids: [BookID], by principal: Principal) async throws -> Int {
+        var seen: Set<BookID> = []
+        let unique = ids.filter { seen.insert($0).inserted }
+        return try await runner.retrying {
+            var decisions: [Decision] = []
+            for id in unique {
+                let loaded = try await runner.load(BookAggregate.self, .book(id))
+                if case .absent = loaded.state { throw NotFound("book", id.description) }
+                decisions.append(loaded.decision(try runner.decide(id, .withdraw, loaded.state)))
+            }
+            try await runner.append(decisions, by: principal)
+            return decisions.filter { !$0.events.isEmpty }.count
+        }
+    }
+}
+
+/// What clearing the catalogue did.
+public struct ClearReport: Equatable, Sendable {
+    public let withdrawn: [BookID]
+    /// Books that stay, with the reason (such as copies on loan).
+    public let kept: [BookRefused]
+}
+
+/// Withdraws every book that can be withdrawn, in one atomic step, and reports the others.
+public struct ClearCatalogue: Sendable {
+    let runner: CommandRunner
+    let catalogue: any Catalogue
+
+    public func execute(by principal: Principal) async throws -> ClearReport {
+        try await runner.retrying {
+            var decisions: [Decision] = []
+            var withdrawn: [BookID] = []
+            var kept: [BookRefused] = []
+            for id in try await catalogue.allIDs() {
+                let loaded = try await runner.load(BookAggregate.self, .book(id))
+                do {
+                    let events = try runner.decide(id, .withdraw, loaded.state)
+                    decisions.append(loaded.decision(events))
+                    if !events.isEmpty { withdrawn.append(id) }
+                } catch let refused as BookRefused {
+                    kept.append(refused)
+                }
+            }
+            try await runner.append(decisions, by: principal)
+            return ClearReport(withdrawn: withdrawn, kept: kept)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Domain
+import Foundation
+
+/// A stream loaded for deciding: its state and the version the append will expect.
+public struct Loaded<A: EventSourced>: Sendable where A.State: Sendable {
+    public let stream: StreamName
+    public let state: A.State
+    public let version: Int64
+
+    /// The append that records `events` on this stream, expecting it unchanged since loading.
+    func decision(_ events: [A.Event]) -> Decision {
+        Decision(stream: stream, expected: version == 0 ? .noStream : .exactly(version), events: events.map(A.wrap))
+    }
+}
+
+/// New events for one stream, before metadata is stamped.
+struct Decision: Sendable {
+    let stream: StreamName
+    let expected: ExpectedVersion
+    let events: [DomainEvent]
+}
+
+/// Loads streams, stamps metadata, appends atomically and retries on conflict: the
+/// "load, decide, append" path every command takes.
+public struct CommandRunner: Sendable {
+    let store: any EventStore
+    let clock: any WallClock
+    let ids: any IDGenerator
+    let maxAttempts: Int
+
+    public init(store: any EventStore, clock: any WallClock, ids: any IDGenerator, maxAttempts: Int = 8) {
+        self.store = store
+        self.clock = clock
+        self.ids = ids
+        self.maxAttempts = maxAttempts
+    }
+
+    /// The current state and version of one aggregate's stream.
+    func load<A: EventSourced>(_: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
+        let recorded = try await store.read(stream)
+        let state = A.fold(recorded.lazy.compactMap { A.unwrap($0.event) })
+        return Loaded(stream: stream, state: state, version: recorded.last?.version ?? 0)
+    }
+
+    /// Appends every non-empty decision in one atomic step, stamped with who, when and a shared correlation id.
+    @discardableResult
+    func append(_ decisions: [Decision], by principal: Principal) async throws -> Int64? {
+        let correlation = ids.next()
+        let now = clock.now()
+        let appends = decisions.filter { !$0.events.isEmpty }.map { decision in
+            StreamAppend(decision.stream, expected: decision.expected, events: decision.events.map {
+                PendingEvent($0, EventMetadata(eventID: ids.next(), recordedAt: now, actor: principal.actor, correlationID: correlation))
+            })
+        }
+        guard !appends.isEmpty else { return nil }
+        return try await store.append(appends)
+    }
+
+    /// Runs `attempt` again while it meets a concurrent change, up to `maxAttempts` times.
+    func retrying<T>(_ attempt: () async throws -> T) async throws -> T {
+        for _ in 1..<maxAttempts {
+            do { return try await attempt() } catch is AppendConflict { continue }
+        }
+        do { return try await attempt() } catch is AppendConflict { throw TooMuchContention(attempts: maxAttempts) }
+    }
+}

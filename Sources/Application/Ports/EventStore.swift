@@ -1,0 +1,117 @@
+import Domain
+import Foundation
+
+/// The name of one event stream, such as `book-<uuid>`.
+public struct StreamName: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+
+    /// The stream of one catalogue book.
+    public static func book(_ id: BookID) -> StreamName { StreamName("book-\(id)") }
+}
+
+/// What an append expects of a stream's current version (its number of events).
+public enum ExpectedVersion: Hashable, Sendable {
+    /// The stream must not exist yet.
+    case noStream
+    /// The stream must have exactly this many events.
+    case exactly(Int64)
+    /// No expectation.
+    case any
+}
+
+/// Who did what, when and why, stored beside every event.
+public struct EventMetadata: Equatable, Sendable {
+    public let eventID: UUID
+    public let recordedAt: Date
+    /// `operator`, `anonymous`, or `user:<id>`.
+    public let actor: String
+    public let correlationID: UUID
+    public let causationID: UUID?
+
+    public init(eventID: UUID, recordedAt: Date, actor: String, correlationID: UUID, causationID: UUID? = nil) {
+        self.eventID = eventID
+        self.recordedAt = recordedAt
+        self.actor = actor
+        self.correlationID = correlationID
+        self.causationID = causationID
+    }
+}
+
+/// An event about to be appended, with its metadata.
+public struct PendingEvent: Equatable, Sendable {
+    public let event: DomainEvent
+    public let metadata: EventMetadata
+    public init(_ event: DomainEvent, _ metadata: EventMetadata) {
+        self.event = event
+        self.metadata = metadata
+    }
+}
+
+/// Events for one stream, appended only if the stream is at the expected version.
+public struct StreamAppend: Equatable, Sendable {
+    public let stream: StreamName
+    public let expected: ExpectedVersion
+    public let events: [PendingEvent]
+    public init(_ stream: StreamName, expected: ExpectedVersion, events: [PendingEvent]) {
+        self.stream = stream
+        self.expected = expected
+        self.events = events
+    }
+}
+
+/// An event as the log holds it.
+public struct RecordedEvent: Equatable, Sendable {
+    /// Global position in the log, from 1, without gaps.
+    public let position: Int64
+    public let stream: StreamName
+    /// Version within the stream, from 1, without gaps.
+    public let version: Int64
+    public let event: DomainEvent
+    public let metadata: EventMetadata
+
+    public init(position: Int64, stream: StreamName, version: Int64, event: DomainEvent, metadata: EventMetadata) {
+        self.position = position
+        self.stream = stream
+        self.version = version
+        self.event = event
+        self.metadata = metadata
+    }
+}
+
+/// A stream was not at the version an append expected; nothing of that append was written.
+public struct AppendConflict: Error, Equatable, Sendable {
+    public let stream: StreamName
+    public let expected: ExpectedVersion
+    public let actual: Int64
+    public init(stream: StreamName, expected: ExpectedVersion, actual: Int64) {
+        self.stream = stream
+        self.expected = expected
+        self.actual = actual
+    }
+}
+
+/// The append-only log of every change, with optimistic concurrency per stream.
+public protocol EventStore: Sendable {
+    /// Appends to every listed stream in one atomic step, or throws `AppendConflict` and writes nothing.
+    /// Returns the global position of the last event written (the current head when nothing was).
+    @discardableResult
+    func append(_ appends: [StreamAppend]) async throws -> Int64
+    /// Every event of one stream, oldest first; empty for a stream that does not exist.
+    func read(_ stream: StreamName) async throws -> [RecordedEvent]
+    /// Up to `limit` events with a global position greater than `position`, in log order.
+    func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent]
+}
+
+extension ExpectedVersion {
+    /// Whether a stream at `actual` events meets this expectation.
+    public func isMet(by actual: Int64) -> Bool {
+        switch self {
+        case .noStream: actual == 0
+        case .exactly(let version): actual == version
+        case .any: true
+        }
+    }
+}

@@ -1,0 +1,151 @@
+// The Book aggregate: a catalogue record with the copies the library owns.
+
+/// What happened to a book. Stored in the log; never change a case's meaning.
+public enum BookEvent: Equatable, Sendable {
+    case added(BookAdded)
+    case edited(BookEdited)
+    case copiesAdded(CopiesChanged)
+    case copiesRemoved(CopiesChanged)
+    case withdrawn(BookWithdrawn)
+}
+
+/// A book entered the catalogue.
+public struct BookAdded: Equatable, Sendable, Codable {
+    public let book: BookID
+    public let details: BookDetails
+    public let copies: Int
+    public init(book: BookID, details: BookDetails, copies: Int) {
+        self.book = book
+        self.details = details
+        self.copies = copies
+    }
+}
+
+/// A book's details changed; carries the whole new record.
+public struct BookEdited: Equatable, Sendable, Codable {
+    public let book: BookID
+    public let details: BookDetails
+    public init(book: BookID, details: BookDetails) {
+        self.book = book
+        self.details = details
+    }
+}
+
+/// Copies were added or removed; `total` is the number owned afterwards.
+public struct CopiesChanged: Equatable, Sendable, Codable {
+    public let book: BookID
+    public let count: Int
+    public let total: Int
+    public init(book: BookID, count: Int, total: Int) {
+        self.book = book
+        self.count = count
+        self.total = total
+    }
+}
+
+/// A book left the catalogue.
+public struct BookWithdrawn: Equatable, Sendable, Codable {
+    public let book: BookID
+    public init(book: BookID) { self.book = book }
+}
+
+/// A book in the catalogue, with its copies.
+public struct CataloguedBook: Equatable, Sendable {
+    public var id: BookID
+    public var details: BookDetails
+    public var copies: Int
+    /// Copies lent out now; circulation moves this.
+    public var onLoan: Int
+    public var available: Int { copies - onLoan }
+
+    public init(id: BookID, details: BookDetails, copies: Int, onLoan: Int = 0) {
+        self.id = id
+        self.details = details
+        self.copies = copies
+        self.onLoan = onLoan
+    }
+}
+
+/// Where a book's stream stands.
+public enum BookState: Equatable, Sendable {
+    case absent
+    case inCatalogue(CataloguedBook)
+    case withdrawn(BookID)
+}
+
+/// What a librarian asks of a book.
+public enum BookCommand: Equatable, Sendable {
+    case add(BookID, BookDraft, copies: Int)
+    case edit(BookChanges)
+    case addCopies(Int)
+    case removeCopies(Int)
+    /// Adds or removes copies so that the library owns exactly this many.
+    case setCopies(Int)
+    case withdraw
+}
+
+/// The Book aggregate's decisions and fold.
+public enum BookAggregate: Aggregate {
+    public static let initial = BookState.absent
+
+    public static func evolve(_ state: BookState, _ event: BookEvent) -> BookState {
+        switch (state, event) {
+        case (_, .added(let e)):
+            return .inCatalogue(CataloguedBook(id: e.book, details: e.details, copies: e.copies))
+        case (.inCatalogue(var book), .edited(let e)):
+            book.details = e.details
+            return .inCatalogue(book)
+        case (.inCatalogue(var book), .copiesAdded(let e)), (.inCatalogue(var book), .copiesRemoved(let e)):
+            book.copies = e.total
+            return .inCatalogue(book)
+        case (_, .withdrawn(let e)):
+            return .withdrawn(e.book)
+        case (.absent, _), (.withdrawn, _):
+            return state  // events after withdrawal do not exist in a valid log
+        }
+    }
+
+    public static func decide(_ command: BookCommand, _ state: BookState) throws(BookRejection) -> [BookEvent] {
+        if case .add(let id, let draft, let copies) = command {
+            return try add(id, draft, copies: copies, state)
+        }
+        if case .withdrawn = state, command == .withdraw { return [] }
+        guard case .inCatalogue(let book) = state else { throw .notInCatalogue }
+        switch command {
+        case .add: return []
+        case .edit(let changes): return try edit(book, changes)
+        case .addCopies(let count): return try setCopies(book, book.copies + count, field: "count")
+        case .removeCopies(let count): return try setCopies(book, book.copies - count, field: "count")
+        case .setCopies(let total): return try setCopies(book, total, field: "copies")
+        case .withdraw:
+            try BookRules.check(BookRules.nothingOnLoan(book))
+            return [.withdrawn(BookWithdrawn(book: book.id))]
+        }
+    }
+
+    private static func add(_ id: BookID, _ draft: BookDraft, copies: Int, _ state: BookState) throws(BookRejection) -> [BookEvent] {
+        let details = try BookRules.validate(draft, copies: copies)
+        switch state {
+        case .absent:
+            return [.added(BookAdded(book: id, details: details, copies: copies))]
+        case .inCatalogue(let book) where book.details == details && book.copies == copies:
+            return []  // the same add again: already done
+        case .inCatalogue, .withdrawn:
+            throw .alreadyInCatalogue(id)
+        }
+    }
+
+    private static func edit(_ book: CataloguedBook, _ changes: BookChanges) throws(BookRejection) -> [BookEvent] {
+        let details = try BookRules.validate(changes.applied(to: book.details), copies: book.copies)
+        guard details != book.details else { return [] }
+        return [.edited(BookEdited(book: book.id, details: details))]
+    }
+
+    private static func setCopies(_ book: CataloguedBook, _ total: Int, field: String) throws(BookRejection) -> [BookEvent] {
+        try BookRules.check(BookRules.copiesInRange(total, field: field), BookRules.keepsCopiesOnLoan(book, total))
+        let change = CopiesChanged(book: book.id, count: abs(total - book.copies), total: total)
+        if total > book.copies { return [.copiesAdded(change)] }
+        if total < book.copies { return [.copiesRemoved(change)] }
+        return []
+    }
+}

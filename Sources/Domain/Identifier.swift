@@ -1,0 +1,37 @@
+import Foundation
+
+/// A typed identifier: `Identifier<BookTag>` and `Identifier<UserTag>` never mix.
+public struct Identifier<Tag>: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The underlying UUID.
+    public let uuid: UUID
+
+    public init(_ uuid: UUID) { self.uuid = uuid }
+
+    /// Parses a UUID string in any case; nil when it is not one.
+    public init?(_ string: String) {
+        guard let uuid = UUID(uuidString: string) else { return nil }
+        self.uuid = uuid
+    }
+
+    /// Lower-case canonical form, as stored and shown.
+    public var description: String { uuid.uuidString.lowercased() }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = Self(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a UUID: \(text)")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// Tag of book ids.
+public enum BookTag {}
+/// Identifies a catalogue book (a title record with its copies).
+public typealias BookID = Identifier<BookTag>
