@@ -32,6 +32,7 @@ let package = Package(
             dependencies: ["Application", grdb],
             path: "Sources/Adapters/SQLiteStore"
         ),
+        .target(name: "InMemory", dependencies: ["Application"], path: "Sources/Adapters/InMemory"),
         .target(
             name: "HTTPAPI",
             dependencies: [
@@ -55,7 +56,7 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
-                "Application", "SQLiteStore", "HTTPAPI", "CLI",
+                "Application", "SQLiteStore", "InMemory", "HTTPAPI", "CLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 logging,
@@ -68,13 +69,13 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
         .testTarget(
             name: "ApplicationTests",
-            dependencies: ["Application", "SQLiteStore", "Composition", grdb],
+            dependencies: ["Application", "SQLiteStore", "InMemory", "Composition", grdb],
             path: "Tests/ApplicationTests"
         ),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "HTTPAPI", "SQLiteStore", "CLI", grdb,
+                "Composition", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

@@ -1,1 +1,3 @@
-print("x")
+import Composition
+
+await Shelfmark.main()

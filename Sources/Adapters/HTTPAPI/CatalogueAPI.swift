@@ -1,0 +1,87 @@
+import Application
+import Domain
+import OpenAPIRuntime
+
+/// The generated API protocol, implemented by calling the library's use cases. Holds no rules.
+struct LibraryAPI: APIProtocol {
+    let library: Library
+
+    /// Until accounts exist every caller is anonymous; use cases already take the principal.
+    private var principal: Principal { .anonymous }
+
+    func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
+        do {
+            let position = try await library.health.headPosition()
+            return .ok(.init(body: .json(.init(status: .ok, position: position))))
+        } catch {
+            let problem = Problem(status: 503, slug: "unavailable", title: "Storage unavailable", detail: "the database does not answer")
+            return .serviceUnavailable(.init(body: .applicationProblemJson(problem.schema)))
+        }
+    }
+
+    func listBooks(_ input: Operations.ListBooks.Input) async throws -> Operations.ListBooks.Output {
+        let q = input.query
+        let query = CatalogueQuery(
+            sort: q.sort.flatMap { CatalogueSort(rawValue: $0.rawValue) } ?? .newest,
+            text: q.q, limit: q.limit ?? 20, offset: q.offset ?? 0)
+        let page = try await library.catalogue.listBooks.execute(query)
+        return .ok(.init(body: .json(.init(page))))
+    }
+
+    func createBook(_ input: Operations.CreateBook.Input) async throws -> Operations.CreateBook.Output {
+        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        let draft = BookDraft(
+            title: body.title, authors: body.authors, isbn: body.isbn, publisher: body.publisher,
+            categories: body.categories ?? [], coverURL: body.coverUrl, description: body.description)
+        let entry = try await library.catalogue.addBook.execute(draft, copies: body.copies ?? 1, by: principal)
+        return .created(.init(headers: .init(location: "/api/v1/books/\(entry.id)"), body: .json(.init(entry))))
+    }
+
+    func getBook(_ input: Operations.GetBook.Input) async throws -> Operations.GetBook.Output {
+        let entry = try await library.catalogue.showBook.execute(try BookID.parse(input.path.id))
+        return .ok(.init(body: .json(.init(entry))))
+    }
+
+    func updateBook(_ input: Operations.UpdateBook.Input) async throws -> Operations.UpdateBook.Output {
+        guard case .json(let patch) = input.body else { throw InvalidInput("body", "must be JSON") }
+        let changes = BookChanges(
+            title: patch.title, authors: patch.authors, isbn: patch.isbn, publisher: patch.publisher,
+            categories: patch.categories, coverURL: patch.coverUrl, description: patch.description)
+        let id = try BookID.parse(input.path.id)
+        let entry = try await library.catalogue.editBook.execute(id, changes: changes, copies: patch.copies, by: principal)
+        return .ok(.init(body: .json(.init(entry))))
+    }
+
+    func deleteBook(_ input: Operations.DeleteBook.Input) async throws -> Operations.DeleteBook.Output {
+        try await library.catalogue.withdrawBooks.execute([try BookID.parse(input.path.id)], by: principal)
+        return .noContent(.init())
+    }
+
+    func clearCatalogue(_ input: Operations.ClearCatalogue.Input) async throws -> Operations.ClearCatalogue.Output {
+        guard input.query.confirm else {
+            throw InvalidInput("confirm", "must be true: clearing withdraws every book in the catalogue")
+        }
+        let report = try await library.catalogue.clearCatalogue.execute(by: principal)
+        return .ok(.init(body: .json(.init(
+            withdrawn: report.withdrawn.map(\.description),
+            kept: report.kept.map { .init(id: $0.book.description, reason: $0.rejection.description) }))))
+    }
+}
+
+extension Components.Schemas.Book {
+    init(_ entry: CatalogueEntry) {
+        let d = entry.details
+        self.init(
+            id: entry.id.description, title: d.title, authors: d.authors, isbn: d.isbn?.isbn13, publisher: d.publisher,
+            categories: d.categories, coverUrl: d.coverURL, description: d.description, copies: entry.copies,
+            onLoan: entry.onLoan, available: entry.available, addedAt: entry.addedAt, updatedAt: entry.updatedAt)
+    }
+}
+
+extension Components.Schemas.BookPage {
+    init(_ page: Page<CatalogueEntry>) {
+        self.init(
+            items: page.items.map(Components.Schemas.Book.init), total: page.total, offset: page.offset,
+            limit: page.limit, nextOffset: page.nextOffset)
+    }
+}

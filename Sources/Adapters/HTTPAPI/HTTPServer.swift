@@ -1,0 +1,77 @@
+import Application
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import OpenAPIRuntime
+
+/// Builds the HTTP adapter: the contract's routes under `/api/v1`, `/openapi.yaml`, problem
+/// documents for every error, and a bound on request bodies.
+public enum HTTPServer {
+    /// The router serving the library through its use cases.
+    public static func router(library: Library, maxBodyBytes: Int = 1 << 20) throws -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: BodyLimitMiddleware(maxBytes: maxBodyBytes))
+        router.get("/openapi.yaml") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml"],
+                body: .init(byteBuffer: ByteBuffer(bytes: try contract())))
+        }
+        try LibraryAPI(library: library).registerHandlers(on: router, serverURL: try Servers.Server1.url())
+        return router
+    }
+
+    /// The OpenAPI document this server implements.
+    public static func contract() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw Problem(status: 404, slug: "not-found", title: "Not found", detail: "the OpenAPI document is not bundled")
+        }
+        return try Data(contentsOf: url)
+    }
+}
+
+/// Renders every error as an RFC 9457 problem document; unexpected errors become a 500
+/// whose details go to the log, never to the client.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Problem.of(error) ?? httpProblem(error) ?? {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                return Problem(status: 500, slug: "internal", title: "Internal error", detail: "the server failed; the error was logged")
+            }()
+            return try Self.response(problem)
+        }
+    }
+
+    private func httpProblem(_ error: any Error) -> Problem? {
+        guard let error = error as? any HTTPResponseError, (400..<500).contains(Int(error.status.code)) else { return nil }
+        let slug = error.status == .contentTooLarge ? "too-large" : error.status == .notFound ? "not-found" : "bad-request"
+        let detail = (error as? HTTPError)?.body ?? error.status.reasonPhrase
+        return Problem(status: Int(error.status.code), slug: slug, title: error.status.reasonPhrase, detail: detail)
+    }
+
+    static func response(_ problem: Problem) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: .init(code: problem.status), headers: [.contentType: "application/problem+json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(problem))))
+    }
+}
+
+/// Refuses request bodies larger than `maxBytes` with a 413, whether or not they declare a length.
+struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let maxBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
+            throw HTTPError(.contentTooLarge, message: "the request body is larger than \(maxBytes) bytes")
+        }
+        var request = request
+        _ = try await request.collectBody(upTo: maxBytes)
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,89 @@
+import Application
+import Domain
+import Foundation
+import OpenAPIRuntime
+
+/// An RFC 9457 problem document with a stable `type` (`urn:shelfmark:problem:<slug>`).
+struct Problem: Error, Encodable, Equatable {
+    let type: String
+    let title: String
+    let status: Int
+    let detail: String?
+    let errors: [FieldError]?
+
+    init(status: Int, slug: String, title: String, detail: String? = nil, errors: [FieldError]? = nil) {
+        self.type = "urn:shelfmark:problem:\(slug)"
+        self.title = title
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+    }
+
+    var schema: Components.Schemas.Problem {
+        .init(_type: type, title: title, status: status, detail: detail, errors: errors?.map { .init(field: $0.field, message: $0.message) })
+    }
+
+    static func validation(_ errors: [FieldError]) -> Problem {
+        Problem(status: 400, slug: "validation", title: "Invalid input",
+                detail: errors.map(\.description).joined(separator: "; "), errors: errors)
+    }
+
+    /// The problem an error stands for, or nil when it is not the caller's fault (a 500).
+    static func of(_ error: any Error) -> Problem? {
+        switch error {
+        case let error as ServerError: return of(error)
+        case let error as BookRefused: return of(error)
+        case let error as NotFound: return Problem(status: 404, slug: "not-found", title: "Not found", detail: error.description)
+        case let error as InvalidInput: return validation(error.errors)
+        case let error as TooMuchContention:
+            return Problem(status: 503, slug: "contention", title: "Busy", detail: error.description)
+        case let error as DecodingError: return malformed(error)
+        case let error as Problem: return error
+        default: return nil
+        }
+    }
+
+    private static func of(_ error: ServerError) -> Problem? {
+        if let problem = of(error.underlyingError) { return problem }
+        let status = Int(error.httpStatus.code)
+        guard (400..<500).contains(status) else { return nil }
+        return Problem(status: status, slug: "bad-request", title: error.httpStatus.reasonPhrase, detail: error.causeDescription)
+    }
+
+    private static func of(_ refused: BookRefused) -> Problem {
+        switch refused.rejection {
+        case .invalid(let errors): validation(errors)
+        case .notInCatalogue: Problem(status: 404, slug: "not-found", title: "Not found", detail: refused.description)
+        case .alreadyInCatalogue, .copiesOnLoan, .fewerCopiesThanOnLoan:
+            Problem(status: 409, slug: "conflict", title: "Conflicts with the library's state", detail: refused.description)
+        }
+    }
+
+    /// A body that is not JSON, or not of the documented shape, with the field at fault.
+    private static func malformed(_ error: DecodingError) -> Problem {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+        }
+        let field: FieldError
+        switch error {
+        case .keyNotFound(let key, let context): field = FieldError(path(context.codingPath + [key]), "is required")
+        case .typeMismatch(let type, let context): field = FieldError(path(context.codingPath), "must be of type \(jsonType(type))")
+        case .valueNotFound(_, let context): field = FieldError(path(context.codingPath), "must not be null")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return Problem(status: 400, slug: "malformed-request", title: "Malformed request",
+                           detail: "the body is not valid JSON: \(context.debugDescription)")
+        case .dataCorrupted(let context): field = FieldError(path(context.codingPath), context.debugDescription)
+        @unknown default: field = FieldError("body", "is not valid")
+        }
+        return Problem(status: 400, slug: "malformed-request", title: "Malformed request", detail: field.description, errors: [field])
+    }
+
+    private static func jsonType(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "string"
+        case is Int.Type, is Int64.Type, is Double.Type: "number"
+        case is Bool.Type: "boolean"
+        default: String(describing: type).hasPrefix("Array") ? "array" : "object"
+        }
+    }
+}

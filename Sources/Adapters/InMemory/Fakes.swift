@@ -1,0 +1,34 @@
+import Application
+import Foundation
+import Synchronization
+
+/// A clock that stands still until moved: tests decide what time it is.
+public final class ManualClock: WallClock, Sendable {
+    private let current: Mutex<Date>
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { current = Mutex(start) }
+    public func now() -> Date { current.withLock { $0 } }
+    /// Moves time forward.
+    public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// Ids 00000000-0000-0000-0000-000000000001, ...2, ...: predictable in tests.
+public final class SequentialIDs: IDGenerator, Sendable {
+    private let counter = Mutex<UInt64>(0)
+    public init() {}
+    public func next() -> UUID {
+        let n = counter.withLock { value in
+            value += 1
+            return value
+        }
+        return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012llx", n))!
+    }
+}
+
+/// A store that fails the test that touches it: proves a path does no I/O.
+public struct FailingEventStore: EventStore {
+    public struct Touched: Error {}
+    public init() {}
+    public func append(_ appends: [StreamAppend]) async throws -> Int64 { throw Touched() }
+    public func read(_ stream: StreamName) async throws -> [RecordedEvent] { throw Touched() }
+    public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] { throw Touched() }
+}

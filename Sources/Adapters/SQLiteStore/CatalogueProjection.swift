@@ -1,0 +1,80 @@
+import Application
+import Domain
+import Foundation
+import GRDB
+
+/// Folds book events into `catalogue_books` and its full-text index `catalogue_search`.
+/// A book's row key (`seq`) is the position of its `book.added` event, shared by both tables.
+struct CatalogueProjection: SQLiteProjection {
+    let name = "catalogue"
+
+    func reset(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM catalogue_books; DELETE FROM catalogue_search;")
+    }
+
+    func apply(_ recorded: RecordedEvent, _ db: Database) throws {
+        guard case .book(let event) = recorded.event else { return }
+        let at = Timestamp.format(recorded.metadata.recordedAt)
+        switch event {
+        case .added(let e):
+            try db.execute(
+                sql: """
+                    INSERT INTO catalogue_books (seq, id, title, title_key, authors, author_key, isbn, publisher,
+                        categories, cover_url, description, copies, added_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: StatementArguments([recorded.position, e.book.description] + Self.detailColumns(e.details) + [e.copies, at, at]))
+            try index(e.details, seq: recorded.position, db)
+        case .edited(let e):
+            guard let seq = try seq(of: e.book, db) else { return }
+            try db.execute(
+                sql: """
+                    UPDATE catalogue_books SET title = ?, title_key = ?, authors = ?, author_key = ?, isbn = ?,
+                        publisher = ?, categories = ?, cover_url = ?, description = ?, updated_at = ?
+                    WHERE seq = ?
+                    """,
+                arguments: StatementArguments(Self.detailColumns(e.details) + [at, seq]))
+            try db.execute(sql: "DELETE FROM catalogue_search WHERE rowid = ?", arguments: [seq])
+            try index(e.details, seq: seq, db)
+        case .copiesAdded(let e), .copiesRemoved(let e):
+            try db.execute(
+                sql: "UPDATE catalogue_books SET copies = ?, updated_at = ? WHERE id = ?",
+                arguments: [e.total, at, e.book.description])
+        case .withdrawn(let e):
+            guard let seq = try seq(of: e.book, db) else { return }
+            try db.execute(sql: "DELETE FROM catalogue_books WHERE seq = ?", arguments: [seq])
+            try db.execute(sql: "DELETE FROM catalogue_search WHERE rowid = ?", arguments: [seq])
+        }
+    }
+
+    private func seq(of book: BookID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM catalogue_books WHERE id = ?", arguments: [book.description])
+    }
+
+    private func index(_ details: BookDetails, seq: Int64, _ db: Database) throws {
+        let isbn = [details.isbn?.isbn13, details.isbn?.isbn10].compactMap { $0 }.joined(separator: " ")
+        try db.execute(
+            sql: "INSERT INTO catalogue_search (rowid, title, authors, isbn, publisher, categories) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                seq, details.title, details.authors.joined(separator: " ; "), isbn, details.publisher ?? "",
+                details.categories.joined(separator: " ; "),
+            ])
+    }
+
+    /// title, title_key, authors, author_key, isbn, publisher, categories, cover_url, description.
+    static func detailColumns(_ d: BookDetails) -> [(any DatabaseValueConvertible)?] {
+        [
+            d.title, sortKey(d.title), jsonArray(d.authors), sortKey(d.authors.first ?? ""), d.isbn?.isbn13,
+            d.publisher, jsonArray(d.categories), d.coverURL, d.description,
+        ]
+    }
+
+    /// Case- and accent-insensitive ordering key.
+    static func sortKey(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    static func jsonArray(_ values: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,56 @@
+import Application
+import Foundation
+import GRDB
+
+/// How hard SQLite works to keep a commit through a power cut (`PRAGMA synchronous`).
+public enum Durability: String, Sendable, CaseIterable {
+    /// fsync on every commit: a committed event survives a power cut. The default.
+    case full
+    /// WAL's NORMAL: survives a crash of the process, may lose the last commits on a power cut.
+    case normal
+    /// No fsync at all: for throwaway databases.
+    case off
+}
+
+/// The library's SQLite file: the event store and its read models, opened and migrated.
+public final class LibraryDatabase: Sendable {
+    public let eventStore: SQLiteEventStore
+    public let catalogue: SQLiteCatalogue
+    let pool: DatabasePool
+    let projections: Projections
+
+    /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
+    /// models up to the head of the log from their stored positions.
+    public init(path: String, durability: Durability = .full) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Schema.migrator.migrate(pool)
+        projections = Projections(all: [CatalogueProjection()])
+        try pool.write { [projections] db in try projections.catchUp(db) }
+        eventStore = SQLiteEventStore(pool: pool, projections: projections)
+        catalogue = SQLiteCatalogue(pool: pool)
+    }
+
+    /// Checkpoints the WAL and closes every connection.
+    public func close() throws {
+        try pool.close()
+    }
+}
+
+extension LibraryDatabase: HealthCheck {
+    public func headPosition() async throws -> Int64 {
+        try await pool.read { db in try EventRows.head(db) }
+    }
+}
+
+extension LibraryDatabase: ReadModelRebuilder {
+    /// Rebuilds inside one write transaction: appends wait meanwhile (none is lost) and readers
+    /// see the old read models until the new ones commit at once.
+    public func rebuild(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
+        try await pool.write { [projections] db in try projections.rebuild(db, progress: progress) }
+    }
+}

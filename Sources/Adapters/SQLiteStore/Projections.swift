@@ -1,0 +1,67 @@
+import Application
+import GRDB
+
+/// A fold of events into read-model tables.
+protocol SQLiteProjection: Sendable {
+    /// Stable name, the key of its stored position.
+    var name: String { get }
+    /// Removes every row of the read model, before a replay.
+    func reset(_ db: Database) throws
+    /// Applies one event to the read model.
+    func apply(_ event: RecordedEvent, _ db: Database) throws
+}
+
+/// The projections kept up to date inline with appends, each with its position stored in the
+/// same transaction as its rows, so a crash never applies an event twice or skips one.
+struct Projections: Sendable {
+    let all: [any SQLiteProjection]
+
+    func apply(_ event: RecordedEvent, _ db: Database) throws {
+        for projection in all { try projection.apply(event, db) }
+    }
+
+    /// Records that every projection has applied the whole log.
+    func markCaughtUp(_ db: Database) throws {
+        let head = try EventRows.head(db)
+        for projection in all { try store(head, for: projection, db) }
+    }
+
+    func position(of projection: any SQLiteProjection, _ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT position FROM projection_positions WHERE name = ?", arguments: [projection.name]) ?? 0
+    }
+
+    func store(_ position: Int64, for projection: any SQLiteProjection, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO projection_positions (name, position) VALUES (?, ?)
+                ON CONFLICT (name) DO UPDATE SET position = excluded.position
+                """,
+            arguments: [projection.name, position])
+    }
+
+    /// Brings every projection from its stored position to the head of the log.
+    /// At start-up this reads nothing when projections are current: the log is not replayed.
+    func catchUp(_ db: Database, batch: Int = 10_000, progress: (Int64, Int64) -> Void = { _, _ in }) throws {
+        let head = try EventRows.head(db)
+        for projection in all {
+            var position = try self.position(of: projection, db)
+            while position < head {
+                let events = try EventRows.after(position, limit: batch, db)
+                for event in events { try projection.apply(event, db) }
+                position = events.last?.position ?? head
+                try store(position, for: projection, db)
+                progress(position, head)
+            }
+        }
+    }
+
+    /// Empties every read model and replays the whole log into it, in the caller's transaction.
+    func rebuild(_ db: Database, progress: (Int64, Int64) -> Void) throws -> Int64 {
+        for projection in all {
+            try projection.reset(db)
+            try store(0, for: projection, db)
+        }
+        try catchUp(db, progress: progress)
+        return try EventRows.head(db)
+    }
+}

@@ -1,0 +1,74 @@
+import Application
+import Domain
+import Foundation
+import GRDB
+
+/// The catalogue read model, queried from `catalogue_books` and its FTS5 index.
+public struct SQLiteCatalogue: Catalogue {
+    let pool: DatabasePool
+
+    public func page(_ query: CatalogueQuery) async throws -> Page<CatalogueEntry> {
+        let match = query.text.flatMap(FullTextQuery.make)
+        return try await pool.read { db in
+            let filter = match == nil ? "" : "WHERE seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)"
+            let arguments: StatementArguments = ["match": match, "limit": query.limit, "offset": query.offset]
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM catalogue_books \(filter)", arguments: arguments) ?? 0
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM catalogue_books \(filter) ORDER BY \(Self.order(query.sort)) LIMIT :limit OFFSET :offset",
+                arguments: arguments)
+            return Page(items: try rows.map(Self.entry), total: total, offset: query.offset, limit: query.limit)
+        }
+    }
+
+    public func entry(_ id: BookID) async throws -> CatalogueEntry? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM catalogue_books WHERE id = ?", arguments: [id.description]).map(Self.entry)
+        }
+    }
+
+    public func allIDs() async throws -> [BookID] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM catalogue_books ORDER BY seq").compactMap(BookID.init)
+        }
+    }
+
+    private static func order(_ sort: CatalogueSort) -> String {
+        switch sort {
+        case .newest: "seq DESC"
+        case .oldest: "seq ASC"
+        case .title: "title_key, seq"
+        case .author: "author_key, title_key, seq"
+        }
+    }
+
+    private static func entry(_ row: Row) throws -> CatalogueEntry {
+        let details = BookDetails(
+            title: row["title"], authors: try strings(row["authors"]),
+            isbn: try (row["isbn"] as String?).map { try ISBN(parsing: $0) }, publisher: row["publisher"],
+            categories: try strings(row["categories"]), coverURL: row["cover_url"], description: row["description"])
+        guard let id = BookID(row["id"] as String) else { throw DatabaseError(message: "bad book id in catalogue") }
+        return CatalogueEntry(
+            id: id, details: details, copies: row["copies"], onLoan: row["on_loan"],
+            addedAt: try Timestamp.parse(row["added_at"]), updatedAt: try Timestamp.parse(row["updated_at"]))
+    }
+
+    private static func strings(_ json: String) throws -> [String] {
+        try JSONDecoder().decode([String].self, from: Data(json.utf8))
+    }
+}
+
+/// Turns words a person typed into an FTS5 query: every word must match as a word prefix,
+/// and an ISBN typed with hyphens matches the stored ISBN.
+enum FullTextQuery {
+    static func make(_ text: String) -> String? {
+        let terms = text.split(whereSeparator: \.isWhitespace).map { word -> String in
+            let word = String(word)
+            if let isbn = try? ISBN(parsing: word) { return "\"\(isbn.isbn13)\"" }
+            return "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
+        }
+        // A term with nothing FTS5 can tokenise would match nothing at all; drop it.
+        let useful = terms.filter { $0.contains(where: { $0.isLetter || $0.isNumber }) }
+        return useful.isEmpty ? nil : useful.joined(separator: " ")
+    }
+}

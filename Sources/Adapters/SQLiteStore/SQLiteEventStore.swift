@@ -1,0 +1,107 @@
+import Application
+import GRDB
+import Synchronization
+
+/// The event store on SQLite. Concurrent appends are group-committed: one writer takes every
+/// append waiting, writes them in one transaction (one fsync), each in its own savepoint so a
+/// conflicting append fails alone, and the inline projections update in the same transaction.
+public final class SQLiteEventStore: EventStore, Sendable {
+    private struct Job: Sendable {
+        let appends: [(StreamName, ExpectedVersion, [EncodedEvent])]
+        let continuation: CheckedContinuation<Int64, any Error>
+    }
+
+    private struct Queue: ~Copyable {
+        var jobs: [Job] = []
+        var draining = false
+    }
+
+    private let pool: DatabasePool
+    private let projections: Projections
+    private let queue = Mutex(Queue())
+
+    init(pool: DatabasePool, projections: Projections) {
+        self.pool = pool
+        self.projections = projections
+    }
+
+    public func append(_ appends: [StreamAppend]) async throws -> Int64 {
+        let encoded = try appends.map { ($0.stream, $0.expected, try $0.events.map(EncodedEvent.init)) }
+        return try await withCheckedThrowingContinuation { continuation in
+            let lead = queue.withLock { queue in
+                queue.jobs.append(Job(appends: encoded, continuation: continuation))
+                defer { queue.draining = true }
+                return !queue.draining
+            }
+            if lead { Task { await self.drain() } }
+        }
+    }
+
+    public func read(_ stream: StreamName) async throws -> [RecordedEvent] {
+        try await pool.read { db in try EventRows.stream(stream, db) }
+    }
+
+    public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
+        try await pool.read { db in try EventRows.after(position, limit: limit, db) }
+    }
+
+    /// Commits batches until no append is waiting.
+    private func drain() async {
+        while true {
+            let batch = queue.withLock { queue in
+                let jobs = queue.jobs
+                queue.jobs = []
+                if jobs.isEmpty { queue.draining = false }
+                return jobs
+            }
+            if batch.isEmpty { return }
+            await commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [Job]) async {
+        let projections = self.projections
+        do {
+            let results = try await pool.write { db in
+                let results = batch.map { job in
+                    Result { () throws -> Int64 in
+                        var head: Int64 = 0
+                        try db.inSavepoint {
+                            head = try Self.write(job.appends, projections, db)
+                            return .commit
+                        }
+                        return head
+                    }
+                }
+                try projections.markCaughtUp(db)
+                return results
+            }
+            for (job, result) in zip(batch, results) { job.continuation.resume(with: result) }
+        } catch {
+            for job in batch { job.continuation.resume(throwing: error) }
+        }
+    }
+
+    /// Checks every expectation, then writes every event and projects it. Throws before writing on a conflict.
+    private static func write(
+        _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections, _ db: Database
+    ) throws -> Int64 {
+        var versions: [StreamName: Int64] = [:]
+        for (stream, expected, _) in appends {
+            let actual = try versions[stream] ?? EventRows.version(of: stream, db)
+            guard expected.isMet(by: actual) else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
+            versions[stream] = actual
+        }
+        var head = try EventRows.head(db)
+        for (stream, _, events) in appends {
+            for event in events {
+                let version = versions[stream, default: 0] + 1
+                versions[stream] = version
+                head = try EventRows.insert(event, stream: stream, version: version, db)
+                try projections.apply(
+                    RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), db)
+            }
+        }
+        return head
+    }
+}

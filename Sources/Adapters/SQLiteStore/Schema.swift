@@ -1,0 +1,61 @@
+import GRDB
+
+/// The database schema, as numbered migrations. Never edit a shipped migration: add one.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-events") { db in
+            try db.execute(sql: """
+                CREATE TABLE events (
+                    position INTEGER PRIMARY KEY,
+                    stream_id TEXT NOT NULL,
+                    stream_version INTEGER NOT NULL CHECK (stream_version >= 1),
+                    event_type TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    event_id TEXT NOT NULL UNIQUE,
+                    recorded_at TEXT NOT NULL,
+                    actor TEXT NOT NULL,
+                    correlation_id TEXT NOT NULL,
+                    causation_id TEXT,
+                    UNIQUE (stream_id, stream_version)
+                ) STRICT;
+                CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+                BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
+                CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+                BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END;
+                CREATE TABLE projection_positions (
+                    name TEXT PRIMARY KEY,
+                    position INTEGER NOT NULL
+                ) STRICT;
+                """)
+        }
+        migrator.registerMigration("v1-catalogue") { db in
+            try db.execute(sql: """
+                CREATE TABLE catalogue_books (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    title TEXT NOT NULL,
+                    title_key TEXT NOT NULL,
+                    authors TEXT NOT NULL,
+                    author_key TEXT NOT NULL,
+                    isbn TEXT,
+                    publisher TEXT,
+                    categories TEXT NOT NULL,
+                    cover_url TEXT,
+                    description TEXT,
+                    copies INTEGER NOT NULL,
+                    on_loan INTEGER NOT NULL DEFAULT 0,
+                    added_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX catalogue_books_by_title ON catalogue_books (title_key, seq);
+                CREATE INDEX catalogue_books_by_author ON catalogue_books (author_key, title_key, seq);
+                CREATE VIRTUAL TABLE catalogue_search USING fts5 (
+                    title, authors, isbn, publisher, categories,
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,55 @@
+import Application
+import Foundation
+import HTTPAPI
+import Hummingbird
+import Logging
+import SQLiteStore
+import ServiceLifecycle
+
+/// The composition root: the only code that names concrete adapters.
+public enum Bootstrap {
+    /// Opens the library's database (creating its folder and file on first use) and wires the use cases.
+    public static func openLibrary(
+        _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs()
+    ) throws -> (Library, LibraryDatabase) {
+        let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigurationError("cannot create the folder \(folder.path) for the database: \(error.localizedDescription)")
+        }
+        let database = try LibraryDatabase(path: configuration.databasePath, durability: configuration.durability)
+        let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids)
+        let library = Library(
+            catalogue: CatalogueUseCases(runner: runner, catalogue: database.catalogue),
+            health: database, readModels: database)
+        return (library, database)
+    }
+
+    /// The HTTP application, built the same way for `serve` and for tests.
+    public static func buildApplication(
+        _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
+        logger: Logger = Logger(label: "shelfmark"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let (library, database) = try openLibrary(configuration, clock: clock, ids: ids)
+        let router = try HTTPServer.router(library: library, maxBodyBytes: configuration.maxBodyBytes)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Shelfmark"),
+            services: [DatabaseCloser(database: database, logger: logger)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+}
+
+/// Closes the database once the server has stopped (services shut down in reverse order).
+struct DatabaseCloser: Service {
+    let database: LibraryDatabase
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try database.close()
+        logger.info("database closed")
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import SQLiteStore
+
+/// Everything the composition root needs to build a running library.
+public struct ShelfmarkConfiguration: Sendable {
+    /// The SQLite file; created on first use.
+    public var databasePath: String
+    public var durability: Durability = .full
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var maxBodyBytes = 1 << 20
+
+    public init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+
+    /// `$SHELFMARK_DB`, else `$XDG_DATA_HOME/shelfmark/library.sqlite`, else `~/.local/share/shelfmark/library.sqlite`.
+    public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let path = environment["SHELFMARK_DB"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return dataHome + "/shelfmark/library.sqlite"
+    }
+
+    /// Durability from `$SHELFMARK_SYNCHRONOUS` (full, normal, off); full when unset.
+    static func durability(environment: [String: String]) throws -> Durability {
+        guard let raw = environment["SHELFMARK_SYNCHRONOUS"], !raw.isEmpty else { return .full }
+        guard let value = Durability(rawValue: raw.lowercased()) else {
+            throw ConfigurationError("SHELFMARK_SYNCHRONOUS must be one of full, normal, off (not '\(raw)')")
+        }
+        return value
+    }
+
+    /// The configuration for a database path given on the command line (nil: the default).
+    public static func resolve(database: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> ShelfmarkConfiguration
+    {
+        var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
+        configuration.durability = try durability(environment: environment)
+        return configuration
+    }
+}
+
+/// A configuration value that cannot be used, said in one line.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

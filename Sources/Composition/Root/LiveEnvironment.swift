@@ -1,0 +1,38 @@
+import Application
+import CLI
+import Foundation
+import Hummingbird
+import Logging
+
+/// The environment the real command line runs in.
+struct LiveEnvironment: CLIEnvironment {
+    let environment: [String: String]
+
+    func open(database: String?) async throws -> Library {
+        try Bootstrap.openLibrary(try ShelfmarkConfiguration.resolve(database: database, environment: environment)).0
+    }
+
+    func serve(_ options: ServeOptions) async throws {
+        var configuration = try ShelfmarkConfiguration.resolve(database: options.database, environment: environment)
+        configuration.host = options.host
+        configuration.port = options.port
+        var logger = Logger(label: "shelfmark")
+        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let path = configuration.databasePath
+        let log = logger
+        let app = try Bootstrap.buildApplication(configuration, logger: logger) { port in
+            log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path))")
+        }
+        try await app.runService()
+    }
+}
+
+/// Entry point of the `shelfmark` executable.
+public enum Shelfmark {
+    public static func main() async {
+        let environment = LiveEnvironment(environment: ProcessInfo.processInfo.environment)
+        await CLIContext.$environment.withValue(environment) {
+            await ShelfmarkCommand.main()
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Application
+import Foundation
+
+/// The real clock.
+public struct SystemClock: WallClock {
+    public init() {}
+    public func now() -> Date { Date() }
+}
+
+/// Random (version 4) UUIDs.
+public struct RandomIDs: IDGenerator {
+    public init() {}
+    public func next() -> UUID { UUID() }
+}
