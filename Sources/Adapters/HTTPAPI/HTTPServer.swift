@@ -36,7 +36,12 @@ public enum HTTPServer {
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            return try await next(request, context)
+            var response = try await next(request, context)
+            // The generated code percent-encodes header values; a Location is a URI reference already.
+            if let location = response.headers[.location], let decoded = location.removingPercentEncoding {
+                response.headers[.location] = decoded
+            }
+            return response
         } catch {
             let problem = Problem.of(error) ?? httpProblem(error) ?? {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])

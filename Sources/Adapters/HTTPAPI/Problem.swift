@@ -71,7 +71,7 @@ struct Problem: Error, Encodable, Equatable {
         case .valueNotFound(_, let context): field = FieldError(path(context.codingPath), "must not be null")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return Problem(status: 400, slug: "malformed-request", title: "Malformed request",
-                           detail: "the body is not valid JSON: \(context.debugDescription)")
+                           detail: "the request could not be read (is the body valid JSON?): \(context.debugDescription)")
         case .dataCorrupted(let context): field = FieldError(path(context.codingPath), context.debugDescription)
         @unknown default: field = FieldError("body", "is not valid")
         }

@@ -24,15 +24,23 @@ public final class LibraryDatabase: Sendable {
     public init(path: String, durability: Durability = .full) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
+        pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets NORMAL when it switches the writer to WAL, after prepareDatabase: set ours on the
+        // writer (a pool keeps one writer connection for its whole life).
+        try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
         try Schema.migrator.migrate(pool)
         projections = Projections(all: [CatalogueProjection()])
         try pool.write { [projections] db in try projections.catchUp(db) }
         eventStore = SQLiteEventStore(pool: pool, projections: projections)
         catalogue = SQLiteCatalogue(pool: pool)
+    }
+
+    /// The durability the writer connection runs with, read back from SQLite.
+    public func writerDurability() async throws -> Durability? {
+        let level = try await pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        return [0: .off, 1: .normal, 2: .full][level ?? -1]
     }
 
     /// Checkpoints the WAL and closes every connection.

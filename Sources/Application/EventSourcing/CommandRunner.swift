@@ -28,7 +28,7 @@ public struct CommandRunner: Sendable {
     let ids: any IDGenerator
     let maxAttempts: Int
 
-    public init(store: any EventStore, clock: any WallClock, ids: any IDGenerator, maxAttempts: Int = 8) {
+    public init(store: any EventStore, clock: any WallClock, ids: any IDGenerator, maxAttempts: Int = 64) {
         self.store = store
         self.clock = clock
         self.ids = ids
@@ -56,10 +56,11 @@ public struct CommandRunner: Sendable {
         return try await store.append(appends)
     }
 
-    /// Runs `attempt` again while it meets a concurrent change, up to `maxAttempts` times.
+    /// Runs `attempt` again while it meets a concurrent change, up to `maxAttempts` times. Every
+    /// round of a race has a winner, so N writers racing on one stream need at most N attempts.
     func retrying<T>(_ attempt: () async throws -> T) async throws -> T {
         for _ in 1..<maxAttempts {
-            do { return try await attempt() } catch is AppendConflict { continue }
+            do { return try await attempt() } catch is AppendConflict { await Task.yield() }
         }
         do { return try await attempt() } catch is AppendConflict { throw TooMuchContention(attempts: maxAttempts) }
     }

@@ -1,0 +1,72 @@
+import Application
+import Composition
+import Domain
+import Foundation
+import InMemory
+import SQLiteStore
+import Testing
+
+/// A fresh temporary folder, removed when the value is.
+final class TemporaryFolder: @unchecked Sendable {
+    let url: URL
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-tests-\(UUID())")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    var databasePath: String { url.appendingPathComponent("library.sqlite").path }
+}
+
+/// Builds one event store adapter for the contract suite.
+struct StoreFactory: Sendable, CustomTestStringConvertible {
+    let name: String
+    let make: @Sendable () throws -> any EventStore
+    var testDescription: String { name }
+
+    static let all: [StoreFactory] = [
+        StoreFactory(name: "in-memory") { InMemoryEventStore() },
+        StoreFactory(name: "SQLite") { try SQLiteUnderTest(durability: .off).store },
+    ]
+}
+
+/// A SQLite event store that keeps its temporary folder alive as long as it is used.
+struct SQLiteUnderTest: EventStore {
+    let folder = TemporaryFolder()
+    let database: LibraryDatabase
+    init(durability: Durability) throws { database = try LibraryDatabase(path: folder.databasePath, durability: durability) }
+    var store: any EventStore { self }
+    func append(_ appends: [StreamAppend]) async throws -> Int64 { try await database.eventStore.append(appends) }
+    func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await database.eventStore.read(stream) }
+    func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
+        try await database.eventStore.readAll(after: position, limit: limit)
+    }
+}
+
+func metadata(_ n: Int = 0) -> EventMetadata {
+    EventMetadata(
+        eventID: UUID(), recordedAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(n)), actor: "test",
+        correlationID: UUID(uuidString: "00000000-0000-0000-0000-00000000c0de")!)
+}
+
+/// A distinct, valid book event for stream `n`.
+func bookAdded(_ n: Int) -> DomainEvent {
+    let id = BookID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", n))!)
+    return .book(.added(BookAdded(book: id, details: BookDetails(title: "Book \(n)", authors: ["Author \(n)"]), copies: 1)))
+}
+
+func pending(_ n: Int) -> PendingEvent { PendingEvent(bookAdded(n), metadata(n)) }
+
+
+/// A library on a temporary SQLite file with a manual clock and predictable ids.
+struct TestLibrary {
+    let folder = TemporaryFolder()
+    let clock = ManualClock()
+    let library: Library
+    let database: LibraryDatabase
+
+    init() throws {
+        var configuration = ShelfmarkConfiguration(databasePath: folder.databasePath)
+        configuration.durability = .off
+        (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: SequentialIDs())
+    }
+}
