@@ -135,7 +135,7 @@ extension BookCommand {
             try await reportingFailures {
                 let bookIDs = try ids.map { id throws(NotFound) in try BookID.parse(id) }
                 let count = try await global.library().catalogue.withdrawBooks.execute(bookIDs, by: .cliOperator)
-                if global.json { try printJSON(["withdrawn": count]) } else { print("Withdrew \(count) \(count == 1 ? "book" : "books").") }
+                if global.json { try printJSON(["withdrawn": count]) } else { print("Withdrew \(books(count)).") }
             }
         }
     }
@@ -157,12 +157,15 @@ extension BookCommand {
                                             kept: report.kept.map { ["id": $0.book.description, "reason": $0.rejection.description] }))
                     return
                 }
-                print("Withdrew \(report.withdrawn.count) books.")
+                print("Withdrew \(books(report.withdrawn.count)).")
                 for kept in report.kept { print("Kept \(kept.book): \(kept.rejection)") }
             }
         }
     }
 }
+
+/// "1 book", "3 books".
+private func books(_ count: Int) -> String { "\(count) \(count == 1 ? "book" : "books")" }
 
 private struct ClearJSON: Encodable {
     let withdrawn: [String]

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@Suite("CLI: catalogue")
+struct CLICatalogueTests {
+    let db = TemporaryDatabase()
+
+    func run(_ arguments: String...) throws -> CLIResult { try shelfmark(arguments, database: db.path) }
+
+    func addedID(_ result: CLIResult) throws -> String {
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        return try #require(object["id"] as? String)
+    }
+
+    @Test func addListShowEditDelete() throws {
+        let added = try run("--json", "book", "add", "--title", "The Dispossessed", "--author", "Ursula K. Le Guin",
+                            "--isbn", "0-06-051275-X", "--category", "sf", "--copies", "2")
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = try addedID(added)
+
+        let list = try run("book", "list")
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("The Dispossessed") && list.stdout.contains(id) && list.stdout.contains("2/2"))
+
+        let show = try run("book", "show", id)
+        #expect(show.stdout.contains("9780060512750"))
+
+        let edit = try run("book", "edit", id, "--publisher", "Harper", "--copies", "3")
+        #expect(edit.status == 0 && edit.stdout.contains("Harper") && edit.stdout.contains("Copies      3"))
+
+        let search = try run("--json", "book", "list", "--query", "dispos", "--sort", "title")
+        #expect(search.stdout.contains("\"total\" : 1"))
+
+        let delete = try run("book", "delete", id)
+        #expect(delete.status == 0 && delete.stdout.contains("Withdrew 1 book."))
+        #expect(try run("book", "list").stdout.contains("No books."))
+    }
+
+    @Test func globalOptionsWorkBeforeAndAfterTheSubcommand() throws {
+        let other = TemporaryDatabase()
+        let added = try run("--db", other.path, "--json", "book", "add", "--title", "T", "--author", "A")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try run("book", "list", "--db", other.path).stdout.contains("1-1 of 1"))
+        #expect(try run("book", "list").stdout.contains("No books."))
+    }
+
+    @Test("bad input: one line on stderr, non-zero exit, nothing written", arguments: [
+        ["book", "add", "--author", "A"],
+        ["book", "add", "--title", "T", "--author", "A", "--isbn", "978-0-306-40615-8"],
+        ["book", "add", "--title", "T", "--author", "A", "--copies", "0"],
+        ["book", "show", "nope"],
+        ["book", "delete", "7d2c1a0e-0000-4000-8000-000000000000"],
+        ["book", "list", "--limit", "0"],
+        ["book", "clear"],
+    ])
+    func badInput(arguments: [String]) throws {
+        let result = try shelfmark(arguments, database: db.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.hasPrefix("Error: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal") && result.stdout.isEmpty)
+        #expect(try run("book", "list").stdout.contains("No books."))
+    }
+
+    @Test func deleteSeveralAndClear() throws {
+        let ids = try (1...3).map { n in try addedID(try run("--json", "book", "add", "--title", "Book \(n)", "--author", "A")) }
+        let refused = try run("book", "delete", ids[0], "7d2c1a0e-0000-4000-8000-000000000000")
+        #expect(refused.status != 0)
+        #expect(try run("book", "list").stdout.contains("1-3 of 3"))
+        #expect(try run("book", "delete", ids[0], ids[1]).stdout.contains("Withdrew 2 books."))
+        let cleared = try run("book", "clear", "--yes")
+        #expect(cleared.status == 0 && cleared.stdout.contains("Withdrew 1 book."))
+    }
+
+    @Test func rebuildingProjectionsKeepsTheCatalogue() throws {
+        _ = try run("book", "add", "--title", "Kept", "--author", "A")
+        let rebuilt = try run("projections", "rebuild")
+        #expect(rebuilt.status == 0 && rebuilt.stdout.contains("from 1 events"))
+        #expect(try run("book", "list").stdout.contains("Kept"))
+    }
+
+    @Test func helpExplainsTheCommands() throws {
+        let help = try run("--help")
+        #expect(help.status == 0)
+        for word in ["serve", "book", "projections", "--db", "--json"] { #expect(help.stdout.contains(word), "\(word)") }
+        #expect(try run("book", "add", "--help").stdout.contains("--isbn"))
+    }
+}

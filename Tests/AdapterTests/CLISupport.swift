@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The result of running the real `shelfmark` executable.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs the built `shelfmark` binary with `arguments` against the database at `database`.
+func shelfmark(_ arguments: [String], database: String, environment extra: [String: String] = [:]) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = try shelfmarkExecutable()
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["SHELFMARK_DB"] = database
+    environment["SHELFMARK_SYNCHRONOUS"] = "off"
+    process.environment = environment.merging(extra) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                     stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// `shelfmark`, built beside the test bundle by `swift test`.
+func shelfmarkExecutable() throws -> URL {
+    let candidates = [
+        Bundle.main.bundleURL.appendingPathComponent("shelfmark"),
+        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("shelfmark"),
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/shelfmark"),
+    ]
+    return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "build shelfmark first")
+}
+
+/// A temporary database path, and its folder removed afterwards.
+final class TemporaryDatabase: @unchecked Sendable {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-cli-\(UUID())")
+    var path: String { folder.appendingPathComponent("nested/library.sqlite").path }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+}
