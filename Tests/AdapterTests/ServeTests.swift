@@ -27,7 +27,7 @@ struct ServeTests {
         let db = TemporaryDatabase()
         let log = db.folder.appendingPathComponent("serve.log")
         try FileManager.default.createDirectory(at: db.folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = try shelfmarkExecutable()
         process.arguments = ["serve", "--port", "0", "--db", db.path]

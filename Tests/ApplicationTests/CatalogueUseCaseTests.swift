@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import InMemory
 import Testing
 
 @Suite("Catalogue use cases")
@@ -126,5 +127,20 @@ struct CatalogueUseCaseTests {
         let event = try #require(try await t.database.eventStore.read(.book(entry.id)).first)
         #expect(event.metadata.actor == "anonymous")
         #expect(event.metadata.recordedAt == t.clock.now())
+    }
+}
+
+@Suite("Queries never touch the event store")
+struct QueryIsolationTests {
+    @Test func listingAndShowingReadOnlyTheReadModel() async throws {
+        let t = try TestLibrary()
+        let entry = try await t.library.catalogue.addBook.execute(BookDraft(title: "T", authors: ["A"]), copies: 1, by: .cliOperator)
+        let runner = CommandRunner(store: FailingEventStore(), clock: t.clock, ids: SequentialIDs())
+        let queries = CatalogueUseCases(runner: runner, catalogue: t.database.catalogue)
+        #expect(try await queries.listBooks.execute(CatalogueQuery()).total == 1)
+        #expect(try await queries.showBook.execute(entry.id) == entry)
+        await #expect(throws: FailingEventStore.Touched.self) {
+            try await queries.editBook.execute(entry.id, changes: BookChanges(title: "U"), by: .cliOperator)
+        }
     }
 }

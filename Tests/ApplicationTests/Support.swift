@@ -35,6 +35,7 @@ struct SQLiteUnderTest: EventStore {
     let database: LibraryDatabase
     init(durability: Durability) throws { database = try LibraryDatabase(path: folder.databasePath, durability: durability) }
     var store: any EventStore { self }
+    @discardableResult
     func append(_ appends: [StreamAppend]) async throws -> Int64 { try await database.eventStore.append(appends) }
     func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await database.eventStore.read(stream) }
     func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {

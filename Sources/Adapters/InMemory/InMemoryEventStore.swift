@@ -7,6 +7,7 @@ public final class InMemoryEventStore: EventStore, Sendable {
 
     public init() {}
 
+    @discardableResult
     public func append(_ appends: [StreamAppend]) async throws -> Int64 {
         try log.withLock { log in
             var versions: [StreamName: Int64] = [:]

@@ -25,6 +25,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
         self.projections = projections
     }
 
+    @discardableResult
     public func append(_ appends: [StreamAppend]) async throws -> Int64 {
         let encoded = try appends.map { ($0.stream, $0.expected, try $0.events.map(EncodedEvent.init)) }
         return try await withCheckedThrowingContinuation { continuation in
