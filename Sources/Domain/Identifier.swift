@@ -35,3 +35,13 @@ public struct Identifier<Tag>: Hashable, Sendable, Codable, CustomStringConverti
 public enum BookTag {}
 /// Identifies a catalogue book (a title record with its copies).
 public typealias BookID = Identifier<BookTag>
+
+/// Tag of user ids.
+public enum UserTag {}
+/// Identifies a member or librarian.
+public typealias UserID = Identifier<UserTag>
+
+/// Tag of session ids.
+public enum SessionTag {}
+/// Identifies one login session (never the secret token itself).
+public typealias SessionID = Identifier<SessionTag>

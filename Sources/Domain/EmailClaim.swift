@@ -1,0 +1,94 @@
+import Foundation
+
+// The EmailClaim aggregate, one stream per normalised address: it makes an address unique
+// (claiming it is part of the signup's atomic append) and throttles logins to it, whether or
+// not an account has it, so a refusal never tells whether the address exists.
+
+public enum EmailClaimEvent: Equatable, Sendable {
+    case claimed(EmailClaimed)
+    case loginFailed(LoginAttempted)
+    case loginSucceeded(LoginAttempted)
+}
+
+/// An account took this address.
+public struct EmailClaimed: Equatable, Sendable, Codable {
+    public let email: EmailAddress
+    public let user: UserID
+    public init(email: EmailAddress, user: UserID) {
+        self.email = email
+        self.user = user
+    }
+}
+
+/// Someone tried to log in with this address.
+public struct LoginAttempted: Equatable, Sendable, Codable {
+    public let email: EmailAddress
+    public let at: Date
+    public init(email: EmailAddress, at: Date) {
+        self.email = email
+        self.at = at
+    }
+}
+
+public struct EmailClaimState: Equatable, Sendable {
+    public var owner: UserID?
+    /// Failed logins since the last successful one.
+    public var failures: [Date] = []
+    public init(owner: UserID? = nil, failures: [Date] = []) {
+        self.owner = owner
+        self.failures = failures
+    }
+}
+
+/// The login throttle: `maxFailures` failures within `window` close the door until the window ends.
+public struct LoginThrottle: Equatable, Sendable {
+    public var maxFailures = 5
+    public var window: TimeInterval = 15 * 60
+    public init(maxFailures: Int = 5, window: TimeInterval = 15 * 60) {
+        self.maxFailures = maxFailures
+        self.window = window
+    }
+
+    /// When logins open again, or nil when they are open now.
+    public func closedUntil(_ state: EmailClaimState, now: Date) -> Date? {
+        let recent = state.failures.filter { now.timeIntervalSince($0) < window }
+        guard recent.count >= maxFailures else { return nil }
+        return recent[recent.count - maxFailures].addingTimeInterval(window)
+    }
+}
+
+public enum EmailClaimCommand: Equatable, Sendable {
+    case claim(EmailAddress, by: UserID)
+    case recordLogin(EmailAddress, succeeded: Bool, at: Date)
+}
+
+public enum EmailClaimRejection: Error, Equatable, Sendable {
+    /// Another account has this address.
+    case taken
+}
+
+public enum EmailClaimAggregate: Aggregate {
+    public static let initial = EmailClaimState()
+
+    public static func evolve(_ state: EmailClaimState, _ event: EmailClaimEvent) -> EmailClaimState {
+        var state = state
+        switch event {
+        case .claimed(let e): state.owner = e.user
+        case .loginFailed(let e): state.failures.append(e.at)
+        case .loginSucceeded: state.failures = []
+        }
+        return state
+    }
+
+    public static func decide(_ command: EmailClaimCommand, _ state: EmailClaimState) throws(EmailClaimRejection) -> [EmailClaimEvent] {
+        switch command {
+        case .claim(let email, let user):
+            if state.owner == user { return [] }
+            if state.owner != nil { throw .taken }
+            return [.claimed(EmailClaimed(email: email, user: user))]
+        case .recordLogin(let email, let succeeded, let at):
+            let attempt = LoginAttempted(email: email, at: at)
+            return [succeeded ? .loginSucceeded(attempt) : .loginFailed(attempt)]
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// What a member can do; librarians also keep the catalogue and see every loan.
+public enum Role: String, Sendable, Codable, CaseIterable {
+    case member
+    case librarian
+}
+
+/// The password rules. Each failed rule is its own field error, so a form can show them all.
+public enum PasswordPolicy {
+    public static let minLength = 8
+    /// bcrypt reads no further than 72 bytes; a longer password is refused rather than truncated silently.
+    public static let maxBytes = 72
+
+    public static func problems(_ password: String) -> [FieldError] {
+        var problems: [FieldError] = []
+        if password.count < minLength { problems.append(FieldError("password", "must have at least \(minLength) characters")) }
+        if !password.contains(where: \.isUppercase) { problems.append(FieldError("password", "must contain an uppercase letter")) }
+        if !password.contains(where: { !$0.isLetter && !$0.isNumber && !$0.isWhitespace }) {
+            problems.append(FieldError("password", "must contain a special character (not a letter or digit)"))
+        }
+        if password.utf8.count > maxBytes {
+            problems.append(FieldError("password", "must be at most \(maxBytes) bytes (bcrypt ignores the rest)"))
+        }
+        return problems
+    }
+}
+
+/// A signup form as typed, before anything is checked.
+public struct SignupForm: Sendable {
+    public var email: String
+    public var password: String
+    public var displayName: String?
+    public var country: String
+
+    public init(email: String, password: String, displayName: String? = nil, country: String) {
+        self.email = email
+        self.password = password
+        self.displayName = displayName
+        self.country = country
+    }
+
+    /// The checked values, or every field error (country codes are checked against the directory later).
+    public func validate() -> (email: EmailAddress?, name: String, country: String, problems: [FieldError]) {
+        var problems: [FieldError] = []
+        var email: EmailAddress?
+        do { email = try EmailAddress(parsing: self.email) } catch { problems.append(error) }
+        problems += PasswordPolicy.problems(password)
+        let name = (displayName ?? "").trimmingWhitespace()
+        if name.count > 100 { problems.append(FieldError("displayName", "must be at most 100 characters")) }
+        let code = country.trimmingWhitespace().uppercased()
+        if code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            problems.append(FieldError("country", "must be an ISO 3166-1 alpha-2 code such as FR or CA"))
+        }
+        return (email, name.isEmpty ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+// The User aggregate: an account, its role and its login sessions.
+
+/// What happened to an account. Stored in the log; never change a case's meaning.
+public enum UserEvent: Equatable, Sendable {
+    case registered(UserRegistered)
+    case roleChanged(RoleChanged)
+    case sessionOpened(SessionOpened)
+    case sessionClosed(SessionClosed)
+}
+
+/// An account was created. Only the password's hash is ever recorded.
+public struct UserRegistered: Equatable, Sendable, Codable {
+    public let user: UserID
+    public let email: EmailAddress
+    public let displayName: String
+    public let country: String
+    public let passwordHash: String
+    public let role: Role
+    public init(user: UserID, email: EmailAddress, displayName: String, country: String, passwordHash: String, role: Role) {
+        self.user = user
+        self.email = email
+        self.displayName = displayName
+        self.country = country
+        self.passwordHash = passwordHash
+        self.role = role
+    }
+}
+
+/// A librarian (or the operator) changed an account's role.
+public struct RoleChanged: Equatable, Sendable, Codable {
+    public let user: UserID
+    public let role: Role
+    public init(user: UserID, role: Role) {
+        self.user = user
+        self.role = role
+    }
+}
+
+/// A login opened a session; only the SHA-256 digest of its token is recorded.
+public struct SessionOpened: Equatable, Sendable, Codable {
+    public let user: UserID
+    public let session: SessionID
+    public let tokenDigest: String
+    public let expiresAt: Date
+    public init(user: UserID, session: SessionID, tokenDigest: String, expiresAt: Date) {
+        self.user = user
+        self.session = session
+        self.tokenDigest = tokenDigest
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A session was logged out.
+public struct SessionClosed: Equatable, Sendable, Codable {
+    public let user: UserID
+    public let session: SessionID
+    public init(user: UserID, session: SessionID) {
+        self.user = user
+        self.session = session
+    }
+}
+
+/// A registered account.
+public struct Account: Equatable, Sendable {
+    public var id: UserID
+    public var email: EmailAddress
+    public var displayName: String
+    public var country: String
+    public var passwordHash: String
+    public var role: Role
+    /// Sessions not logged out (they may have expired).
+    public var sessions: Set<SessionID> = []
+}
+
+public enum UserState: Equatable, Sendable {
+    case absent
+    case registered(Account)
+}
+
+/// What can be asked of an account.
+public enum UserCommand: Equatable, Sendable {
+    /// Creates the account; the form was validated and the password hashed before.
+    case register(UserRegistered)
+    case changeRole(Role)
+    case openSession(SessionID, tokenDigest: String, expiresAt: Date)
+    case closeSession(SessionID)
+    case closeAllSessions
+}
+
+/// Why an account command is refused.
+public enum UserRejection: Error, Equatable, Sendable {
+    case notRegistered
+    case alreadyRegistered
+}
+
+public enum UserAggregate: Aggregate {
+    public static let initial = UserState.absent
+
+    public static func evolve(_ state: UserState, _ event: UserEvent) -> UserState {
+        switch (state, event) {
+        case (_, .registered(let e)):
+            return .registered(Account(
+                id: e.user, email: e.email, displayName: e.displayName, country: e.country, passwordHash: e.passwordHash, role: e.role))
+        case (.registered(var account), .roleChanged(let e)):
+            account.role = e.role
+            return .registered(account)
+        case (.registered(var account), .sessionOpened(let e)):
+            account.sessions.insert(e.session)
+            return .registered(account)
+        case (.registered(var account), .sessionClosed(let e)):
+            account.sessions.remove(e.session)
+            return .registered(account)
+        case (.absent, _):
+            return state
+        }
+    }
+
+    public static func decide(_ command: UserCommand, _ state: UserState) throws(UserRejection) -> [UserEvent] {
+        if case .register(let registration) = command {
+            guard case .registered(let account) = state else { return [.registered(registration)] }
+            guard account.email == registration.email, account.id == registration.user else { throw .alreadyRegistered }
+            return []
+        }
+        guard case .registered(let account) = state else { throw .notRegistered }
+        switch command {
+        case .register: return []
+        case .changeRole(let role):
+            return account.role == role ? [] : [.roleChanged(RoleChanged(user: account.id, role: role))]
+        case .openSession(let session, let digest, let expiresAt):
+            guard !account.sessions.contains(session) else { return [] }
+            return [.sessionOpened(SessionOpened(user: account.id, session: session, tokenDigest: digest, expiresAt: expiresAt))]
+        case .closeSession(let session):
+            guard account.sessions.contains(session) else { return [] }
+            return [.sessionClosed(SessionClosed(user: account.id, session: session))]
+        case .closeAllSessions:
+            return account.sessions.sorted { $0.description < $1.description }.map { .sessionClosed(SessionClosed(user: account.id, session: $0)) }
+        }
+    }
+}
