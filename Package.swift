@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Pure domain: aggregates, commands, events, rules. Depends on nothing.
@@ -34,12 +38,31 @@ let package = Package(
         ),
         .target(name: "InMemory", dependencies: ["Application"], path: "Sources/Adapters/InMemory"),
         .target(
+            name: "Security",
+            dependencies: [
+                "Application",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/Adapters/Security"
+        ),
+        .target(
+            name: "Countries",
+            dependencies: ["Application"],
+            path: "Sources/Adapters/Countries",
+            exclude: ["generate-countries.py"],
+            resources: [.copy("countries.json")]
+        ),
+        .target(
             name: "HTTPAPI",
             dependencies: [
                 "Application",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 logging,
             ],
             path: "Sources/Adapters/HTTPAPI",
@@ -56,7 +79,7 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
-                "Application", "SQLiteStore", "InMemory", "HTTPAPI", "CLI",
+                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "HTTPAPI", "CLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 logging,

@@ -1,15 +1,47 @@
+import Domain
+
 /// Who asks for a use case to run. Authorisation rules read it; metadata records it.
 public enum Principal: Equatable, Sendable {
     /// Whoever runs the CLI on the database file: owns the library's data.
     case cliOperator
     /// A caller who has not identified itself.
     case anonymous
+    /// A logged-in member or librarian, through one session.
+    case user(UserID, Role, SessionID)
 
     /// How the log records this principal.
     public var actor: String {
         switch self {
         case .cliOperator: "operator"
         case .anonymous: "anonymous"
+        case .user(let id, _, _): "user:\(id)"
         }
     }
+
+    /// Librarians and the operator pass; others are refused (401 when anonymous, 403 when a member).
+    public func requireLibrarian() throws {
+        switch self {
+        case .cliOperator, .user(_, .librarian, _): return
+        case .anonymous: throw Unauthenticated()
+        case .user: throw Forbidden("only a librarian may do this")
+        }
+    }
+
+    /// The logged-in user, or `Unauthenticated`.
+    public func requireUser() throws -> (UserID, SessionID) {
+        guard case .user(let id, _, let session) = self else { throw Unauthenticated() }
+        return (id, session)
+    }
+}
+
+/// The caller must log in (or its session expired or was revoked).
+public struct Unauthenticated: Error, Equatable, Sendable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "log in first: no valid session" }
+}
+
+/// The caller is known but may not do this.
+public struct Forbidden: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

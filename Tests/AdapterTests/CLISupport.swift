@@ -9,19 +9,26 @@ struct CLIResult {
 }
 
 /// Runs the built `shelfmark` binary with `arguments` against the database at `database`.
-func shelfmark(_ arguments: [String], database: String, environment extra: [String: String] = [:]) throws -> CLIResult {
+func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment extra: [String: String] = [:]) throws -> CLIResult {
     let process = Process()
     process.executableURL = try shelfmarkExecutable()
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["SHELFMARK_DB"] = database
     environment["SHELFMARK_SYNCHRONOUS"] = "off"
+    environment["SHELFMARK_BCRYPT_COST"] = "4"
+    // Each database gets its own saved-session folder: tests never touch the user's real login.
+    environment["XDG_CONFIG_HOME"] = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("config").path
     process.environment = environment.merging(extra) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
     try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -1,14 +1,44 @@
+import Application
 import Composition
+import Domain
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import InMemory
 import Testing
 
-/// Runs `body` against the real HTTP application, built by the composition root on a temporary database.
+/// A test client that sends as the librarian the fixture created, unless told otherwise.
+struct APIClient: Sendable {
+    let client: any TestClientProtocol
+    /// A bearer token of a librarian account (`librarian@example.org`).
+    let librarianToken: String
+
+    /// Sends a request; `token` defaults to the librarian's, `.none` sends no Authorization header.
+    func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String?? = .some(nil)) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if json != nil { headers[.contentType] = "application/json" }
+        let bearer: String? = switch token {
+        case .some(nil): librarianToken
+        case .some(let value?): value
+        case .none: nil
+        }
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+
+    /// Signs up a member over HTTP and returns its token.
+    func signUpMember(_ email: String, password: String = "Member-Pass1") async throws -> String {
+        let response = try await send(.post, "/api/v1/users", json: #"{"email":"\#(email)","password":"\#(password)","country":"FR"}"#, token: .none)
+        #expect(response.status == .created, "\(response.text)")
+        return try #require(try response.object["token"] as? String)
+    }
+}
+
+/// Runs `body` against the real HTTP application, built by the composition root on a temporary
+/// database that already holds one librarian, created by the operator as the CLI would.
 func withAPI<T>(
-    mode: TestingSetup = .router, databasePath: String? = nil, maxBodyBytes: Int = 1 << 20,
-    _ body: @escaping @Sendable (any TestClientProtocol) async throws -> T
+    mode: TestingSetup = .router, databasePath: String? = nil, maxBodyBytes: Int = 1 << 20, clock: ManualClock = ManualClock(),
+    _ body: @escaping @Sendable (APIClient) async throws -> T
 ) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-http-\(UUID())")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -16,16 +46,25 @@ func withAPI<T>(
     configuration.durability = .off
     configuration.port = 0
     configuration.maxBodyBytes = maxBodyBytes
-    let app = try Bootstrap.buildApplication(configuration, clock: ManualClock(), ids: SequentialIDs())
-    return try await app.test(mode, body)
+    configuration.bcryptCost = 4
+    let token = try await librarianToken(configuration, clock: clock)
+    let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests())
+    return try await app.test(mode) { client in try await body(APIClient(client: client, librarianToken: token)) }
 }
 
-extension TestClientProtocol {
-    func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil) async throws -> TestResponse {
-        try await execute(
-            uri: uri, method: method, headers: json == nil ? [:] : [.contentType: "application/json"],
-            body: json.map { ByteBuffer(string: $0) })
+private func librarianToken(_ configuration: ShelfmarkConfiguration, clock: ManualClock) async throws -> String {
+    let (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: RandomIDsForTests())
+    defer { try? database.close() }
+    let form = SignupForm(email: "librarian@example.org", password: "Librarian-Pass1", displayName: "Lib", country: "FR")
+    if let signedIn = try? await library.accounts.signUp.execute(form, role: .librarian, by: .cliOperator) {
+        return try #require(signedIn.session?.token)
     }
+    return try #require(try await library.accounts.logIn.execute(email: form.email, password: form.password).session?.token)
+}
+
+/// Random ids: several applications may share one database file in a test.
+struct RandomIDsForTests: IDGenerator {
+    func next() -> UUID { UUID() }
 }
 
 extension TestResponse {

@@ -122,10 +122,23 @@ struct CatalogueUseCaseTests {
         #expect(log.map(\.version) == Array(1...21))
     }
 
+    @Test func onlyLibrariansAndTheOperatorChangeTheCatalogue() async throws {
+        let draft = BookDraft(title: "T", authors: ["A"])
+        let member = Principal.user(UserID(UUID()), .member, SessionID(UUID()))
+        await #expect(throws: Unauthenticated()) { try await catalogue.addBook.execute(draft, copies: 1, by: .anonymous) }
+        await #expect(throws: Forbidden.self) { try await catalogue.addBook.execute(draft, copies: 1, by: member) }
+        await #expect(throws: Forbidden.self) { try await catalogue.clearCatalogue.execute(by: member) }
+        let librarian = Principal.user(UserID(UUID()), .librarian, SessionID(UUID()))
+        let entry = try await catalogue.addBook.execute(draft, copies: 1, by: librarian)
+        await #expect(throws: Forbidden.self) { try await catalogue.withdrawBooks.execute([entry.id], by: member) }
+        await #expect(throws: Forbidden.self) { try await catalogue.editBook.execute(entry.id, changes: BookChanges(title: "U"), by: member) }
+        #expect(try await catalogue.listBooks.execute(CatalogueQuery()).total == 1)
+    }
+
     @Test func eventsRecordWhoWhenAndACorrelation() async throws {
-        let entry = try await catalogue.addBook.execute(BookDraft(title: "T", authors: ["A"]), copies: 1, by: .anonymous)
+        let entry = try await catalogue.addBook.execute(BookDraft(title: "T", authors: ["A"]), copies: 1, by: .cliOperator)
         let event = try #require(try await t.database.eventStore.read(.book(entry.id)).first)
-        #expect(event.metadata.actor == "anonymous")
+        #expect(event.metadata.actor == "operator")
         #expect(event.metadata.recordedAt == t.clock.now())
     }
 }

@@ -68,6 +68,7 @@ struct TestLibrary {
     init() throws {
         var configuration = ShelfmarkConfiguration(databasePath: folder.databasePath)
         configuration.durability = .off
+        configuration.bcryptCost = 4
         (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: SequentialIDs())
     }
 }

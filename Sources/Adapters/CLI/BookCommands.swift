@@ -32,10 +32,11 @@ extension BookCommand {
 
         func run() async throws {
             try await reportingFailures {
+                let (library, principal) = try await global.acting()
                 let draft = BookDraft(
                     title: fields.title ?? "", authors: fields.authors, isbn: fields.isbn, publisher: fields.publisher,
                     categories: fields.categories, coverURL: fields.coverURL, description: fields.description)
-                let entry = try await global.library().catalogue.addBook.execute(draft, copies: copies, by: .cliOperator)
+                let entry = try await library.catalogue.addBook.execute(draft, copies: copies, by: principal)
                 try show(entry, global, verb: "Added")
             }
         }
@@ -109,12 +110,13 @@ extension BookCommand {
 
         func run() async throws {
             try await reportingFailures {
+                let (library, principal) = try await global.acting()
                 let changes = BookChanges(
                     title: fields.title, authors: fields.authors.isEmpty ? nil : fields.authors, isbn: fields.isbn,
                     publisher: fields.publisher, categories: fields.categories.isEmpty ? nil : fields.categories,
                     coverURL: fields.coverURL, description: fields.description)
-                let entry = try await global.library().catalogue.editBook.execute(
-                    try BookID.parse(id), changes: changes, copies: copies, by: .cliOperator)
+                let entry = try await library.catalogue.editBook.execute(
+                    try BookID.parse(id), changes: changes, copies: copies, by: principal)
                 try show(entry, global, verb: "Updated")
             }
         }
@@ -133,8 +135,9 @@ extension BookCommand {
 
         func run() async throws {
             try await reportingFailures {
+                let (library, principal) = try await global.acting()
                 let bookIDs = try ids.map { id throws(NotFound) in try BookID.parse(id) }
-                let count = try await global.library().catalogue.withdrawBooks.execute(bookIDs, by: .cliOperator)
+                let count = try await library.catalogue.withdrawBooks.execute(bookIDs, by: principal)
                 if global.json { try printJSON(["withdrawn": count]) } else { print("Withdrew \(books(count)).") }
             }
         }
@@ -151,7 +154,8 @@ extension BookCommand {
         func run() async throws {
             try await reportingFailures {
                 guard yes else { throw CLIFailure("refusing to clear the catalogue without --yes") }
-                let report = try await global.library().catalogue.clearCatalogue.execute(by: .cliOperator)
+                let (library, principal) = try await global.acting()
+                let report = try await library.catalogue.clearCatalogue.execute(by: principal)
                 if global.json {
                     try printJSON(ClearJSON(withdrawn: report.withdrawn.map(\.description),
                                             kept: report.kept.map { ["id": $0.book.description, "reason": $0.rejection.description] }))

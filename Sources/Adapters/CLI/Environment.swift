@@ -40,4 +40,10 @@ struct GlobalOptions: ParsableArguments {
     func library() async throws -> Library {
         try await CLIContext.current().open(database: db)
     }
+
+    /// The library and who the CLI acts as in it (the saved session's user, else the operator).
+    func acting() async throws -> (Library, Principal) {
+        let library = try await library()
+        return (library, try await SavedSession.principal(library))
+    }
 }

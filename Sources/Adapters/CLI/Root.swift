@@ -10,7 +10,10 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             Every change is an event in an append-only SQLite log. Run `shelfmark serve` for the HTTP API,
             or manage the catalogue directly with `shelfmark book ...` on the same database file.
             """,
-        subcommands: [Serve.self, BookCommand.self, ProjectionsCommand.self])
+        subcommands: [
+            Serve.self, BookCommand.self, SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self,
+            UserCommand.self, CountriesCommand.self, ProjectionsCommand.self,
+        ])
 
     @OptionGroup var global: GlobalOptions
 

@@ -6,8 +6,8 @@ import OpenAPIRuntime
 struct LibraryAPI: APIProtocol {
     let library: Library
 
-    /// Until accounts exist every caller is anonymous; use cases already take the principal.
-    private var principal: Principal { .anonymous }
+    /// Who calls, as the authentication middleware found out.
+    var principal: Principal { RequestScope.principal }
 
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
         do {

@@ -9,10 +9,13 @@ import OpenAPIRuntime
 /// documents for every error, and a bound on request bodies.
 public enum HTTPServer {
     /// The router serving the library through its use cases.
-    public static func router(library: Library, maxBodyBytes: Int = 1 << 20) throws -> Router<BasicRequestContext> {
-        let router = Router()
+    public static func router(library: Library, maxBodyBytes: Int = 1 << 20, trustedProxies: Set<String> = [])
+        throws -> Router<LibraryRequestContext>
+    {
+        let router = Router(context: LibraryRequestContext.self)
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: BodyLimitMiddleware(maxBytes: maxBodyBytes))
+        router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],
@@ -47,7 +50,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
                 return Problem(status: 500, slug: "internal", title: "Internal error", detail: "the server failed; the error was logged")
             }()
-            return try Self.response(problem)
+            var response = try Self.response(problem)
+            if problem.status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
+            if let error = error as? LoginThrottled ?? ((error as? ServerError)?.underlyingError as? LoginThrottled) {
+                response.headers[.retryAfter] = String(max(1, Int(error.until.timeIntervalSinceNow.rounded(.up))))
+            }
+            return response
         }
     }
 

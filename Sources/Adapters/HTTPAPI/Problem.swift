@@ -38,6 +38,15 @@ struct Problem: Error, Encodable, Equatable {
         case let error as TooMuchContention:
             return Problem(status: 503, slug: "contention", title: "Busy", detail: error.description)
         case let error as DecodingError: return malformed(error)
+        case let error as Unauthenticated: return Problem(status: 401, slug: "unauthenticated", title: "Unauthorized", detail: error.description)
+        case let error as InvalidCredentials:
+            return Problem(status: 401, slug: "invalid-credentials", title: "Unauthorized", detail: error.description)
+        case let error as Forbidden: return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: error.description)
+        case let error as EmailTaken:
+            return Problem(status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
+                           errors: [FieldError("email", "is already registered")])
+        case let error as LoginThrottled:
+            return Problem(status: 429, slug: "login-throttled", title: "Too Many Requests", detail: error.description)
         case let error as Problem: return error
         default: return nil
         }

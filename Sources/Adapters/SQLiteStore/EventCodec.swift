@@ -17,6 +17,13 @@ enum EventCodec {
         case .book(.copiesAdded(let e)): ("book.copies-added.v1", try json(e))
         case .book(.copiesRemoved(let e)): ("book.copies-removed.v1", try json(e))
         case .book(.withdrawn(let e)): ("book.withdrawn.v1", try json(e))
+        case .user(.registered(let e)): ("user.registered.v1", try json(e))
+        case .user(.roleChanged(let e)): ("user.role-changed.v1", try json(e))
+        case .user(.sessionOpened(let e)): ("user.session-opened.v1", try json(e))
+        case .user(.sessionClosed(let e)): ("user.session-closed.v1", try json(e))
+        case .emailClaim(.claimed(let e)): ("email.claimed.v1", try json(e))
+        case .emailClaim(.loginFailed(let e)): ("email.login-failed.v1", try json(e))
+        case .emailClaim(.loginSucceeded(let e)): ("email.login-succeeded.v1", try json(e))
         }
     }
 
@@ -28,6 +35,13 @@ enum EventCodec {
         case "book.copies-added.v1": return .book(.copiesAdded(try value(data)))
         case "book.copies-removed.v1": return .book(.copiesRemoved(try value(data)))
         case "book.withdrawn.v1": return .book(.withdrawn(try value(data)))
+        case "user.registered.v1": return .user(.registered(try value(data)))
+        case "user.role-changed.v1": return .user(.roleChanged(try value(data)))
+        case "user.session-opened.v1": return .user(.sessionOpened(try value(data)))
+        case "user.session-closed.v1": return .user(.sessionClosed(try value(data)))
+        case "email.claimed.v1": return .emailClaim(.claimed(try value(data)))
+        case "email.login-failed.v1": return .emailClaim(.loginFailed(try value(data)))
+        case "email.login-succeeded.v1": return .emailClaim(.loginSucceeded(try value(data)))
         default: throw UnknownEventType(type: type)
         }
     }
@@ -35,10 +49,16 @@ enum EventCodec {
     private static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.format(date))
+        }
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     private static func value<T: Decodable>(_ data: Data) throws -> T {
-        try JSONDecoder().decode(T.self, from: data)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in try Timestamp.parse(decoder.singleValueContainer().decode(String.self)) }
+        return try decoder.decode(T.self, from: data)
     }
 }

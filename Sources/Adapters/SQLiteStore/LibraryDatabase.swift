@@ -16,6 +16,7 @@ public enum Durability: String, Sendable, CaseIterable {
 public final class LibraryDatabase: Sendable {
     public let eventStore: SQLiteEventStore
     public let catalogue: SQLiteCatalogue
+    public let accounts: SQLiteAccounts
     let pool: DatabasePool
     let projections: Projections
 
@@ -31,10 +32,11 @@ public final class LibraryDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
         }
         try Schema.migrator.migrate(pool)
-        projections = Projections(all: [CatalogueProjection()])
+        projections = Projections(all: [CatalogueProjection(), AccountsProjection()])
         try pool.write { [projections] db in try projections.catchUp(db) }
         eventStore = SQLiteEventStore(pool: pool, projections: projections)
         catalogue = SQLiteCatalogue(pool: pool)
+        accounts = SQLiteAccounts(pool: pool)
     }
 
     /// The durability the writer connection runs with, read back from SQLite.

@@ -56,6 +56,25 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v2-accounts") { db in
+            try db.execute(sql: """
+                CREATE TABLE accounts (
+                    id TEXT PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    country TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    registered_at TEXT NOT NULL
+                ) STRICT;
+                CREATE TABLE sessions (
+                    token_digest TEXT PRIMARY KEY,
+                    session_id TEXT NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL,
+                    expires_at TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX sessions_by_user ON sessions (user_id);
+                """)
+        }
         return migrator
     }
 }

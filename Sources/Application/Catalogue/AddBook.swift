@@ -6,6 +6,7 @@ public struct AddBook: Sendable {
     let catalogue: any Catalogue
 
     public func execute(_ draft: BookDraft, copies: Int, by principal: Principal) async throws -> CatalogueEntry {
+        try principal.requireLibrarian()
         let id = BookID(runner.ids.next())
         try await runner.retrying {
             let loaded = try await runner.load(BookAggregate.self, .book(id))

@@ -20,11 +20,13 @@ public struct CatalogueUseCases: Sendable {
 /// Everything an adapter may ask of the library.
 public struct Library: Sendable {
     public let catalogue: CatalogueUseCases
+    public let accounts: AccountUseCases
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
-    public init(catalogue: CatalogueUseCases, health: any HealthCheck, readModels: any ReadModelRebuilder) {
+    public init(catalogue: CatalogueUseCases, accounts: AccountUseCases, health: any HealthCheck, readModels: any ReadModelRebuilder) {
         self.catalogue = catalogue
+        self.accounts = accounts
         self.health = health
         self.readModels = readModels
     }

@@ -6,6 +6,7 @@ public struct EditBook: Sendable {
     let catalogue: any Catalogue
 
     public func execute(_ id: BookID, changes: BookChanges, copies: Int? = nil, by principal: Principal) async throws -> CatalogueEntry {
+        try principal.requireLibrarian()
         try await runner.retrying {
             let loaded = try await runner.loadBook(id)
             let events = try decide(id, changes, copies, loaded.state)

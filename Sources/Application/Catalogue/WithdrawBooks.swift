@@ -7,6 +7,7 @@ public struct WithdrawBooks: Sendable {
     /// Returns the number of books withdrawn now (a book withdrawn before counts as none).
     @discardableResult
     public func execute(_ ids: [BookID], by principal: Principal) async throws -> Int {
+        try principal.requireLibrarian()
         var seen: Set<BookID> = []
         let unique = ids.filter { seen.insert($0).inserted }
         return try await runner.retrying {
@@ -35,7 +36,8 @@ public struct ClearCatalogue: Sendable {
     let catalogue: any Catalogue
 
     public func execute(by principal: Principal) async throws -> ClearReport {
-        try await runner.retrying {
+        try principal.requireLibrarian()
+        return try await runner.retrying {
             var decisions: [Decision] = []
             var withdrawn: [BookID] = []
             var kept: [BookRefused] = []

@@ -3,6 +3,8 @@ import Domain
 /// Every event the library records, across aggregates.
 public enum DomainEvent: Equatable, Sendable {
     case book(BookEvent)
+    case user(UserEvent)
+    case emailClaim(EmailClaimEvent)
 }
 
 /// An aggregate whose events live in the shared log as `DomainEvent`s.
@@ -19,4 +21,27 @@ extension BookAggregate: EventSourced {
         guard case .book(let event) = event else { return nil }
         return event
     }
+}
+
+extension UserAggregate: EventSourced {
+    public static func wrap(_ event: UserEvent) -> DomainEvent { .user(event) }
+    public static func unwrap(_ event: DomainEvent) -> UserEvent? {
+        guard case .user(let event) = event else { return nil }
+        return event
+    }
+}
+
+extension EmailClaimAggregate: EventSourced {
+    public static func wrap(_ event: EmailClaimEvent) -> DomainEvent { .emailClaim(event) }
+    public static func unwrap(_ event: DomainEvent) -> EmailClaimEvent? {
+        guard case .emailClaim(let event) = event else { return nil }
+        return event
+    }
+}
+
+extension StreamName {
+    /// The stream of one account.
+    public static func user(_ id: UserID) -> StreamName { StreamName("user-\(id)") }
+    /// The stream that makes an address unique and throttles logins to it.
+    public static func email(_ email: EmailAddress) -> StreamName { StreamName("email-\(email.value)") }
 }

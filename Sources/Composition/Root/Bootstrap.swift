@@ -1,9 +1,11 @@
 import Application
+import Countries
 import Foundation
 import HTTPAPI
 import Hummingbird
 import Logging
 import SQLiteStore
+import Security
 import ServiceLifecycle
 
 /// The composition root: the only code that names concrete adapters.
@@ -20,9 +22,14 @@ public enum Bootstrap {
         }
         let database = try LibraryDatabase(path: configuration.databasePath, durability: configuration.durability)
         let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids)
+        var settings = AccountSettings()
+        settings.sessionLifetime = configuration.sessionLifetime
+        let accounts = AccountDependencies(
+            runner: runner, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), tokens: RandomSessionTokens(),
+            accounts: database.accounts, countries: try BundledCountryDirectory(), geolocator: NoGeolocation(), settings: settings)
         let library = Library(
             catalogue: CatalogueUseCases(runner: runner, catalogue: database.catalogue),
-            health: database, readModels: database)
+            accounts: AccountUseCases(accounts), health: database, readModels: database)
         return (library, database)
     }
 
@@ -32,7 +39,8 @@ public enum Bootstrap {
         logger: Logger = Logger(label: "shelfmark"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let (library, database) = try openLibrary(configuration, clock: clock, ids: ids)
-        let router = try HTTPServer.router(library: library, maxBodyBytes: configuration.maxBodyBytes)
+        let router = try HTTPServer.router(
+            library: library, maxBodyBytes: configuration.maxBodyBytes, trustedProxies: configuration.trustedProxies)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Shelfmark"),

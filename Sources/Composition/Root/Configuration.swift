@@ -9,6 +9,12 @@ public struct ShelfmarkConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var maxBodyBytes = 1 << 20
+    /// bcrypt's cost factor (4...31); every step doubles the work.
+    public var bcryptCost: UInt8 = 12
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`$SHELFMARK_TRUSTED_PROXIES`, comma-separated).
+    public var trustedProxies: Set<String> = []
+    /// How long a login lasts unless logged out.
+    public var sessionLifetime: TimeInterval = 30 * 24 * 3600
 
     public init(databasePath: String) {
         self.databasePath = databasePath
@@ -37,6 +43,21 @@ public struct ShelfmarkConfiguration: Sendable {
     {
         var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
         configuration.durability = try durability(environment: environment)
+        if let raw = environment["SHELFMARK_BCRYPT_COST"], !raw.isEmpty {
+            guard let cost = UInt8(raw), (4...31).contains(cost) else {
+                throw ConfigurationError("SHELFMARK_BCRYPT_COST must be a whole number from 4 to 31 (not '\(raw)')")
+            }
+            configuration.bcryptCost = cost
+        }
+        if let raw = environment["SHELFMARK_SESSION_DAYS"], !raw.isEmpty {
+            guard let days = Double(raw), days > 0 else {
+                throw ConfigurationError("SHELFMARK_SESSION_DAYS must be a positive number of days (not '\(raw)')")
+            }
+            configuration.sessionLifetime = days * 24 * 3600
+        }
+        if let raw = environment["SHELFMARK_TRUSTED_PROXIES"] {
+            configuration.trustedProxies = Set(raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
         return configuration
     }
 }

@@ -12,3 +12,9 @@ public struct RandomIDs: IDGenerator {
     public init() {}
     public func next() -> UUID { UUID() }
 }
+
+/// The offline default: no geolocation, every address is "unknown".
+public struct NoGeolocation: IPGeolocator {
+    public init() {}
+    public func country(for ip: String) async -> String? { nil }
+}

@@ -1,0 +1,48 @@
+import Application
+import Foundation
+
+/// The CLI's saved login: `$XDG_CONFIG_HOME/shelfmark/session` (else `~/.config/...`), mode 0600.
+/// While it exists, commands run as that user; without it they run as the database's operator.
+enum SavedSession {
+    static var url: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return URL(fileURLWithPath: base).appendingPathComponent("shelfmark/session")
+    }
+
+    static func token() -> String? {
+        (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func save(_ token: String) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        try Data(token.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+
+    static func forget() {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Who the CLI acts as: the saved session's user, else the operator.
+    static func principal(_ library: Library) async throws -> Principal {
+        guard let token = token(), !token.isEmpty else { return .cliOperator }
+        do {
+            return try await library.accounts.authenticate.execute(token: token)
+        } catch is Unauthenticated {
+            throw CLIFailure("the saved session has expired or was logged out; run `shelfmark logout`, then log in again")
+        }
+    }
+}
+
+/// Reads a password: prompted without echo on a terminal, else the first line of standard input.
+/// Never from the command line, where other users and shell history would see it.
+func readPassword(prompt: String = "Password: ") throws -> String {
+    if isatty(STDIN_FILENO) == 1, let pointer = getpass(prompt) {
+        return String(cString: pointer)
+    }
+    guard let line = readLine(strippingNewline: true) else { throw CLIFailure("no password on standard input") }
+    return line
+}

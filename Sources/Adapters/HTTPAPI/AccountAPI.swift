@@ -1,0 +1,79 @@
+import Application
+import Domain
+import Foundation
+import OpenAPIRuntime
+
+/// Accounts, sessions and countries: the generated operations, mapped onto the use cases.
+extension LibraryAPI {
+    var accounts: AccountUseCases { library.accounts }
+
+    func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
+        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        let form = SignupForm(email: body.email, password: body.password, displayName: body.displayName, country: body.country)
+        return .created(.init(body: .json(try .init(try await accounts.signUp.execute(form, by: principal)))))
+    }
+
+    func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
+        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        return .created(.init(body: .json(try .init(try await accounts.logIn.execute(email: body.email, password: body.password)))))
+    }
+
+    func logOut(_ input: Operations.LogOut.Input) async throws -> Operations.LogOut.Output {
+        try await accounts.logOut.execute(by: principal)
+        return .noContent(.init())
+    }
+
+    func logOutEverywhere(_ input: Operations.LogOutEverywhere.Input) async throws -> Operations.LogOutEverywhere.Output {
+        try await accounts.logOut.execute(everywhere: true, by: principal)
+        return .noContent(.init())
+    }
+
+    func me(_ input: Operations.Me.Input) async throws -> Operations.Me.Output {
+        .ok(.init(body: .json(.init(try await accounts.showMe.execute(by: principal)))))
+    }
+
+    func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
+        let page = try await accounts.listUsers.execute(limit: input.query.limit ?? 50, offset: input.query.offset ?? 0, by: principal)
+        return .ok(.init(body: .json(.init(
+            items: page.items.map(Components.Schemas.User.init), total: page.total, offset: page.offset, limit: page.limit,
+            nextOffset: page.nextOffset))))
+    }
+
+    func changeRole(_ input: Operations.ChangeRole.Input) async throws -> Operations.ChangeRole.Output {
+        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        try principal.requireLibrarian()
+        guard let id = UserID(input.path.id) else { throw NotFound("user", input.path.id) }
+        let role: Role = body.role == .librarian ? .librarian : .member
+        return .ok(.init(body: .json(.init(try await accounts.changeRole.execute(id, to: role, by: principal)))))
+    }
+
+    func listCountries(_ input: Operations.ListCountries.Input) async throws -> Operations.ListCountries.Output {
+        .ok(.init(body: .json(try await accounts.countries.list().map(Components.Schemas.Country.init))))
+    }
+
+    func defaultCountry(_ input: Operations.DefaultCountry.Input) async throws -> Operations.DefaultCountry.Output {
+        let country = try await accounts.countries.defaultCountry(
+            clientIP: RequestScope.clientIP, acceptLanguage: input.headers.acceptLanguage)
+        guard let country else { return .noContent(.init()) }
+        return .ok(.init(body: .json(.init(country))))
+    }
+}
+
+extension Components.Schemas.User {
+    init(_ a: AccountSummary) {
+        self.init(
+            id: a.id.description, email: a.email.value, displayName: a.displayName, country: a.country,
+            role: a.role == .librarian ? .librarian : .member, registeredAt: a.registeredAt)
+    }
+}
+
+extension Components.Schemas.SignedIn {
+    init(_ signedIn: SignedIn) throws {
+        guard let session = signedIn.session else { throw Unauthenticated() }
+        self.init(user: .init(signedIn.account), token: session.token, expiresAt: session.expiresAt)
+    }
+}
+
+extension Components.Schemas.Country {
+    init(_ c: Country) { self.init(code: c.code, name: c.name, frenchName: c.frenchName) }
+}

@@ -1,0 +1,70 @@
+import Application
+import Domain
+import Foundation
+import GRDB
+
+/// Folds user events into `accounts` and the open `sessions` (keyed by token digest; a logged-out
+/// session's row is deleted, so its token is refused at once). Password hashes stay in the log only.
+struct AccountsProjection: SQLiteProjection {
+    let name = "accounts"
+
+    func reset(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM accounts; DELETE FROM sessions;")
+    }
+
+    func apply(_ recorded: RecordedEvent, _ db: Database) throws {
+        guard case .user(let event) = recorded.event else { return }
+        switch event {
+        case .registered(let e):
+            try db.execute(
+                sql: "INSERT INTO accounts (id, email, display_name, country, role, registered_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [e.user.description, e.email.value, e.displayName, e.country, e.role.rawValue,
+                            Timestamp.format(recorded.metadata.recordedAt)])
+        case .roleChanged(let e):
+            try db.execute(sql: "UPDATE accounts SET role = ? WHERE id = ?", arguments: [e.role.rawValue, e.user.description])
+        case .sessionOpened(let e):
+            try db.execute(
+                sql: "INSERT INTO sessions (token_digest, session_id, user_id, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [e.tokenDigest, e.session.description, e.user.description, Timestamp.format(e.expiresAt)])
+        case .sessionClosed(let e):
+            try db.execute(sql: "DELETE FROM sessions WHERE session_id = ?", arguments: [e.session.description])
+        }
+    }
+}
+
+/// The accounts read model.
+public struct SQLiteAccounts: Accounts {
+    let pool: DatabasePool
+
+    public func account(_ id: UserID) async throws -> AccountSummary? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id.description]).map(Self.summary)
+        }
+    }
+
+    public func list(limit: Int, offset: Int) async throws -> Page<AccountSummary> {
+        try await pool.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts ORDER BY email LIMIT ? OFFSET ?", arguments: [limit, offset])
+            return Page(items: try rows.map(Self.summary), total: total, offset: offset, limit: limit)
+        }
+    }
+
+    public func session(digest: String) async throws -> SessionRecord? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE token_digest = ?", arguments: [digest]),
+                let session = SessionID(row["session_id"] as String), let user = UserID(row["user_id"] as String)
+            else { return nil }
+            return SessionRecord(session: session, user: user, expiresAt: try Timestamp.parse(row["expires_at"]))
+        }
+    }
+
+    private static func summary(_ row: Row) throws -> AccountSummary {
+        guard let id = UserID(row["id"] as String), let role = Role(rawValue: row["role"]) else {
+            throw DatabaseError(message: "bad account row")
+        }
+        return AccountSummary(
+            id: id, email: try EmailAddress(parsing: row["email"]), displayName: row["display_name"], country: row["country"],
+            role: role, registeredAt: try Timestamp.parse(row["registered_at"]))
+    }
+}

@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+
+/// How accounts behave: session lifetime and the login throttle.
+public struct AccountSettings: Sendable {
+    public var sessionLifetime: TimeInterval = 30 * 24 * 3600
+    public var throttle = LoginThrottle()
+    public init() {}
+}
+
+/// What the account use cases need.
+public struct AccountDependencies: Sendable {
+    let runner: CommandRunner
+    let hasher: any PasswordHasher
+    let tokens: any SessionTokens
+    let accounts: any Accounts
+    let countries: any CountryDirectory
+    let geolocator: any IPGeolocator
+    let settings: AccountSettings
+
+    public init(
+        runner: CommandRunner, hasher: any PasswordHasher, tokens: any SessionTokens, accounts: any Accounts,
+        countries: any CountryDirectory, geolocator: any IPGeolocator, settings: AccountSettings = AccountSettings()
+    ) {
+        self.runner = runner
+        self.hasher = hasher
+        self.tokens = tokens
+        self.accounts = accounts
+        self.countries = countries
+        self.geolocator = geolocator
+        self.settings = settings
+    }
+
+    /// Opens a session on an account: the events, and the token to hand out once.
+    func openSession(in state: UserState) throws -> ([UserEvent], SignedIn.Session) {
+        let session = SessionID(runner.ids.next())
+        let (token, digest) = tokens.issue()
+        let expiresAt = runner.clock.now().addingTimeInterval(settings.sessionLifetime)
+        let events = try UserAggregate.decide(.openSession(session, tokenDigest: digest, expiresAt: expiresAt), state)
+        return (events, SignedIn.Session(id: session, token: token, expiresAt: expiresAt))
+    }
+
+    func summary(_ id: UserID) async throws -> AccountSummary {
+        guard let account = try await accounts.account(id) else { throw NotFound("user", id.description) }
+        return account
+    }
+}
+
+/// An account and, after signup or login, its new session.
+public struct SignedIn: Sendable {
+    public struct Session: Sendable, Equatable {
+        public let id: SessionID
+        /// The bearer token: shown once, stored nowhere but by the client.
+        public let token: String
+        public let expiresAt: Date
+    }
+    public let account: AccountSummary
+    public let session: Session?
+}
+
+/// The account use cases, as the CLI and the HTTP API both call them.
+public struct AccountUseCases: Sendable {
+    public let signUp: SignUp
+    public let logIn: LogIn
+    public let logOut: LogOut
+    public let authenticate: Authenticate
+    public let showMe: ShowMe
+    public let changeRole: ChangeRole
+    public let listUsers: ListUsers
+    public let countries: CountryUseCases
+
+    public init(_ deps: AccountDependencies) {
+        signUp = SignUp(deps: deps)
+        logIn = LogIn(deps: deps)
+        logOut = LogOut(deps: deps)
+        authenticate = Authenticate(deps: deps)
+        showMe = ShowMe(deps: deps)
+        changeRole = ChangeRole(deps: deps)
+        listUsers = ListUsers(deps: deps)
+        countries = CountryUseCases(countries: deps.countries, geolocator: deps.geolocator)
+    }
+}

@@ -1,0 +1,35 @@
+import Domain
+
+/// Promotes a member to librarian or demotes a librarian. Librarians and the operator only.
+public struct ChangeRole: Sendable {
+    let deps: AccountDependencies
+
+    /// The account with this email (as typed), or `NotFound`.
+    public func user(email raw: String) async throws -> UserID {
+        guard let email = try? EmailAddress(parsing: raw),
+            let owner = try await deps.runner.load(EmailClaimAggregate.self, .email(email)).state.owner
+        else { throw NotFound("user", raw) }
+        return owner
+    }
+
+    public func execute(_ user: UserID, to role: Role, by principal: Principal) async throws -> AccountSummary {
+        try principal.requireLibrarian()
+        try await deps.runner.retrying {
+            let loaded = try await deps.runner.load(UserAggregate.self, .user(user))
+            guard case .registered = loaded.state else { throw NotFound("user", user.description) }
+            try await deps.runner.append([loaded.decision(try UserAggregate.decide(.changeRole(role), loaded.state))], by: principal)
+        }
+        return try await deps.summary(user)
+    }
+}
+
+/// Lists every account. Librarians and the operator only.
+public struct ListUsers: Sendable {
+    let deps: AccountDependencies
+
+    public func execute(limit: Int = 50, offset: Int = 0, by principal: Principal) async throws -> Page<AccountSummary> {
+        try principal.requireLibrarian()
+        try CatalogueQuery(limit: limit, offset: offset).validate()
+        return try await deps.accounts.list(limit: limit, offset: offset)
+    }
+}

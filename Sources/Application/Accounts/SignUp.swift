@@ -1,0 +1,40 @@
+import Domain
+import Foundation
+
+/// Creates an account: claims the address, registers the user and (optionally) opens a session,
+/// in one atomic append, so two signups with one address can never both succeed.
+public struct SignUp: Sendable {
+    let deps: AccountDependencies
+
+    public func execute(_ form: SignupForm, role: Role = .member, openSession: Bool = true, by principal: Principal) async throws
+        -> SignedIn
+    {
+        if role == .librarian { try principal.requireLibrarian() }
+        var (email, name, country, problems) = form.validate()
+        if problems.allSatisfy({ $0.field != "country" }), try await deps.countries.country(country) == nil {
+            problems.append(FieldError("country", "'\(country)' is not a country code we know"))
+        }
+        guard let email, problems.isEmpty else { throw InvalidInput(problems) }
+        // Hashed before anything is decided: the plain password goes no further than this line.
+        let hash = try await deps.hasher.hash(form.password)
+        let user = UserID(deps.runner.ids.next())
+        let registration = UserRegistered(user: user, email: email, displayName: name, country: country, passwordHash: hash, role: role)
+        let session = try await deps.runner.retrying { () async throws -> SignedIn.Session? in
+            let claim = try await deps.runner.load(EmailClaimAggregate.self, .email(email))
+            let claimed: [EmailClaimEvent]
+            do { claimed = try EmailClaimAggregate.decide(.claim(email, by: user), claim.state) } catch { throw EmailTaken() }
+            let account = try await deps.runner.load(UserAggregate.self, .user(user))
+            let registered = try UserAggregate.decide(.register(registration), account.state)
+            var events = registered
+            var session: SignedIn.Session?
+            if openSession {
+                let (opened, newSession) = try deps.openSession(in: UserAggregate.fold(registered, from: account.state))
+                events += opened
+                session = newSession
+            }
+            try await deps.runner.append([claim.decision(claimed), account.decision(events)], by: principal)
+            return session
+        }
+        return SignedIn(account: try await deps.summary(user), session: session)
+    }
+}

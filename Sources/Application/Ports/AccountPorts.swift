@@ -1,0 +1,58 @@
+import Domain
+import Foundation
+
+/// Hashes and checks passwords (bcrypt in production). Slow on purpose.
+public protocol PasswordHasher: Sendable {
+    /// A salted hash of the password, safe to store.
+    func hash(_ password: String) async throws -> String
+    /// Whether the password matches a hash made by `hash`.
+    func verify(_ password: String, against hash: String) async -> Bool
+}
+
+/// Makes session tokens and the digests they are stored under.
+public protocol SessionTokens: Sendable {
+    /// A fresh, unguessable token (at least 256 random bits) and its digest.
+    func issue() -> (token: String, digest: String)
+    /// The digest (SHA-256, hex) a token is stored and looked up under.
+    func digest(_ token: String) -> String
+}
+
+/// An account as listed.
+public struct AccountSummary: Equatable, Sendable {
+    public let id: UserID
+    public let email: EmailAddress
+    public let displayName: String
+    public let country: String
+    public let role: Role
+    public let registeredAt: Date
+    public init(id: UserID, email: EmailAddress, displayName: String, country: String, role: Role, registeredAt: Date) {
+        self.id = id
+        self.email = email
+        self.displayName = displayName
+        self.country = country
+        self.role = role
+        self.registeredAt = registeredAt
+    }
+}
+
+/// An open session, as the session read model holds it.
+public struct SessionRecord: Equatable, Sendable {
+    public let session: SessionID
+    public let user: UserID
+    public let expiresAt: Date
+    public init(session: SessionID, user: UserID, expiresAt: Date) {
+        self.session = session
+        self.user = user
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The accounts read model.
+public protocol Accounts: Sendable {
+    /// One account, or nil.
+    func account(_ id: UserID) async throws -> AccountSummary?
+    /// Accounts by email, one page.
+    func list(limit: Int, offset: Int) async throws -> Page<AccountSummary>
+    /// The open (not logged out) session stored under a token digest, or nil.
+    func session(digest: String) async throws -> SessionRecord?
+}

@@ -1,0 +1,25 @@
+/// A country: ISO 3166-1 alpha-2 code (upper case), English name, French name when known.
+public struct Country: Equatable, Sendable, Codable {
+    public let code: String
+    public let name: String
+    public let frenchName: String?
+    public init(code: String, name: String, frenchName: String? = nil) {
+        self.code = code.uppercased()
+        self.name = name
+        self.frenchName = frenchName
+    }
+}
+
+/// The countries members may sign up from.
+public protocol CountryDirectory: Sendable {
+    /// Every country, sorted by English name.
+    func all() async throws -> [Country]
+    /// The country with this alpha-2 code (any case), or nil.
+    func country(_ code: String) async throws -> Country?
+}
+
+/// Tells which country an IP address is in.
+public protocol IPGeolocator: Sendable {
+    /// The alpha-2 country code of an address, or nil when unknown. Never throws: failure is "unknown".
+    func country(for ip: String) async -> String?
+}
