@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
         .testTarget(
             name: "ApplicationTests",
-            dependencies: ["Application", "SQLiteStore", "InMemory", "Composition", grdb],
+            dependencies: ["Application", "SQLiteStore", "InMemory", "Countries", "Security", "Composition", grdb],
             path: "Tests/ApplicationTests"
         ),
         .testTarget(
