@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@Suite("CLI: accounts")
+struct CLIAccountTests {
+    let db = TemporaryDatabase()
+
+    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult { try shelfmark(arguments, database: db.path, stdin: stdin) }
+
+    var sessionFile: URL { URL(fileURLWithPath: db.path).deletingLastPathComponent().appendingPathComponent("config/shelfmark/session") }
+
+    @Test func signupSavesASessionThatLaterCommandsUseUntilLogout() throws {
+        let signup = try run("signup", "--email", "ada@example.org", "--country", "gb", stdin: "Analytical-1\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        #expect(signup.stdout.contains("Signed up and logged in as ada@example.org"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: sessionFile.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+        #expect(try run("whoami").stdout.contains("ada@example.org"))
+        let forbidden = try run("book", "add", "--title", "T", "--author", "A")
+        #expect(forbidden.status != 0 && forbidden.stderr.contains("only a librarian"))
+
+        #expect(try run("logout").stdout.contains("Logged out."))
+        #expect(!FileManager.default.fileExists(atPath: sessionFile.path))
+        #expect(try run("whoami").stdout.contains("operator"))
+        #expect(try run("book", "add", "--title", "T", "--author", "A").status == 0)
+    }
+
+    @Test func theOperatorCreatesTheFirstLibrarianAndPromotes() throws {
+        let added = try run("user", "add", "--email", "lib@example.org", "--role", "librarian", stdin: "Librarian-Pass1\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try run("signup", "--email", "bob@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        _ = try run("logout")
+        #expect(try run("user", "promote", "bob@example.org").stdout.contains("is now a librarian"))
+        let list = try run("--json", "user", "list")
+        #expect(list.stdout.components(separatedBy: "\"librarian\"").count == 3)
+
+        let login = try run("login", "--email", "bob@example.org", stdin: "Member-Pass1\n")
+        #expect(login.status == 0 && login.stdout.contains("Logged in as bob@example.org"))
+        #expect(try run("book", "add", "--title", "By Bob", "--author", "A").status == 0)
+        #expect(try run("user", "demote", "lib@example.org").stdout.contains("is now a member"))
+    }
+
+    @Test("account errors: one line, non-zero exit", arguments: [
+        (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "invalid input"),
+        (["signup", "--email", "a@b.org", "--country", "ZZ"], "Valid-Pass1\n", "not a country code we know"),
+        (["login", "--email", "ghost@example.org"], "Valid-Pass1\n", "wrong email or password"),
+        (["login", "--email", "ghost@example.org"], nil, "no password on standard input"),
+        (["user", "promote", "ghost@example.org"], nil, "no user with id 'ghost@example.org'"),
+    ])
+    func errors(arguments: [String], stdin: String?, message: String) throws {
+        let result = try shelfmark(arguments, database: db.path, stdin: stdin)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func theCountryList() throws {
+        let list = try run("countries", "list")
+        #expect(list.stdout.contains("FR    France") && list.stdout.contains("Allemagne"))
+        #expect(try run("countries", "default", "--accept-language", "fr-CA,fr;q=0.8").stdout.contains("CA  Canada"))
+        #expect(try run("countries", "default").stdout.contains("Unknown."))
+    }
+}
