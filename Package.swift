@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Pure domain: aggregates, commands, events, rules. Depends on nothing.
@@ -46,6 +47,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/Adapters/Security"
+        ),
+        .target(
+            name: "RESTCountries",
+            dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Sources/Adapters/RESTCountries"
+        ),
+        .target(
+            name: "IPinfo",
+            dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Sources/Adapters/IPinfo"
         ),
         .target(
             name: "Countries",
@@ -79,7 +90,7 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
-                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "HTTPAPI", "CLI",
+                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "HTTPAPI", "CLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 logging,
@@ -98,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", grdb,
+                "Composition", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", "RESTCountries", "IPinfo", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

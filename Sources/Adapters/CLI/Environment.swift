@@ -4,17 +4,25 @@ import ArgumentParser
 /// What the CLI needs from the composition root; set as a task-local before parsing, so commands
 /// (which ArgumentParser creates itself) reach the concrete adapters without naming them.
 public protocol CLIEnvironment: Sendable {
-    /// Opens the library stored at `database`, or at the default location when nil.
-    func open(database: String?) async throws -> Library
+    /// Opens the library these options name (nil values: defaults and environment).
+    func open(_ options: LibraryOptions) async throws -> Library
     /// Serves the HTTP API until SIGINT or SIGTERM, then shuts down gracefully.
     func serve(_ options: ServeOptions) async throws
+}
+
+/// Which library to open and which outside services it may ask.
+public struct LibraryOptions: Sendable, Equatable {
+    public let database: String?
+    public let countriesURL: String?
+    public let geoURL: String?
+    public let geoToken: String?
 }
 
 /// Where and what `shelfmark serve` serves.
 public struct ServeOptions: Sendable, Equatable {
     public let host: String
     public let port: Int
-    public let database: String?
+    public let library: LibraryOptions
 }
 
 /// The environment of the running command line.
@@ -37,8 +45,21 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON for scripts instead of tables.")
     var json = false
 
+    @Option(name: .customLong("countries-url"), help: ArgumentHelp(
+        "REST Countries base URL ($SHELFMARK_COUNTRIES_URL). Default: the bundled ISO 3166-1 list.", valueName: "url"))
+    var countriesURL: String?
+
+    @Option(name: .customLong("geo-url"), help: ArgumentHelp(
+        "IPinfo base URL ($SHELFMARK_GEO_URL), e.g. https://ipinfo.io. Default: no geolocation.", valueName: "url"))
+    var geoURL: String?
+
+    @Option(name: .customLong("geo-token"), help: ArgumentHelp("IPinfo token ($SHELFMARK_GEO_TOKEN), optional.", valueName: "token"))
+    var geoToken: String?
+
+    var options: LibraryOptions { LibraryOptions(database: db, countriesURL: countriesURL, geoURL: geoURL, geoToken: geoToken) }
+
     func library() async throws -> Library {
-        try await CLIContext.current().open(database: db)
+        try await CLIContext.current().open(options)
     }
 
     /// The library and who the CLI acts as in it (the saved session's user, else the operator).

@@ -36,7 +36,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            try await CLIContext.current().serve(ServeOptions(host: host, port: port, database: global.db))
+            try await CLIContext.current().serve(ServeOptions(host: host, port: port, library: global.options))
         }
     }
 }

@@ -75,6 +75,15 @@ enum Schema {
                 CREATE INDEX sessions_by_user ON sessions (user_id);
                 """)
         }
+        migrator.registerMigration("v3-country-list") { db in
+            try db.execute(sql: """
+                CREATE TABLE country_list (
+                    code TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    french_name TEXT
+                ) STRICT;
+                """)
+        }
         return migrator
     }
 }

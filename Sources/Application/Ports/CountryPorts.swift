@@ -23,3 +23,11 @@ public protocol IPGeolocator: Sendable {
     /// The alpha-2 country code of an address, or nil when unknown. Never throws: failure is "unknown".
     func country(for ip: String) async -> String?
 }
+
+/// Keeps a country list fetched from elsewhere, so it is fetched once.
+public protocol CountryListStore: Sendable {
+    /// The stored list, or nil when none was stored yet.
+    func load() async throws -> [Country]?
+    /// Replaces the stored list.
+    func save(_ countries: [Country]) async throws
+}

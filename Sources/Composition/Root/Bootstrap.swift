@@ -2,6 +2,8 @@ import Application
 import Countries
 import Foundation
 import HTTPAPI
+import IPinfo
+import RESTCountries
 import Hummingbird
 import Logging
 import SQLiteStore
@@ -26,11 +28,24 @@ public enum Bootstrap {
         settings.sessionLifetime = configuration.sessionLifetime
         let accounts = AccountDependencies(
             runner: runner, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), tokens: RandomSessionTokens(),
-            accounts: database.accounts, countries: try BundledCountryDirectory(), geolocator: NoGeolocation(), settings: settings)
+            accounts: database.accounts, countries: try countries(configuration, database), geolocator: geolocator(configuration),
+            settings: settings)
         let library = Library(
             catalogue: CatalogueUseCases(runner: runner, catalogue: database.catalogue),
             accounts: AccountUseCases(accounts), health: database, readModels: database)
         return (library, database)
+    }
+
+    /// REST Countries (kept in the database) when a URL is configured, else the bundled list.
+    static func countries(_ configuration: ShelfmarkConfiguration, _ database: LibraryDatabase) throws -> any CountryDirectory {
+        guard let url = configuration.countriesURL else { return try BundledCountryDirectory() }
+        return RESTCountriesDirectory(baseURL: url, store: database.countryList)
+    }
+
+    /// IPinfo when a URL is configured, else no geolocation.
+    static func geolocator(_ configuration: ShelfmarkConfiguration) -> any IPGeolocator {
+        guard let url = configuration.geoURL else { return NoGeolocation() }
+        return IPinfoGeolocator(baseURL: url, token: configuration.geoToken)
     }
 
     /// The HTTP application, built the same way for `serve` and for tests.

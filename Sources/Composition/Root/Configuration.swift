@@ -13,6 +13,12 @@ public struct ShelfmarkConfiguration: Sendable {
     public var bcryptCost: UInt8 = 12
     /// Reverse proxies whose `X-Forwarded-For` is believed (`$SHELFMARK_TRUSTED_PROXIES`, comma-separated).
     public var trustedProxies: Set<String> = []
+    /// REST Countries' base URL; nil uses the bundled ISO 3166-1 list (offline).
+    public var countriesURL: String?
+    /// IPinfo's base URL; nil means no geolocation (offline).
+    public var geoURL: String?
+    /// IPinfo's token, optional.
+    public var geoToken: String?
     /// How long a login lasts unless logged out.
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
 
@@ -37,11 +43,20 @@ public struct ShelfmarkConfiguration: Sendable {
         return value
     }
 
-    /// The configuration for a database path given on the command line (nil: the default).
-    public static func resolve(database: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> ShelfmarkConfiguration
-    {
+    /// The configuration from command-line values (nil: not given) and the environment.
+    public static func resolve(
+        database: String?, countriesURL: String? = nil, geoURL: String? = nil, geoToken: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ShelfmarkConfiguration {
         var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
+        func value(_ given: String?, _ name: String) -> String? { given ?? environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        configuration.countriesURL = value(countriesURL, "SHELFMARK_COUNTRIES_URL")
+        configuration.geoURL = value(geoURL, "SHELFMARK_GEO_URL")
+        configuration.geoToken = value(geoToken, "SHELFMARK_GEO_TOKEN")
+        for url in [configuration.countriesURL, configuration.geoURL].compactMap({ $0 })
+        where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ConfigurationError("'\(url)' is not an http(s) base URL")
+        }
         configuration.durability = try durability(environment: environment)
         if let raw = environment["SHELFMARK_BCRYPT_COST"], !raw.isEmpty {
             guard let cost = UInt8(raw), (4...31).contains(cost) else {

@@ -8,12 +8,17 @@ import Logging
 struct LiveEnvironment: CLIEnvironment {
     let environment: [String: String]
 
-    func open(database: String?) async throws -> Library {
-        try Bootstrap.openLibrary(try ShelfmarkConfiguration.resolve(database: database, environment: environment)).0
+    func open(_ options: LibraryOptions) async throws -> Library {
+        try Bootstrap.openLibrary(try configuration(options)).0
+    }
+
+    func configuration(_ o: LibraryOptions) throws -> ShelfmarkConfiguration {
+        try ShelfmarkConfiguration.resolve(
+            database: o.database, countriesURL: o.countriesURL, geoURL: o.geoURL, geoToken: o.geoToken, environment: environment)
     }
 
     func serve(_ options: ServeOptions) async throws {
-        var configuration = try ShelfmarkConfiguration.resolve(database: options.database, environment: environment)
+        var configuration = try configuration(options.library)
         configuration.host = options.host
         configuration.port = options.port
         var logger = Logger(label: "shelfmark")
