@@ -38,6 +38,7 @@ struct APIClient: Sendable {
 /// database that already holds one librarian, created by the operator as the CLI would.
 func withAPI<T>(
     mode: TestingSetup = .router, databasePath: String? = nil, maxBodyBytes: Int = 1 << 20, clock: ManualClock = ManualClock(),
+    configure: (inout ShelfmarkConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (APIClient) async throws -> T
 ) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-http-\(UUID())")
@@ -47,6 +48,7 @@ func withAPI<T>(
     configuration.port = 0
     configuration.maxBodyBytes = maxBodyBytes
     configuration.bcryptCost = 4
+    configure(&configuration)
     let token = try await librarianToken(configuration, clock: clock)
     let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests())
     return try await app.test(mode) { client in try await body(APIClient(client: client, librarianToken: token)) }

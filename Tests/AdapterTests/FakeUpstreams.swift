@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+/// The recorded responses in `../shared/fixtures/` (beside the repository).
+enum Fixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+
+    static func data(_ path: String) throws -> Data { try Data(contentsOf: root.appendingPathComponent(path)) }
+
+    /// IPinfo's recorded answers, by the `ip` each one is about.
+    static func ipinfoAnswers() throws -> [String: Data] {
+        let folder = root.appendingPathComponent("ipinfo")
+        var answers: [String: Data] = [:]
+        for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) {
+            let data = try Data(contentsOf: file)
+            if let ip = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["ip"] as? String { answers[ip] = data }
+        }
+        return answers
+    }
+}
+
+/// A fake of REST Countries and IPinfo on loopback, serving the fixtures. The first path segment
+/// picks its behaviour: `ok`, `garbage` (not JSON), `error` (500), `hang` (answers after 3 s) or,
+/// for IPinfo, `bogon` (the recorded bogon answer, whatever the address).
+final class FakeUpstreams: Sendable {
+    let requests = Mutex<[String]>([])
+
+    func router() throws -> Router<BasicRequestContext> {
+        let countries = try Fixtures.data("restcountries/v3.1-all-full-250-countries-2024-12.json")
+        let ipinfo = try Fixtures.ipinfoAnswers()
+        let bogon = try Fixtures.data("ipinfo/bogon-private-192.168.1.199.json")
+        let router = Router()
+        router.get("/:mode/v3.1/all") { request, context in
+            self.requests.withLock { $0.append(request.uri.description) }
+            if request.uri.queryParameters["fields"] == nil {
+                return Self.json(#"{"message":"'fields' query not specified","status":400}"#, status: .badRequest)
+            }
+            return try await Self.answer(context.parameters.get("mode") ?? "ok", ok: countries)
+        }
+        router.get("/:mode/:ip/json") { request, context in
+            self.requests.withLock { $0.append(request.uri.description) }
+            let ip = context.parameters.get("ip") ?? ""
+            if context.parameters.get("mode") == "bogon" { return Self.json(String(decoding: bogon, as: UTF8.self)) }
+            guard let answer = ipinfo[ip] else { return Self.json(#"{"ip":"\#(ip)"}"#) }
+            return try await Self.answer(context.parameters.get("mode") ?? "ok", ok: answer)
+        }
+        return router
+    }
+
+    private static func answer(_ mode: String, ok: Data) async throws -> Response {
+        switch mode {
+        case "garbage": return json("<html>not json</html>")
+        case "error": return json(#"{"error":"boom"}"#, status: .internalServerError)
+        case "hang":
+            try await Task.sleep(for: .seconds(3))
+            return json(String(decoding: ok, as: UTF8.self))
+        default: return json(String(decoding: ok, as: UTF8.self))
+        }
+    }
+
+    private static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Runs `body` with the fake listening; passes its base URL (`http://127.0.0.1:PORT`).
+    func run<T: Sendable>(_ body: @escaping @Sendable (String) async throws -> T) async throws -> T {
+        let app = Application(router: try router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        return try await app.test(.live) { client in try await body("http://127.0.0.1:\(try #require(client.port))") }
+    }
+}

@@ -1,0 +1,139 @@
+import Application
+import Foundation
+import IPinfo
+import NIOCore
+import RESTCountries
+import Synchronization
+import Testing
+
+/// A country list store in memory, to see what the live adapter keeps.
+final class MemoryCountryList: CountryListStore, Sendable {
+    let stored = Mutex<[Country]?>(nil)
+    func load() async throws -> [Country]? { stored.withLock { $0 } }
+    func save(_ countries: [Country]) async throws { stored.withLock { $0 = countries } }
+}
+
+@Suite("REST Countries adapter against a loopback fake")
+struct RESTCountriesTests {
+    @Test func loadsOnceWithFieldsNormalisesCodesAndKeepsTheList() async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            let store = MemoryCountryList()
+            let directory = RESTCountriesDirectory(baseURL: base + "/ok", store: store)
+            let all = try await directory.all()
+            #expect(all.count == 250)
+            #expect(try await directory.country("de") == Country(code: "DE", name: "Germany", frenchName: "Allemagne"))
+            #expect(try await directory.country("fr")?.name == "France")
+            _ = try await directory.all()
+            #expect(fake.requests.withLock { $0 } == ["/ok/v3.1/all?fields=name,cca2,translations"])
+            #expect(store.stored.withLock { $0?.count } == 250)
+
+            // A new process with the list stored never asks the network again, even when it is down.
+            let offline = RESTCountriesDirectory(baseURL: base + "/error", store: store)
+            #expect(try await offline.country("GB")?.name == "United Kingdom")
+            #expect(fake.requests.withLock { $0.count } == 1)
+        }
+    }
+
+    @Test(arguments: ["garbage", "error"])
+    func badAnswersAreClearErrorsAndStoreNothing(mode: String) async throws {
+        try await FakeUpstreams().run { base in
+            let store = MemoryCountryList()
+            await #expect(throws: CountryListUnavailable.self) {
+                try await RESTCountriesDirectory(baseURL: base + "/" + mode, store: store).all()
+            }
+            #expect(store.stored.withLock { $0 } == nil)
+        }
+    }
+
+    @Test func aHangingServerTimesOut() async throws {
+        try await FakeUpstreams().run { base in
+            let started = ContinuousClock.now
+            await #expect(throws: CountryListUnavailable.self) {
+                try await RESTCountriesDirectory(baseURL: base + "/hang", store: MemoryCountryList(), timeout: .milliseconds(300)).all()
+            }
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+}
+
+@Suite("IPinfo adapter against a loopback fake")
+struct IPinfoTests {
+    @Test("recorded answers give their country", arguments: [
+        ("8.8.8.8", "US"), ("195.233.174.116", "DE"), ("178.132.108.38", "RO"),
+        ("2601:9:7680:363:75df:f491:6f85:352f", "US"), ("f4bc:bab1:4d39:9c0b:8797:a867:e6ce:6629", nil),
+    ])
+    func countries(ip: String, country: String?) async throws {
+        try await FakeUpstreams().run { base in
+            #expect(await IPinfoGeolocator(baseURL: base + "/ok", token: "t0ken").country(for: ip) == country)
+        }
+    }
+
+    @Test func privateLoopbackLinkLocalAndBogonAddressesNeverLeaveTheMachine() async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            let geo = IPinfoGeolocator(baseURL: base + "/ok")
+            for ip in ["127.0.0.1", "10.1.2.3", "192.168.1.199", "172.20.0.1", "169.254.1.1", "100.64.0.1", "::1", "fe80::1",
+                       "fd00::1", "2001:db8::42", "::ffff:192.168.0.1", "0.0.0.0", "not an ip", "8.8.8.8/../x"] {
+                #expect(await geo.country(for: ip) == nil, "\(ip)")
+            }
+            #expect(fake.requests.withLock { $0 }.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["garbage", "error"])
+    func failuresAreUnknown(mode: String) async throws {
+        try await FakeUpstreams().run { base in
+            #expect(await IPinfoGeolocator(baseURL: base + "/" + mode).country(for: "8.8.8.8") == nil)
+        }
+    }
+
+    @Test func aHangingServerIsUnknownWithinTheTimeout() async throws {
+        try await FakeUpstreams().run { base in
+            let started = ContinuousClock.now
+            #expect(await IPinfoGeolocator(baseURL: base + "/hang", timeout: .milliseconds(300)).country(for: "8.8.8.8") == nil)
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
+    @Test func bogonAnswersAreUnknown() async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            #expect(await IPinfoGeolocator(baseURL: base + "/bogon").country(for: "8.8.8.8") == nil)
+            #expect(fake.requests.withLock { $0 } == ["/bogon/8.8.8.8/json"])
+        }
+    }
+}
+
+@Suite("Live adapters wired by the composition root")
+struct LiveAdapterCompositionTests {
+    @Test func theDefaultCountryComesFromTheForwardedAddressOfATrustedProxy() async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            try await withAPI(mode: .live, configure: {
+                $0.geoURL = base + "/ok"
+                $0.countriesURL = base + "/ok"
+                $0.trustedProxies = ["127.0.0.1"]
+            }) { api in
+                let guess = try await api.client.execute(
+                    uri: "/api/v1/countries/default", method: .get, headers: [.init("X-Forwarded-For")!: "10.0.0.7, 178.132.108.38"])
+                #expect(try guess.object["code"] as? String == "RO")
+                let list = try await api.send(.get, "/api/v1/countries", token: .none)
+                #expect(list.text.contains("\"Kosovo\""))  // REST Countries' list, not the bundled one
+            }
+            #expect(fake.requests.withLock { $0 }.contains("/ok/178.132.108.38/json"))
+        }
+    }
+
+    @Test func anUntrustedPeerCannotForgeItsAddress() async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            try await withAPI(mode: .live, configure: { $0.geoURL = base + "/ok" }) { api in
+                let guess = try await api.client.execute(
+                    uri: "/api/v1/countries/default", method: .get, headers: [.init("X-Forwarded-For")!: "178.132.108.38"])
+                #expect(guess.status == .noContent)  // the peer is 127.0.0.1: private, never asked
+            }
+            #expect(fake.requests.withLock { $0 }.isEmpty)
+        }
+    }
+}
