@@ -7,6 +7,20 @@ public enum BookEvent: Equatable, Sendable {
     case copiesAdded(CopiesChanged)
     case copiesRemoved(CopiesChanged)
     case withdrawn(BookWithdrawn)
+    case copyLent(CopyMovement)
+    case copyReturned(CopyMovement)
+}
+
+/// A copy went out on a loan or came back; `onLoan` is the number out afterwards.
+public struct CopyMovement: Equatable, Sendable, Codable {
+    public let book: BookID
+    public let loan: LoanID
+    public let onLoan: Int
+    public init(book: BookID, loan: LoanID, onLoan: Int) {
+        self.book = book
+        self.loan = loan
+        self.onLoan = onLoan
+    }
 }
 
 /// A book entered the catalogue.
@@ -82,6 +96,10 @@ public enum BookCommand: Equatable, Sendable {
     /// Adds or removes copies so that the library owns exactly this many.
     case setCopies(Int)
     case withdraw
+    /// Lends one copy on a loan.
+    case lend(LoanID)
+    /// Takes back the copy of a loan.
+    case takeBack(LoanID)
 }
 
 /// The Book aggregate's decisions and fold.
@@ -100,6 +118,9 @@ public enum BookAggregate: Aggregate {
             return .inCatalogue(book)
         case (_, .withdrawn(let e)):
             return .withdrawn(e.book)
+        case (.inCatalogue(var book), .copyLent(let e)), (.inCatalogue(var book), .copyReturned(let e)):
+            book.onLoan = e.onLoan
+            return .inCatalogue(book)
         case (.absent, _), (.withdrawn, _):
             return state  // events after withdrawal do not exist in a valid log
         }
@@ -120,6 +141,11 @@ public enum BookAggregate: Aggregate {
         case .withdraw:
             try BookRules.check(BookRules.nothingOnLoan(book))
             return [.withdrawn(BookWithdrawn(book: book.id))]
+        case .lend(let loan):
+            try BookRules.check(BookRules.copyAvailable(book))
+            return [.copyLent(CopyMovement(book: book.id, loan: loan, onLoan: book.onLoan + 1))]
+        case .takeBack(let loan):
+            return [.copyReturned(CopyMovement(book: book.id, loan: loan, onLoan: max(0, book.onLoan - 1)))]
         }
     }
 

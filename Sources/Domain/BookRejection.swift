@@ -10,6 +10,8 @@ public enum BookRejection: Error, Equatable, Sendable {
     case copiesOnLoan(book: BookID, onLoan: Int)
     /// The number of copies cannot fall below the copies lent.
     case fewerCopiesThanOnLoan(book: BookID, requested: Int, onLoan: Int)
+    /// Every copy is out on loan.
+    case noCopyAvailable(book: BookID, copies: Int)
 }
 
 extension BookRejection: CustomStringConvertible {
@@ -22,6 +24,8 @@ extension BookRejection: CustomStringConvertible {
             "book \(id) has \(onLoan) \(onLoan == 1 ? "copy" : "copies") on loan; it can be withdrawn once they are returned"
         case .fewerCopiesThanOnLoan(let id, let requested, let onLoan):
             "book \(id) has \(onLoan) copies on loan, so it cannot have only \(requested)"
+        case .noCopyAvailable(let id, let copies):
+            "no copy of book \(id) is available: all \(copies) \(copies == 1 ? "is" : "are") on loan"
         }
     }
 }

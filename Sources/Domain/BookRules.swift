@@ -14,6 +14,11 @@ enum BookRules {
         return .fewerCopiesThanOnLoan(book: book.id, requested: total, onLoan: book.onLoan)
     }
 
+    /// A loan needs a copy on the shelf.
+    static func copyAvailable(_ book: CataloguedBook) -> BookRejection? {
+        book.available > 0 ? nil : .noCopyAvailable(book: book.id, copies: book.copies)
+    }
+
     /// A book with copies out cannot leave the catalogue.
     static func nothingOnLoan(_ book: CataloguedBook) -> BookRejection? {
         guard book.onLoan > 0 else { return nil }

@@ -45,3 +45,8 @@ public typealias UserID = Identifier<UserTag>
 public enum SessionTag {}
 /// Identifies one login session (never the secret token itself).
 public typealias SessionID = Identifier<SessionTag>
+
+/// Tag of loan ids.
+public enum LoanTag {}
+/// Identifies one loan of one copy.
+public typealias LoanID = Identifier<LoanTag>

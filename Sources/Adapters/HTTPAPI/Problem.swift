@@ -63,7 +63,7 @@ struct Problem: Error, Encodable, Equatable {
         switch refused.rejection {
         case .invalid(let errors): validation(errors)
         case .notInCatalogue: Problem(status: 404, slug: "not-found", title: "Not found", detail: refused.description)
-        case .alreadyInCatalogue, .copiesOnLoan, .fewerCopiesThanOnLoan:
+        case .alreadyInCatalogue, .copiesOnLoan, .fewerCopiesThanOnLoan, .noCopyAvailable:
             Problem(status: 409, slug: "conflict", title: "Conflicts with the library's state", detail: refused.description)
         }
     }

@@ -40,6 +40,8 @@ struct CatalogueProjection: SQLiteProjection {
             try db.execute(
                 sql: "UPDATE catalogue_books SET copies = ?, updated_at = ? WHERE id = ?",
                 arguments: [e.total, at, e.book.description])
+        case .copyLent(let e), .copyReturned(let e):
+            try db.execute(sql: "UPDATE catalogue_books SET on_loan = ? WHERE id = ?", arguments: [e.onLoan, e.book.description])
         case .withdrawn(let e):
             guard let seq = try seq(of: e.book, db) else { return }
             try db.execute(sql: "DELETE FROM catalogue_books WHERE seq = ?", arguments: [seq])

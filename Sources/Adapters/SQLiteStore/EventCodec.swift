@@ -24,6 +24,15 @@ enum EventCodec {
         case .emailClaim(.claimed(let e)): ("email.claimed.v1", try json(e))
         case .emailClaim(.loginFailed(let e)): ("email.login-failed.v1", try json(e))
         case .emailClaim(.loginSucceeded(let e)): ("email.login-succeeded.v1", try json(e))
+        case .book(.copyLent(let e)): ("book.copy-lent.v1", try json(e))
+        case .book(.copyReturned(let e)): ("book.copy-returned.v1", try json(e))
+        case .loan(.opened(let e)): ("loan.opened.v1", try json(e))
+        case .loan(.renewed(let e)): ("loan.renewed.v1", try json(e))
+        case .loan(.returned(let e)): ("loan.returned.v1", try json(e))
+        case .loan(.noticeIssued(let e)): ("loan.notice-issued.v1", try json(e))
+        case .patron(.loanStarted(let e)): ("patron.loan-started.v1", try json(e))
+        case .patron(.loanRenewed(let e)): ("patron.loan-renewed.v1", try json(e))
+        case .patron(.loanEnded(let e)): ("patron.loan-ended.v1", try json(e))
         }
     }
 
@@ -42,6 +51,15 @@ enum EventCodec {
         case "email.claimed.v1": return .emailClaim(.claimed(try value(data)))
         case "email.login-failed.v1": return .emailClaim(.loginFailed(try value(data)))
         case "email.login-succeeded.v1": return .emailClaim(.loginSucceeded(try value(data)))
+        case "book.copy-lent.v1": return .book(.copyLent(try value(data)))
+        case "book.copy-returned.v1": return .book(.copyReturned(try value(data)))
+        case "loan.opened.v1": return .loan(.opened(try value(data)))
+        case "loan.renewed.v1": return .loan(.renewed(try value(data)))
+        case "loan.returned.v1": return .loan(.returned(try value(data)))
+        case "loan.notice-issued.v1": return .loan(.noticeIssued(try value(data)))
+        case "patron.loan-started.v1": return .patron(.loanStarted(try value(data)))
+        case "patron.loan-renewed.v1": return .patron(.loanRenewed(try value(data)))
+        case "patron.loan-ended.v1": return .patron(.loanEnded(try value(data)))
         default: throw UnknownEventType(type: type)
         }
     }

@@ -5,6 +5,8 @@ public enum DomainEvent: Equatable, Sendable {
     case book(BookEvent)
     case user(UserEvent)
     case emailClaim(EmailClaimEvent)
+    case loan(LoanEvent)
+    case patron(PatronEvent)
 }
 
 /// An aggregate whose events live in the shared log as `DomainEvent`s.
@@ -39,7 +41,27 @@ extension EmailClaimAggregate: EventSourced {
     }
 }
 
+extension LoanAggregate: EventSourced {
+    public static func wrap(_ event: LoanEvent) -> DomainEvent { .loan(event) }
+    public static func unwrap(_ event: DomainEvent) -> LoanEvent? {
+        guard case .loan(let event) = event else { return nil }
+        return event
+    }
+}
+
+extension PatronAggregate: EventSourced {
+    public static func wrap(_ event: PatronEvent) -> DomainEvent { .patron(event) }
+    public static func unwrap(_ event: DomainEvent) -> PatronEvent? {
+        guard case .patron(let event) = event else { return nil }
+        return event
+    }
+}
+
 extension StreamName {
+    /// The stream of one loan.
+    public static func loan(_ id: LoanID) -> StreamName { StreamName("loan-\(id)") }
+    /// The stream of a member's active loans.
+    public static func patron(_ id: UserID) -> StreamName { StreamName("patron-\(id)") }
     /// The stream of one account.
     public static func user(_ id: UserID) -> StreamName { StreamName("user-\(id)") }
     /// The stream that makes an address unique and throttles logins to it.

@@ -1,0 +1,101 @@
+import Domain
+import Foundation
+import Testing
+
+@Suite("Loan, patron and lending rules")
+struct CirculationTests {
+    let member = UserID(UUID(uuidString: "00000000-0000-0000-0000-0000000000a1")!)
+    let book = BookID(UUID(uuidString: "00000000-0000-0000-0000-0000000000b1")!)
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    let policy = LoanPolicy()
+    let day: TimeInterval = 24 * 3600
+
+    func loanID(_ n: Int) -> LoanID { LoanID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", n))!) }
+    func bookID(_ n: Int) -> BookID { BookID(UUID(uuidString: String(format: "00000000-0000-0000-0001-%012x", n))!) }
+    var opened: LoanOpened {
+        LoanOpened(loan: loanID(1), book: book, bookTitle: "Dune", borrower: member, borrowerName: "Ada", lentAt: t0, dueAt: t0 + 14 * day)
+    }
+    var lent: LoanState { LoanAggregate.fold([.opened(opened)]) }
+
+    func loan(_ command: LoanCommand, _ state: LoanState) -> Result<[LoanEvent], LoanRejection> {
+        Result { () throws(LoanRejection) in try LoanAggregate.decide(command, state) }
+    }
+    func patron(_ command: PatronCommand, _ state: PatronState) -> Result<[PatronEvent], LoanRejection> {
+        Result { () throws(LoanRejection) in try PatronAggregate.decide(command, state) }
+    }
+    func patronWith(_ count: Int, dueAt: Date) -> PatronState {
+        PatronAggregate.fold((1...max(1, count)).prefix(count).map {
+            .loanStarted(PatronLoan(member: member, loan: loanID(100 + $0), book: bookID($0), dueAt: dueAt))
+        })
+    }
+
+    @Test func aBookLendsOnlyTheCopiesOnTheShelf() throws {
+        let shelf = BookState.inCatalogue(CataloguedBook(id: book, details: BookDetails(title: "T", authors: ["A"]), copies: 2, onLoan: 1))
+        let events = try BookAggregate.decide(.lend(loanID(1)), shelf)
+        #expect(events == [.copyLent(CopyMovement(book: book, loan: loanID(1), onLoan: 2))])
+        #expect(throws: BookRejection.noCopyAvailable(book: book, copies: 2)) { try BookAggregate.decide(.lend(loanID(2)), BookAggregate.fold(events, from: shelf)) }
+        #expect(throws: BookRejection.copiesOnLoan(book: book, onLoan: 2)) { try BookAggregate.decide(.withdraw, BookAggregate.fold(events, from: shelf)) }
+    }
+
+    @Test func returningTwiceChangesNothing() {
+        let returned = LoanEvent.returned(LoanReturned(loan: loanID(1), book: book, borrower: member, at: t0 + day))
+        #expect(loan(.giveBack(now: t0 + day), lent) == .success([returned]))
+        #expect(loan(.giveBack(now: t0 + 2 * day), LoanAggregate.fold([returned], from: lent)) == .success([]))
+        #expect(loan(.giveBack(now: t0), .absent) == .failure(.noSuchLoan))
+    }
+
+    @Test func renewalExtendsFromNowAtMostTwiceAndNeverWhenOverdue() {
+        let first = LoanEvent.renewed(LoanRenewed(loan: loanID(1), dueAt: t0 + day + 14 * day, renewals: 1))
+        #expect(loan(.renew(now: t0 + day, policy: policy), lent) == .success([first]))
+        let second = LoanEvent.renewed(LoanRenewed(loan: loanID(1), dueAt: t0 + 2 * day + 14 * day, renewals: 2))
+        let twice = LoanAggregate.fold([first, second], from: lent)
+        #expect(loan(.renew(now: t0 + 3 * day, policy: policy), twice) == .failure(.renewalLimitReached(max: 2)))
+        #expect(loan(.renew(now: t0 + 14 * day, policy: policy), lent) == .failure(.overdueCannotBeRenewed))
+    }
+
+    @Test func noticesAreIssuedOnceEach() throws {
+        let soon = t0 + 12 * day + 1
+        let dueSoon = try LoanAggregate.decide(.issueNotices(now: soon, policy: policy), lent)
+        #expect(dueSoon.count == 1)
+        let afterSoon = LoanAggregate.fold(dueSoon, from: lent)
+        #expect(try LoanAggregate.decide(.issueNotices(now: soon + 60, policy: policy), afterSoon) == [])
+        let late = try LoanAggregate.decide(.issueNotices(now: t0 + 15 * day, policy: policy), afterSoon)
+        #expect(late == [.noticeIssued(NoticeIssued(loan: loanID(1), member: member, bookTitle: "Dune", kind: .overdue, dueAt: t0 + 14 * day, at: t0 + 15 * day))])
+        #expect(try LoanAggregate.decide(.issueNotices(now: t0 + 30 * day, policy: policy), LoanAggregate.fold(late, from: afterSoon)) == [])
+        #expect(try LoanAggregate.decide(.issueNotices(now: t0 + day, policy: policy), lent) == [])
+    }
+
+    @Test func theLimitCountsTheRequest() {
+        let three = patronWith(3, dueAt: t0 + 14 * day)
+        let request = [loanID(1): bookID(10), loanID(2): bookID(11), loanID(3): bookID(12)]
+        #expect(patron(.borrow(member: member, loans: request, now: t0, dueAt: t0 + 14 * day, policy: policy), three)
+            == .failure(.limitReached(max: 5, active: 3, requested: 3)))
+        #expect(LoanRejection.limitReached(max: 5, active: 3, requested: 3).description.hasPrefix("you have 3 loans, you can borrow 2 more"))
+        let two = [loanID(1): bookID(10), loanID(2): bookID(11)]
+        #expect((try? patron(.borrow(member: member, loans: two, now: t0, dueAt: t0 + 14 * day, policy: policy), three).get())?.count == 2)
+    }
+
+    @Test func moreThanFiveInOneRequestIsRefusedOutright() {
+        let six = Dictionary(uniqueKeysWithValues: (1...6).map { (loanID($0), bookID($0)) })
+        #expect(patron(.borrow(member: member, loans: six, now: t0, dueAt: t0, policy: policy), PatronState()) == .failure(.tooManyInOneRequest(max: 5)))
+    }
+
+    @Test func anOverdueLoanBlocksBorrowing() {
+        let late = patronWith(1, dueAt: t0 - day)
+        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: t0, dueAt: t0 + 14 * day, policy: policy), late)
+            == .failure(.blockedByOverdue(loans: [loanID(101)])))
+    }
+
+    @Test func theSameBookTwiceIsRefused() {
+        let borrowed = patronWith(1, dueAt: t0 + day)
+        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(1)], now: t0, dueAt: t0 + 14 * day, policy: policy), borrowed)
+            == .failure(.duplicateBook(bookID(1))))
+    }
+
+    @Test func endingALoanTwiceDecidesNothing() throws {
+        let one = patronWith(1, dueAt: t0 + day)
+        let ended = try PatronAggregate.decide(.end(loanID(101)), one)
+        #expect(ended.count == 1)
+        #expect(try PatronAggregate.decide(.end(loanID(101)), PatronAggregate.fold(ended, from: one)) == [])
+    }
+}
