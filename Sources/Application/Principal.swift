@@ -6,6 +6,8 @@ public enum Principal: Equatable, Sendable {
     case cliOperator
     /// A caller who has not identified itself.
     case anonymous
+    /// The server's own scheduled work, such as the overdue scanner.
+    case system
     /// A logged-in member or librarian, through one session.
     case user(UserID, Role, SessionID)
 
@@ -14,6 +16,7 @@ public enum Principal: Equatable, Sendable {
         switch self {
         case .cliOperator: "operator"
         case .anonymous: "anonymous"
+        case .system: "system"
         case .user(let id, _, _): "user:\(id)"
         }
     }
@@ -21,7 +24,7 @@ public enum Principal: Equatable, Sendable {
     /// Librarians and the operator pass; others are refused (401 when anonymous, 403 when a member).
     public func requireLibrarian() throws {
         switch self {
-        case .cliOperator, .user(_, .librarian, _): return
+        case .cliOperator, .system, .user(_, .librarian, _): return
         case .anonymous: throw Unauthenticated()
         case .user: throw Forbidden("only a librarian may do this")
         }

@@ -13,6 +13,11 @@ struct CatalogueProjection: SQLiteProjection {
     }
 
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
+        if case .loan(.opened(let e)) = recorded.event {
+            try db.execute(
+                sql: "UPDATE catalogue_books SET last_checkout_name = ?, last_checkout_at = ? WHERE id = ?",
+                arguments: [e.borrowerName, Timestamp.format(e.lentAt), e.book.description])
+        }
         guard case .book(let event) = recorded.event else { return }
         let at = Timestamp.format(recorded.metadata.recordedAt)
         switch event {

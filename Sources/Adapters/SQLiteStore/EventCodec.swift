@@ -33,6 +33,7 @@ enum EventCodec {
         case .patron(.loanStarted(let e)): ("patron.loan-started.v1", try json(e))
         case .patron(.loanRenewed(let e)): ("patron.loan-renewed.v1", try json(e))
         case .patron(.loanEnded(let e)): ("patron.loan-ended.v1", try json(e))
+        case .inbox(.noticesRead(let e)): ("inbox.notices-read.v1", try json(e))
         }
     }
 
@@ -60,6 +61,7 @@ enum EventCodec {
         case "patron.loan-started.v1": return .patron(.loanStarted(try value(data)))
         case "patron.loan-renewed.v1": return .patron(.loanRenewed(try value(data)))
         case "patron.loan-ended.v1": return .patron(.loanEnded(try value(data)))
+        case "inbox.notices-read.v1": return .inbox(.noticesRead(try value(data)))
         default: throw UnknownEventType(type: type)
         }
     }

@@ -17,6 +17,7 @@ public final class LibraryDatabase: Sendable {
     public let eventStore: SQLiteEventStore
     public let catalogue: SQLiteCatalogue
     public let accounts: SQLiteAccounts
+    public let loans: SQLiteLoans
     let pool: DatabasePool
     let projections: Projections
 
@@ -32,11 +33,12 @@ public final class LibraryDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
         }
         try Schema.migrator.migrate(pool)
-        projections = Projections(all: [CatalogueProjection(), AccountsProjection()])
+        projections = Projections(all: [CatalogueProjection(), AccountsProjection(), LoansProjection()])
         try pool.write { [projections] db in try projections.catchUp(db) }
         eventStore = SQLiteEventStore(pool: pool, projections: projections)
         catalogue = SQLiteCatalogue(pool: pool)
         accounts = SQLiteAccounts(pool: pool)
+        loans = SQLiteLoans(pool: pool)
     }
 
     /// The durability the writer connection runs with, read back from SQLite.

@@ -84,6 +84,38 @@ enum Schema {
                 ) STRICT;
                 """)
         }
+        migrator.registerMigration("v4-circulation") { db in
+            try db.execute(sql: """
+                CREATE TABLE loans (
+                    id TEXT PRIMARY KEY,
+                    book_id TEXT NOT NULL,
+                    book_title TEXT NOT NULL,
+                    borrower_id TEXT,
+                    borrower_name TEXT NOT NULL,
+                    lent_at TEXT NOT NULL,
+                    due_at TEXT NOT NULL,
+                    renewals INTEGER NOT NULL DEFAULT 0,
+                    returned_at TEXT
+                ) STRICT;
+                CREATE INDEX loans_by_borrower ON loans (borrower_id, due_at);
+                CREATE INDEX loans_active_by_due ON loans (due_at) WHERE returned_at IS NULL;
+                CREATE INDEX loans_by_book ON loans (book_id);
+                CREATE TABLE notices (
+                    id TEXT PRIMARY KEY,
+                    member_id TEXT NOT NULL,
+                    loan_id TEXT NOT NULL,
+                    book_title TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    due_at TEXT NOT NULL,
+                    issued_at TEXT NOT NULL,
+                    issued_position INTEGER NOT NULL,
+                    read_at TEXT
+                ) STRICT;
+                CREATE INDEX notices_by_member ON notices (member_id, issued_position);
+                ALTER TABLE catalogue_books ADD COLUMN last_checkout_name TEXT;
+                ALTER TABLE catalogue_books ADD COLUMN last_checkout_at TEXT;
+                """)
+        }
         return migrator
     }
 }

@@ -21,12 +21,17 @@ public struct CatalogueUseCases: Sendable {
 public struct Library: Sendable {
     public let catalogue: CatalogueUseCases
     public let accounts: AccountUseCases
+    public let circulation: CirculationUseCases
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
-    public init(catalogue: CatalogueUseCases, accounts: AccountUseCases, health: any HealthCheck, readModels: any ReadModelRebuilder) {
+    public init(
+        catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, health: any HealthCheck,
+        readModels: any ReadModelRebuilder
+    ) {
         self.catalogue = catalogue
         self.accounts = accounts
+        self.circulation = circulation
         self.health = health
         self.readModels = readModels
     }

@@ -7,6 +7,7 @@ public enum DomainEvent: Equatable, Sendable {
     case emailClaim(EmailClaimEvent)
     case loan(LoanEvent)
     case patron(PatronEvent)
+    case inbox(InboxEvent)
 }
 
 /// An aggregate whose events live in the shared log as `DomainEvent`s.
@@ -66,4 +67,17 @@ extension StreamName {
     public static func user(_ id: UserID) -> StreamName { StreamName("user-\(id)") }
     /// The stream that makes an address unique and throttles logins to it.
     public static func email(_ email: EmailAddress) -> StreamName { StreamName("email-\(email.value)") }
+}
+
+extension InboxAggregate: EventSourced {
+    public static func wrap(_ event: InboxEvent) -> DomainEvent { .inbox(event) }
+    public static func unwrap(_ event: DomainEvent) -> InboxEvent? {
+        guard case .inbox(let event) = event else { return nil }
+        return event
+    }
+}
+
+extension StreamName {
+    /// The stream of which notices a member has read.
+    public static func inbox(_ id: UserID) -> StreamName { StreamName("inbox-\(id)") }
 }

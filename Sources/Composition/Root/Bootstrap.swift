@@ -32,7 +32,11 @@ public enum Bootstrap {
             settings: settings)
         let library = Library(
             catalogue: CatalogueUseCases(runner: runner, catalogue: database.catalogue),
-            accounts: AccountUseCases(accounts), health: database, readModels: database)
+            accounts: AccountUseCases(accounts),
+            circulation: CirculationUseCases(CirculationDependencies(
+                runner: runner, loans: database.loans, notices: database.loans, accounts: database.accounts,
+                policy: configuration.loanPolicy)),
+            health: database, readModels: database)
         return (library, database)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Domain
 import SQLiteStore
 
 /// Everything the composition root needs to build a running library.
@@ -19,6 +20,10 @@ public struct ShelfmarkConfiguration: Sendable {
     public var geoURL: String?
     /// IPinfo's token, optional.
     public var geoToken: String?
+    /// Loan limit, period, renewals and the due-soon warning.
+    public var loanPolicy = LoanPolicy()
+    /// How often the notice scanner runs inside `serve` (`$SHELFMARK_NOTICE_INTERVAL`, seconds).
+    public var noticeInterval: TimeInterval = 24 * 3600
     /// How long a login lasts unless logged out.
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
 
@@ -70,6 +75,7 @@ public struct ShelfmarkConfiguration: Sendable {
             }
             configuration.sessionLifetime = days * 24 * 3600
         }
+        try readLoanSettings(environment, into: &configuration)
         if let raw = environment["SHELFMARK_TRUSTED_PROXIES"] {
             configuration.trustedProxies = Set(raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         }
@@ -81,4 +87,17 @@ public struct ShelfmarkConfiguration: Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// `SHELFMARK_MAX_LOANS`, `SHELFMARK_LOAN_DAYS`, `SHELFMARK_MAX_RENEWALS`, `SHELFMARK_NOTICE_INTERVAL`.
+private func readLoanSettings(_ environment: [String: String], into configuration: inout ShelfmarkConfiguration) throws {
+    func number(_ name: String) throws -> Double? {
+        guard let raw = environment[name], !raw.isEmpty else { return nil }
+        guard let value = Double(raw), value >= 0 else { throw ConfigurationError("\(name) must be a non-negative number (not '\(raw)')") }
+        return value
+    }
+    if let value = try number("SHELFMARK_MAX_LOANS") { configuration.loanPolicy.maxActiveLoans = max(1, Int(value)) }
+    if let value = try number("SHELFMARK_LOAN_DAYS") { configuration.loanPolicy.period = max(1, value) * 24 * 3600 }
+    if let value = try number("SHELFMARK_MAX_RENEWALS") { configuration.loanPolicy.maxRenewals = Int(value) }
+    if let value = try number("SHELFMARK_NOTICE_INTERVAL") { configuration.noticeInterval = max(1, value) }
 }

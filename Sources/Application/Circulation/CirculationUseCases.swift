@@ -1,0 +1,72 @@
+import Domain
+import Foundation
+
+/// A circulation rule refused the request; says which book when one is to blame.
+public struct LoanRefused: Error, Equatable, Sendable, CustomStringConvertible {
+    public let rejection: LoanRejection
+    public init(_ rejection: LoanRejection) { self.rejection = rejection }
+    public var description: String { rejection.description }
+}
+
+/// What the circulation use cases need.
+public struct CirculationDependencies: Sendable {
+    let runner: CommandRunner
+    let loans: any LoanRegister
+    let notices: any NoticeBoard
+    let accounts: any Accounts
+    let policy: LoanPolicy
+
+    public init(runner: CommandRunner, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, policy: LoanPolicy = LoanPolicy()) {
+        self.runner = runner
+        self.loans = loans
+        self.notices = notices
+        self.accounts = accounts
+        self.policy = policy
+    }
+
+    var now: Date { runner.clock.now() }
+
+    func decide<A: EventSourced>(_: A.Type, _ command: A.Command, _ loaded: Loaded<A>) throws -> Decision where A.Rejection == LoanRejection {
+        do { return loaded.decision(try A.decide(command, loaded.state)) } catch { throw LoanRefused(error) }
+    }
+
+    /// The loan, as the read model has it after a change.
+    func summary(_ id: LoanID) async throws -> LoanSummary {
+        guard let loan = try await loans.loan(id) else { throw NotFound("loan", id.description) }
+        return loan
+    }
+
+    /// Loads a loan the principal may act on: its borrower, a librarian or the operator.
+    func loadLoan(_ id: LoanID, by principal: Principal) async throws -> (Loaded<LoanAggregate>, LoanRecord) {
+        let loaded = try await runner.load(LoanAggregate.self, .loan(id))
+        guard case .lent(let loan) = loaded.state else { throw NotFound("loan", id.description) }
+        switch principal {
+        case .cliOperator, .system, .user(_, .librarian, _): break
+        case .user(let user, .member, _) where user == loan.opened.borrower: break
+        case .anonymous: throw Unauthenticated()
+        case .user: throw LoanRefused(.notYourLoan)
+        }
+        return (loaded, loan)
+    }
+}
+
+/// The circulation use cases, as the CLI and the HTTP API both call them.
+public struct CirculationUseCases: Sendable {
+    public let borrow: BorrowBooks
+    public let giveBack: ReturnLoan
+    public let renew: RenewLoan
+    public let checkout: CheckoutWalkIn
+    public let list: ListLoans
+    public let scan: ScanNotices
+    public let notices: MemberNotices
+
+    public init(_ deps: CirculationDependencies) {
+        borrow = BorrowBooks(deps: deps)
+        giveBack = ReturnLoan(deps: deps)
+        renew = RenewLoan(deps: deps)
+        checkout = CheckoutWalkIn(deps: deps)
+        list = ListLoans(deps: deps)
+        scan = ScanNotices(deps: deps)
+        notices = MemberNotices(deps: deps)
+    }
+}

@@ -1,0 +1,66 @@
+import Domain
+import Foundation
+
+/// Lists loans: a member's own, or (librarians) who has which book, optionally only the overdue.
+public struct ListLoans: Sendable {
+    let deps: CirculationDependencies
+
+    /// The principal's own loans, active and past.
+    public func mine(by principal: Principal) async throws -> [LoanSummary] {
+        let (member, _) = try principal.requireUser()
+        return try await deps.loans.loans(LoanFilter(member: member, includeReturned: true))
+    }
+
+    /// Active loans, of one member or all; only the overdue ones when asked.
+    public func active(member: UserID? = nil, overdueOnly: Bool = false, by principal: Principal) async throws -> [LoanSummary] {
+        try principal.requireLibrarian()
+        return try await deps.loans.loans(LoanFilter(member: member, dueBy: overdueOnly ? deps.now : nil))
+    }
+
+    /// Whether a loan is overdue now, by the injected clock.
+    public func isOverdue(_ loan: LoanSummary) -> Bool { loan.isOverdue(at: deps.now) }
+}
+
+/// Issues due-soon and overdue notices, each exactly once per loan: the loan's stream records the
+/// notice and optimistic concurrency keeps concurrent scanners from issuing it twice.
+public struct ScanNotices: Sendable {
+    let deps: CirculationDependencies
+
+    /// Scans as of `asOf` (default: the clock's now); returns the number of notices issued.
+    @discardableResult
+    public func execute(asOf: Date? = nil, by principal: Principal) async throws -> Int {
+        try principal.requireLibrarian()
+        let now = asOf ?? deps.now
+        var issued = 0
+        for loan in try await deps.loans.loans(LoanFilter(dueBy: now.addingTimeInterval(deps.policy.dueSoonNotice))) {
+            issued += try await deps.runner.retrying {
+                let loaded = try await deps.runner.load(LoanAggregate.self, .loan(loan.id))
+                let decision = try deps.decide(LoanAggregate.self, .issueNotices(now: now, policy: deps.policy), loaded)
+                try await deps.runner.append([decision], by: principal)
+                return decision.events.count
+            }
+        }
+        return issued
+    }
+}
+
+/// A member's notices: list, unread count, mark read.
+public struct MemberNotices: Sendable {
+    let deps: CirculationDependencies
+
+    public func list(limit: Int = 50, by principal: Principal) async throws -> (items: [NoticeSummary], unread: Int) {
+        try await deps.notices.notices(of: try principal.requireUser().0, limit: limit)
+    }
+
+    /// Marks one notice (or, with nil, every notice) of the principal read. Another member's notice is not found.
+    public func markRead(_ id: String?, by principal: Principal) async throws {
+        let (member, _) = try principal.requireUser()
+        let mine = try await deps.notices.notices(of: member, limit: Int.max).items
+        let ids = id.map { [$0] } ?? mine.map(\.id)
+        if let id, !mine.contains(where: { $0.id == id }) { throw NotFound("notice", id) }
+        try await deps.runner.retrying {
+            let inbox = try await deps.runner.load(InboxAggregate.self, .inbox(member))
+            try await deps.runner.append([inbox.decision(InboxAggregate.decide((member, ids), inbox.state))], by: principal)
+        }
+    }
+}

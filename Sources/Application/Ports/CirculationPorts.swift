@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+
+/// A loan as the loans read model holds it.
+public struct LoanSummary: Equatable, Sendable {
+    public let id: LoanID
+    public let book: BookID
+    public let bookTitle: String
+    /// Nil for a walk-in borrower.
+    public let borrower: UserID?
+    public let borrowerName: String
+    public let lentAt: Date
+    public let dueAt: Date
+    public let renewals: Int
+    public let returnedAt: Date?
+
+    public init(
+        id: LoanID, book: BookID, bookTitle: String, borrower: UserID?, borrowerName: String, lentAt: Date, dueAt: Date,
+        renewals: Int, returnedAt: Date?
+    ) {
+        self.id = id
+        self.book = book
+        self.bookTitle = bookTitle
+        self.borrower = borrower
+        self.borrowerName = borrowerName
+        self.lentAt = lentAt
+        self.dueAt = dueAt
+        self.renewals = renewals
+        self.returnedAt = returnedAt
+    }
+
+    public func isOverdue(at now: Date) -> Bool { returnedAt == nil && now >= dueAt }
+}
+
+/// Which loans to list.
+public struct LoanFilter: Equatable, Sendable {
+    public var member: UserID?
+    public var book: BookID?
+    /// Only active loans due at or before this instant.
+    public var dueBy: Date?
+    public var includeReturned = false
+    public init(member: UserID? = nil, book: BookID? = nil, dueBy: Date? = nil, includeReturned: Bool = false) {
+        self.member = member
+        self.book = book
+        self.dueBy = dueBy
+        self.includeReturned = includeReturned
+    }
+}
+
+/// The loans read model: who has which book.
+public protocol LoanRegister: Sendable {
+    /// Loans matching the filter, by due date (active first, then returned, newest first).
+    func loans(_ filter: LoanFilter) async throws -> [LoanSummary]
+    /// One loan, or nil.
+    func loan(_ id: LoanID) async throws -> LoanSummary?
+}
+
+/// A notice as a member sees it.
+public struct NoticeSummary: Equatable, Sendable {
+    public let id: String
+    public let loan: LoanID
+    public let bookTitle: String
+    public let kind: NoticeKind
+    public let dueAt: Date
+    public let issuedAt: Date
+    public let read: Bool
+    public init(id: String, loan: LoanID, bookTitle: String, kind: NoticeKind, dueAt: Date, issuedAt: Date, read: Bool) {
+        self.id = id
+        self.loan = loan
+        self.bookTitle = bookTitle
+        self.kind = kind
+        self.dueAt = dueAt
+        self.issuedAt = issuedAt
+        self.read = read
+    }
+}
+
+/// The notices read model, per member.
+public protocol NoticeBoard: Sendable {
+    /// A member's notices, newest first, with the number unread.
+    func notices(of member: UserID, limit: Int) async throws -> (items: [NoticeSummary], unread: Int)
+}

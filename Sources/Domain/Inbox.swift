@@ -1,0 +1,37 @@
+// The Inbox aggregate, one stream per member: which notices the member has read.
+
+public enum InboxEvent: Equatable, Sendable {
+    case noticesRead(NoticesRead)
+}
+
+/// The member read these notices (ids as the notices read model gives them: `<loan>:<kind>`).
+public struct NoticesRead: Equatable, Sendable, Codable {
+    public let member: UserID
+    public let notices: [String]
+    public init(member: UserID, notices: [String]) {
+        self.member = member
+        self.notices = notices
+    }
+}
+
+public enum InboxAggregate: Aggregate {
+    public typealias Rejection = Never
+    public static let initial: Set<String> = []
+
+    public static func evolve(_ state: Set<String>, _ event: InboxEvent) -> Set<String> {
+        guard case .noticesRead(let e) = event else { return state }
+        return state.union(e.notices)
+    }
+
+    /// Marks notices read; those read before are left out, so reading twice decides nothing.
+    public static func decide(_ command: (member: UserID, notices: [String]), _ state: Set<String>) -> [InboxEvent] {
+        var seen = state
+        let unread = command.notices.filter { seen.insert($0).inserted }
+        return unread.isEmpty ? [] : [.noticesRead(NoticesRead(member: command.member, notices: unread))]
+    }
+}
+
+extension NoticeIssued {
+    /// The notice's id: one notice of each kind per loan.
+    public var id: String { "\(loan):\(kind.rawValue)" }
+}
