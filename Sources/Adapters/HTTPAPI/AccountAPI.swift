@@ -10,12 +10,12 @@ extension LibraryAPI {
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
         let form = SignupForm(email: body.email, password: body.password, displayName: body.displayName, country: body.country)
-        return .created(.init(body: .json(try .init(try await accounts.signUp.execute(form, by: principal)))))
+        return .created(.init(body: .json(try await signedIn(try await accounts.signUp.execute(form, by: principal)))))
     }
 
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
-        return .created(.init(body: .json(try .init(try await accounts.logIn.execute(email: body.email, password: body.password)))))
+        return .created(.init(body: .json(try await signedIn(try await accounts.logIn.execute(email: body.email, password: body.password)))))
     }
 
     func logOut(_ input: Operations.LogOut.Input) async throws -> Operations.LogOut.Output {
@@ -67,10 +67,15 @@ extension Components.Schemas.User {
     }
 }
 
-extension Components.Schemas.SignedIn {
-    init(_ signedIn: SignedIn) throws {
+extension LibraryAPI {
+    /// The answer to a signup or login: the account, its token, and its unread count with the newest notices.
+    func signedIn(_ signedIn: SignedIn) async throws -> Components.Schemas.SignedIn {
         guard let session = signedIn.session else { throw Unauthenticated() }
-        self.init(user: .init(signedIn.account), token: session.token, expiresAt: session.expiresAt)
+        let principal = Principal.user(signedIn.account.id, signedIn.account.role, session.id)
+        let notices = try await library.circulation.notices.list(limit: 5, by: principal)
+        return .init(
+            user: .init(signedIn.account), token: session.token, expiresAt: session.expiresAt,
+            notifications: .init(unread: notices.unread, items: notices.items.map(Components.Schemas.Notice.init)))
     }
 }
 

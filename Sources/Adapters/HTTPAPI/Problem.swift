@@ -45,6 +45,12 @@ struct Problem: Error, Encodable, Equatable {
         case let error as EmailTaken:
             return Problem(status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
                            errors: [FieldError("email", "is already registered")])
+        case let error as LoanRefused:
+            switch error.rejection {
+            case .noSuchLoan: return Problem(status: 404, slug: "not-found", title: "Not found", detail: error.description)
+            case .notYourLoan: return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: error.description)
+            default: return Problem(status: 409, slug: "loan-refused", title: "Loan refused", detail: error.description)
+            }
         case let error as LoginThrottled:
             return Problem(status: 429, slug: "login-throttled", title: "Too Many Requests", detail: error.description)
         case let error as Problem: return error

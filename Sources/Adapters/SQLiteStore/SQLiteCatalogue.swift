@@ -50,7 +50,10 @@ public struct SQLiteCatalogue: Catalogue {
         guard let id = BookID(row["id"] as String) else { throw DatabaseError(message: "bad book id in catalogue") }
         return CatalogueEntry(
             id: id, details: details, copies: row["copies"], onLoan: row["on_loan"],
-            addedAt: try Timestamp.parse(row["added_at"]), updatedAt: try Timestamp.parse(row["updated_at"]))
+            addedAt: try Timestamp.parse(row["added_at"]), updatedAt: try Timestamp.parse(row["updated_at"]),
+            lastCheckout: try (row["last_checkout_name"] as String?).map {
+                CatalogueEntry.Checkout(name: $0, at: try Timestamp.parse(row["last_checkout_at"]))
+            })
     }
 
     private static func strings(_ json: String) throws -> [String] {

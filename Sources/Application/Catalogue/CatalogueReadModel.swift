@@ -9,9 +9,22 @@ public struct CatalogueEntry: Equatable, Sendable {
     public let onLoan: Int
     public let addedAt: Date
     public let updatedAt: Date
+    /// Who borrowed a copy last, and when (members and walk-in borrowers alike).
+    public var lastCheckout: Checkout?
     public var available: Int { copies - onLoan }
 
-    public init(id: BookID, details: BookDetails, copies: Int, onLoan: Int, addedAt: Date, updatedAt: Date) {
+    /// A borrower's name and the time of a checkout.
+    public struct Checkout: Equatable, Sendable {
+        public let name: String
+        public let at: Date
+        public init(name: String, at: Date) {
+            self.name = name
+            self.at = at
+        }
+    }
+
+    public init(id: BookID, details: BookDetails, copies: Int, onLoan: Int, addedAt: Date, updatedAt: Date, lastCheckout: Checkout? = nil) {
+        self.lastCheckout = lastCheckout
         self.id = id
         self.details = details
         self.copies = copies

@@ -63,7 +63,10 @@ public enum Bootstrap {
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Shelfmark"),
-            services: [DatabaseCloser(database: database, logger: logger)],
+            services: [
+                DatabaseCloser(database: database, logger: logger),
+                NoticeScanner(scan: library.circulation.scan, interval: configuration.noticeInterval, logger: logger),
+            ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
@@ -78,5 +81,27 @@ struct DatabaseCloser: Service {
         try? await gracefulShutdown()
         try database.close()
         logger.info("database closed")
+    }
+}
+
+/// Issues due-soon and overdue notices at start-up, then every `interval`; stops on shutdown.
+/// It reads the time from the clock port through the use case, never from the system itself.
+struct NoticeScanner: Service {
+    let scan: ScanNotices
+    let interval: TimeInterval
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let issued = try await scan.execute(by: .system)
+                    if issued > 0 { logger.info("issued \(issued) loan notices") }
+                } catch {
+                    logger.error("notice scan failed: \(error)")
+                }
+                try await Task.sleep(for: .seconds(interval))
+            }
+        }
     }
 }

@@ -1,0 +1,79 @@
+import Application
+import Domain
+import Foundation
+import OpenAPIRuntime
+
+/// Loans and notices: the generated operations, mapped onto the circulation use cases.
+extension LibraryAPI {
+    var circulation: CirculationUseCases { library.circulation }
+
+    func borrowBooks(_ input: Operations.BorrowBooks.Input) async throws -> Operations.BorrowBooks.Output {
+        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        let books = try body.bookIds.map { id throws(NotFound) in try BookID.parse(id) }
+        let loans = try await circulation.borrow.execute(books, by: principal)
+        return .created(.init(body: .json(.init(loans: loans.map(loan)))))
+    }
+
+    func listLoans(_ input: Operations.ListLoans.Input) async throws -> Operations.ListLoans.Output {
+        try principal.requireLibrarian()
+        var member: UserID?
+        if let email = input.query.member { member = try await accounts.changeRole.user(email: email) }
+        let loans = try await circulation.list.active(member: member, overdueOnly: input.query.overdue ?? false, by: principal)
+        return .ok(.init(body: .json(.init(items: loans.map(loan)))))
+    }
+
+    func returnLoan(_ input: Operations.ReturnLoan.Input) async throws -> Operations.ReturnLoan.Output {
+        .ok(.init(body: .json(loan(try await circulation.giveBack.execute(try loanID(input.path.id), by: principal)))))
+    }
+
+    func renewLoan(_ input: Operations.RenewLoan.Input) async throws -> Operations.RenewLoan.Output {
+        .ok(.init(body: .json(loan(try await circulation.renew.execute(try loanID(input.path.id), by: principal)))))
+    }
+
+    func checkoutWalkIn(_ input: Operations.CheckoutWalkIn.Input) async throws -> Operations.CheckoutWalkIn.Output {
+        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        let made = try await circulation.checkout.execute(try BookID.parse(input.path.id), borrowerName: body.borrowerName, by: principal)
+        return .created(.init(body: .json(loan(made))))
+    }
+
+    func myLoans(_ input: Operations.MyLoans.Input) async throws -> Operations.MyLoans.Output {
+        .ok(.init(body: .json(.init(items: try await circulation.list.mine(by: principal).map(loan)))))
+    }
+
+    func myNotifications(_ input: Operations.MyNotifications.Input) async throws -> Operations.MyNotifications.Output {
+        let notices = try await circulation.notices.list(by: principal)
+        return .ok(.init(body: .json(.init(unread: notices.unread, items: notices.items.map(Components.Schemas.Notice.init)))))
+    }
+
+    func markNotificationRead(_ input: Operations.MarkNotificationRead.Input) async throws -> Operations.MarkNotificationRead.Output {
+        try await circulation.notices.markRead(input.path.id, by: principal)
+        return .noContent(.init())
+    }
+
+    func markAllNotificationsRead(_ input: Operations.MarkAllNotificationsRead.Input) async throws
+        -> Operations.MarkAllNotificationsRead.Output
+    {
+        try await circulation.notices.markRead(nil, by: principal)
+        return .noContent(.init())
+    }
+
+    private func loanID(_ text: String) throws -> LoanID {
+        guard let id = LoanID(text) else { throw NotFound("loan", text) }
+        return id
+    }
+
+    private func loan(_ l: LoanSummary) -> Components.Schemas.Loan {
+        .init(
+            id: l.id.description, bookId: l.book.description, bookTitle: l.bookTitle, borrowerId: l.borrower?.description,
+            borrowerName: l.borrowerName, lentAt: l.lentAt, dueAt: l.dueAt, renewals: l.renewals, returnedAt: l.returnedAt,
+            overdue: circulation.list.isOverdue(l))
+    }
+}
+
+extension Components.Schemas.Notice {
+    init(_ n: NoticeSummary) {
+        self.init(
+            id: n.id, loanId: n.loan.description, bookTitle: n.bookTitle, kind: n.kind == .overdue ? .overdue : .dueSoon,
+            dueAt: n.dueAt, issuedAt: n.issuedAt, read: n.read)
+    }
+}
