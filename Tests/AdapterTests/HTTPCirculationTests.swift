@@ -132,4 +132,26 @@ struct HTTPCirculationTests {
             }
         }
     }
+
+    @Test func serveScansForNoticesAtStartUp() async throws {
+        let clock = ManualClock()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-scan-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("library.sqlite").path
+        let ada = try await withAPI(databasePath: path, clock: clock) { api in
+            let token = try await api.signUpMember("ada@example.org")
+            _ = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(try await addBook(api, "Dune"))"]}"#, token: token)
+            return token
+        }
+        clock.advance(by: 13 * 24 * 3600)
+        try await withAPI(mode: .live, databasePath: path, clock: clock) { api in
+            var unread = 0
+            for _ in 0..<100 where unread == 0 {
+                unread = try await api.send(.get, "/api/v1/me/notifications", token: ada).object["unread"] as? Int ?? 0
+                if unread == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(unread == 1)
+        }
+    }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@Suite("CLI: circulation")
+struct CLICirculationTests {
+    let db = TemporaryDatabase()
+
+    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult { try shelfmark(arguments, database: db.path, stdin: stdin) }
+
+    func json(_ result: CLIResult) throws -> Any { try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) }
+
+    @Test func borrowListRenewReturnAndNoticesAcrossProcesses() throws {
+        let book = try #require((try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)
+        #expect(try run("signup", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        let borrowed = try run("--json", "loan", "borrow", book)
+        #expect(borrowed.status == 0, "\(borrowed.stderr)")
+        let loan = try #require((try json(borrowed) as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try run("loan", "list").stdout.contains("Dune"))
+        #expect(try run("loan", "renew", loan).stdout.contains("renewed 1x"))
+        let refused = try run("loan", "borrow", book)
+        #expect(refused.status != 0 && refused.stderr.contains("already borrowed"))
+
+        _ = try run("logout")
+        let asOf = Date().addingTimeInterval(40 * 24 * 3600).formatted(.iso8601)
+        #expect(try run("notices", "scan", "--as-of", asOf).stdout.contains("Issued 1 notice."))
+        #expect(try run("notices", "scan", "--as-of", asOf).stdout.contains("Issued 0 notices."))
+        #expect(try run("loan", "list", "--member", "ada@example.org").stdout.contains("Dune"))
+
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
+        let notices = try run("notices", "list")
+        #expect(notices.stdout.contains("1 unread.") && notices.stdout.contains("overdue"))
+        #expect(try run("notices", "read", "--all").status == 0)
+        #expect(try run("notices", "list").stdout.contains("0 unread."))
+        #expect(try run("loan", "return", loan).stdout.contains("returned"))
+        #expect(try run("loan", "return", loan).status == 0)
+    }
+
+    @Test func walkInCheckoutByTheOperator() throws {
+        let book = try #require((try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)
+        let checkout = try run("loan", "checkout", book, "--name", "Mrs Hudson")
+        #expect(checkout.status == 0 && checkout.stdout.contains("Mrs Hudson"))
+        #expect(try run("loan", "list").stdout.contains("Mrs Hudson"))
+        let full = try run("loan", "checkout", book, "--name", "Watson")
+        #expect(full.status != 0 && full.stderr.contains("no copy"))
+        let delete = try run("book", "delete", book)
+        #expect(delete.status != 0 && delete.stderr.contains("on loan"))
+    }
+
+    @Test("circulation errors: one line, non-zero exit", arguments: [
+        (["loan", "borrow", "7d2c1a0e-0000-4000-8000-000000000000"], "log in first"),
+        (["loan", "return", "nope"], "no loan with id 'nope'"),
+        (["notices", "scan", "--as-of", "yesterday"], "--as-of must be an ISO 8601 time"),
+        (["notices", "list"], "log in first"),
+    ])
+    func errors(arguments: [String], message: String) throws {
+        let result = try shelfmark(arguments, database: db.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
