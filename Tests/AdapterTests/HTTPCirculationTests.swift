@@ -26,6 +26,8 @@ struct HTTPCirculationTests {
             #expect(try renewed.object["renewals"] as? Int == 1)
             let who = try await api.send(.get, "/api/v1/loans?member=ada@example.org").object["items"] as? [[String: Any]]
             #expect(who?.map { $0["bookTitle"] as? String } == ["Dune"])
+            let byBook = try await api.send(.get, "/api/v1/loans?book=\(dune)").object["items"] as? [[String: Any]]
+            #expect(byBook?.map { $0["borrowerName"] as? String } == ["ada"])
             #expect((try await api.send(.get, "/api/v1/loans?overdue=true").object["items"] as? [Any])?.isEmpty == true)
 
             let returned = try await api.send(.post, "/api/v1/loans/\(id)/return", token: ada)

@@ -53,17 +53,19 @@ struct LoanCommand: AsyncParsableCommand {
             abstract: "A member's own loans; for librarians and the operator, who has which book.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only this member's active loans (librarians).") var member: String?
+        @Option(help: "Only this book's copies out (librarians).") var book: String?
         @Flag(help: "Only overdue loans (librarians).") var overdue = false
         func run() async throws {
             try await reportingFailures {
                 let (library, principal) = try await global.acting()
                 let list = library.circulation.list
-                if case .user(_, .member, _) = principal, member == nil, !overdue {
+                if case .user(_, .member, _) = principal, member == nil, book == nil, !overdue {
                     return try printLoans(try await list.mine(by: principal), library, global)
                 }
                 var memberID: UserID?
                 if let member { memberID = try await library.accounts.changeRole.user(email: member) }
-                try printLoans(try await list.active(member: memberID, overdueOnly: overdue, by: principal), library, global)
+                let bookID = try book.map { id throws(NotFound) in try BookID.parse(id) }
+                try printLoans(try await list.active(member: memberID, book: bookID, overdueOnly: overdue, by: principal), library, global)
             }
         }
     }

@@ -18,7 +18,8 @@ extension LibraryAPI {
         try principal.requireLibrarian()
         var member: UserID?
         if let email = input.query.member { member = try await accounts.changeRole.user(email: email) }
-        let loans = try await circulation.list.active(member: member, overdueOnly: input.query.overdue ?? false, by: principal)
+        let book = try input.query.book.map { id throws(NotFound) in try BookID.parse(id) }
+        let loans = try await circulation.list.active(member: member, book: book, overdueOnly: input.query.overdue ?? false, by: principal)
         return .ok(.init(body: .json(.init(items: loans.map(loan)))))
     }
 

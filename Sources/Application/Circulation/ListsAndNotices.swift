@@ -11,10 +11,12 @@ public struct ListLoans: Sendable {
         return try await deps.loans.loans(LoanFilter(member: member, includeReturned: true))
     }
 
-    /// Active loans, of one member or all; only the overdue ones when asked.
-    public func active(member: UserID? = nil, overdueOnly: Bool = false, by principal: Principal) async throws -> [LoanSummary] {
+    /// Active loans, of one member or one book or all; only the overdue ones when asked.
+    public func active(member: UserID? = nil, book: BookID? = nil, overdueOnly: Bool = false, by principal: Principal) async throws
+        -> [LoanSummary]
+    {
         try principal.requireLibrarian()
-        return try await deps.loans.loans(LoanFilter(member: member, dueBy: overdueOnly ? deps.now : nil))
+        return try await deps.loans.loans(LoanFilter(member: member, book: book, dueBy: overdueOnly ? deps.now : nil))
     }
 
     /// Whether a loan is overdue now, by the injected clock.
