@@ -6,7 +6,7 @@ public protocol WallClock: Sendable {
     func now() -> Date
 }
 
-/// Makes fresh identifiers. The core never calls `UUID()` itself.
+/// Makes fresh identifiers. The core never makes its own: ids are injected like time.
 public protocol IDGenerator: Sendable {
     /// A new, never-seen UUID.
     func next() -> UUID
