@@ -54,6 +54,11 @@ let package = Package(
             path: "Sources/Adapters/RESTCountries"
         ),
         .target(
+            name: "OpenLibrary",
+            dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Sources/Adapters/OpenLibrary"
+        ),
+        .target(
             name: "IPinfo",
             dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             path: "Sources/Adapters/IPinfo"
@@ -90,7 +95,7 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
-                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "HTTPAPI", "CLI",
+                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI", "CLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 logging,
@@ -109,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", "RESTCountries", "IPinfo", grdb,
+                "Composition", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", "RESTCountries", "IPinfo", "OpenLibrary", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

@@ -28,6 +28,7 @@ enum Fixtures {
 /// for IPinfo, `bogon` (the recorded bogon answer, whatever the address).
 final class FakeUpstreams: Sendable {
     let requests = Mutex<[String]>([])
+    let userAgents = Mutex<[String]>([])
 
     func router() throws -> Router<BasicRequestContext> {
         let countries = try Fixtures.data("restcountries/v3.1-all-full-250-countries-2024-12.json")
@@ -41,6 +42,20 @@ final class FakeUpstreams: Sendable {
             }
             return try await Self.answer(context.parameters.get("mode") ?? "ok", ok: countries)
         }
+        let search = try Self.openLibrarySearchFixtures()
+        router.get("/:mode/search.json") { request, context in
+            self.requests.withLock { $0.append(request.uri.description) }
+            self.userAgents.withLock { $0.append(request.headers[.userAgent] ?? "") }
+            let p = request.uri.queryParameters
+            let key = [p["title"], p["author"], p["q"]].compactMap { $0.map(String.init) }.joined(separator: "|").lowercased()
+            let mode = context.parameters.get("mode") ?? "ok"
+            switch mode {
+            case "422": return Self.json(#"{"error":"query too short"}"#, status: .unprocessableContent)
+            case "truncated": return Self.json(String(decoding: (search[key] ?? search[""]!).prefix(120), as: UTF8.self))
+            case "missing": return Self.json(#"{"docs":[{"key":"/works/OL1W"},{"title":"no key"},{}]}"#)
+            default: return try await Self.answer(mode, ok: search[key] ?? search[""]!)
+            }
+        }
         router.get("/:mode/:ip/json") { request, context in
             self.requests.withLock { $0.append(request.uri.description) }
             let ip = context.parameters.get("ip") ?? ""
@@ -49,6 +64,17 @@ final class FakeUpstreams: Sendable {
             return try await Self.answer(context.parameters.get("mode") ?? "ok", ok: answer)
         }
         return router
+    }
+
+    /// Recorded search answers by the query they answer (`title|author|q`, lower case).
+    static func openLibrarySearchFixtures() throws -> [String: Data] {
+        [
+            "lord of the rings": try Fixtures.data("openlibrary-search/title-lord-of-the-rings-100docs-alldefaultfields.json"),
+            "the institute|stephen king": try Fixtures.data("openlibrary-search/author-title-the-institute-modern-default-fields.json"),
+            "isbn:9780063021433": try Fixtures.data("openlibrary-search/q-isbn-9780063021433-fields-editions-babel.json"),
+            "harry potter": try Fixtures.data("openlibrary-search/q-harry-potter-limit2-fields-subset.json"),
+            "": try Fixtures.data("openlibrary-search/no-params-numfound-0.json"),
+        ]
     }
 
     private static func answer(_ mode: String, ok: Data) async throws -> Response {

@@ -1,0 +1,117 @@
+import Application
+import AsyncHTTPClient
+import Foundation
+
+/// Book search on Open Library's `search.json`, sorted and paged by Open Library itself over the
+/// whole result set, asking explicitly for the fields it only returns on request.
+public struct OpenLibrarySearch: BookSearch {
+    static let fields = [
+        "key", "title", "author_name", "first_publish_year", "edition_count", "isbn", "cover_i", "cover_edition_key",
+        "ratings_average", "ratings_count", "readinglog_count", "already_read_count",
+    ].joined(separator: ",")
+
+    let http: OpenLibraryHTTP
+    let settings: OpenLibrarySettings
+
+    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared) {
+        self.settings = settings
+        http = OpenLibraryHTTP(settings: settings, client: client)
+    }
+
+    public func search(_ query: SearchQuery) async throws -> SearchPage {
+        let data: Data
+        do {
+            data = try await http.get("/search.json?" + Self.parameters(query))
+        } catch .unprocessable {
+            throw InvalidInput("q", "Open Library cannot search for that: use a longer or more specific query")
+        } catch .unavailable(let reason) {
+            throw SearchUnavailable(reason)
+        } catch {
+            throw SearchUnavailable("it answered \(error)")
+        }
+        let answer: Answer
+        do { answer = try JSONDecoder().decode(Answer.self, from: data) } catch {
+            throw SearchUnavailable("its answer could not be read")
+        }
+        let results = (answer.docs ?? []).compactMap { $0.result(covers: settings.coversURL) }
+        return SearchPage(results: results, total: answer.numFound ?? answer.num_found ?? results.count, offset: query.offset, limit: query.limit)
+    }
+
+    /// The query string sent: title / author / q, paging, sort and the explicit field list.
+    static func parameters(_ query: SearchQuery) -> String {
+        var pairs: [(String, String)] = []
+        if let title = query.title { pairs.append(("title", title)) }
+        if let author = query.author { pairs.append(("author", author)) }
+        if let text = query.text { pairs.append(("q", text)) }
+        if let sort = sortParameter(query.sort) { pairs.append(("sort", sort)) }
+        pairs += [("limit", "\(query.limit)"), ("offset", "\(query.offset)"), ("fields", fields)]
+        return pairs.map { "\($0)=\($1.queryEncoded)" }.joined(separator: "&")
+    }
+
+    static func sortParameter(_ sort: SearchSort) -> String? {
+        switch sort {
+        case .relevance: nil
+        case .title: "title"
+        case .rating: "rating"
+        case .hits: "readinglog"
+        case .editions: "editions"
+        case .new: "new"
+        case .old: "old"
+        }
+    }
+
+    struct Answer: Decodable {
+        let numFound: Int?
+        let num_found: Int?
+        let docs: [Doc]?
+    }
+
+    /// A search hit; every field may be absent.
+    struct Doc: Decodable {
+        let key: String?
+        let title: String?
+        let author_name: [String]?
+        let first_publish_year: Int?
+        let edition_count: Int?
+        let isbn: [String]?
+        let cover_i: Int?
+        let cover_edition_key: String?
+        let ratings_average: Double?
+        let ratings_count: Int?
+        let readinglog_count: Int?
+
+        func result(covers: String) -> WorkResult? {
+            guard let key = key.map(OpenLibraryKeys.work), !key.isEmpty else { return nil }
+            let isbns = Array((isbn ?? []).prefix(5))
+            return WorkResult(
+                workKey: key, title: title ?? "(untitled)", authors: author_name ?? [], firstPublishYear: first_publish_year,
+                editionCount: edition_count, isbns: isbns, coverID: cover_i, ratingAverage: ratings_average,
+                ratingCount: ratings_count, readingLogCount: readinglog_count,
+                covers: OpenLibraryKeys.covers(base: covers, coverID: cover_i, editionKey: cover_edition_key, isbn: isbns.first))
+        }
+    }
+}
+
+/// Open Library's keys and cover URLs.
+public enum OpenLibraryKeys {
+    /// `OL27448W` from `/works/OL27448W` or `OL27448W`.
+    public static func work(_ key: String) -> String {
+        key.split(separator: "/").last.map(String.init) ?? key
+    }
+
+    /// Cover URLs by cover id, else by edition OLID, else by ISBN; nil when there is none of them.
+    public static func covers(base: String, coverID: Int?, editionKey: String?, isbn: String?) -> CoverURLs? {
+        let path: String
+        if let coverID, coverID > 0 {
+            path = "id/\(coverID)"
+        } else if let editionKey {
+            path = "olid/\(work(editionKey))"
+        } else if let isbn {
+            path = "isbn/\(isbn)"
+        } else {
+            return nil
+        }
+        func url(_ size: String) -> String { "\(base)/b/\(path)-\(size).jpg" }
+        return CoverURLs(small: url("S"), medium: url("M"), large: url("L"))
+    }
+}

@@ -1,0 +1,119 @@
+import Domain
+import Foundation
+
+/// Orders Open Library can sort a whole result set in.
+public enum SearchSort: String, CaseIterable, Sendable {
+    case relevance, title, rating, hits, editions, new, old
+}
+
+/// A search of the world's books (Open Library): by title, author or free text.
+public struct SearchQuery: Hashable, Sendable {
+    public static let maxLimit = 100
+    public var title: String?
+    public var author: String?
+    public var text: String?
+    public var sort: SearchSort
+    public var limit: Int
+    public var offset: Int
+
+    public init(title: String? = nil, author: String? = nil, text: String? = nil, sort: SearchSort = .relevance, limit: Int = 20, offset: Int = 0) {
+        func clean(_ s: String?) -> String? { s.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 } }
+        self.title = clean(title)
+        self.author = clean(author)
+        self.text = clean(text)
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Field errors: something to search for, paging in range.
+    public func validate() throws(InvalidInput) {
+        var errors: [FieldError] = []
+        if title == nil && author == nil && text == nil { errors.append(FieldError("title", "give a title, an author or words to search for")) }
+        for (field, value) in [("title", title), ("author", author), ("q", text)] where (value?.count ?? 0) > 200 {
+            errors.append(FieldError(field, "must be at most 200 characters"))
+        }
+        if !(1...Self.maxLimit).contains(limit) { errors.append(FieldError("limit", "must be between 1 and \(Self.maxLimit)")) }
+        if offset < 0 || offset > 10_000 { errors.append(FieldError("offset", "must be between 0 and 10000")) }
+        if !errors.isEmpty { throw InvalidInput(errors) }
+    }
+}
+
+/// Cover image URLs in three sizes.
+public struct CoverURLs: Hashable, Sendable, Codable {
+    public let small: String
+    public let medium: String
+    public let large: String
+    public init(small: String, medium: String, large: String) {
+        self.small = small
+        self.medium = medium
+        self.large = large
+    }
+}
+
+/// One work found.
+public struct WorkResult: Hashable, Sendable, Codable {
+    /// The work's key without prefix, e.g. `OL27448W`.
+    public let workKey: String
+    public let title: String
+    public let authors: [String]
+    public let firstPublishYear: Int?
+    public let editionCount: Int?
+    public let isbns: [String]
+    public let coverID: Int?
+    public let ratingAverage: Double?
+    public let ratingCount: Int?
+    /// Popularity: how many reading logs hold it.
+    public let readingLogCount: Int?
+    public let covers: CoverURLs?
+
+    public init(
+        workKey: String, title: String, authors: [String], firstPublishYear: Int?, editionCount: Int?, isbns: [String],
+        coverID: Int?, ratingAverage: Double?, ratingCount: Int?, readingLogCount: Int?, covers: CoverURLs?
+    ) {
+        self.workKey = workKey
+        self.title = title
+        self.authors = authors
+        self.firstPublishYear = firstPublishYear
+        self.editionCount = editionCount
+        self.isbns = isbns
+        self.coverID = coverID
+        self.ratingAverage = ratingAverage
+        self.ratingCount = ratingCount
+        self.readingLogCount = readingLogCount
+        self.covers = covers
+    }
+}
+
+/// One page of search results.
+public struct SearchPage: Hashable, Sendable, Codable {
+    public let results: [WorkResult]
+    public let total: Int
+    public let offset: Int
+    public let limit: Int
+    /// True when served from the cache because Open Library could not be reached.
+    public var stale: Bool
+    public init(results: [WorkResult], total: Int, offset: Int, limit: Int, stale: Bool = false) {
+        self.results = results
+        self.total = total
+        self.offset = offset
+        self.limit = limit
+        self.stale = stale
+    }
+    /// The offset of the next page, or nil at the end.
+    public var nextOffset: Int? { offset + results.count < total && !results.isEmpty ? offset + results.count : nil }
+}
+
+/// Searches the world's books.
+public protocol BookSearch: Sendable {
+    /// One page of works matching the query, sorted over the whole result set by the source.
+    /// Throws `SearchUnavailable` when the source cannot be reached, `InvalidInput` for a query it refuses.
+    func search(_ query: SearchQuery) async throws -> SearchPage
+}
+
+/// The book search source cannot be reached (down, timing out, or its breaker is open).
+public struct SearchUnavailable: Error, Equatable, Sendable, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { "Open Library is unreachable (\(reason)); the local catalogue search still works" }
+}

@@ -1,0 +1,108 @@
+import Application
+import Foundation
+import OpenLibrary
+import Testing
+
+@Suite("Open Library search adapter against a loopback fake")
+struct OpenLibrarySearchTests {
+    func adapter(_ base: String, mode: String = "ok", timeout: Int64 = 2000, breaker: Int = 5) -> OpenLibrarySearch {
+        var settings = OpenLibrarySettings()
+        settings.baseURL = base + "/" + mode
+        settings.coversURL = "https://covers.example"
+        settings.timeout = .milliseconds(timeout)
+        settings.retryBase = .milliseconds(10)
+        settings.breakerThreshold = breaker
+        settings.contact = "tests@example.org"
+        return OpenLibrarySearch(settings: settings)
+    }
+
+    @Test func parsesTheFullRecordingAndSendsTheFieldsItNeeds() async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            let page = try await adapter(base).search(SearchQuery(title: "Lord of the Rings", sort: .rating, limit: 100, offset: 0))
+            #expect(page.total == 473 && page.results.count == 100 && page.nextOffset == 100)
+            let first = try #require(page.results.first)
+            #expect(first.workKey == "OL27448W" && first.title == "The Lord of the Rings" && first.authors == ["J.R.R. Tolkien"])
+            #expect(first.firstPublishYear == 1954 && first.editionCount == 157 && first.ratingCount == 64 && first.readingLogCount == 1356)
+            #expect(first.isbns.count == 5 && first.ratingAverage.map { abs($0 - 4.515625) < 0.0001 } == true)
+            #expect(first.covers?.medium == "https://covers.example/b/id/9255566-M.jpg")
+            let sent = try #require(fake.requests.withLock { $0.first })
+            for part in ["title=Lord%20of%20the%20Rings", "sort=rating", "limit=100", "offset=0", "fields=key,title,author_name",
+                         "ratings_average", "ratings_count", "readinglog_count", "already_read_count", "isbn"] {
+                #expect(sent.contains(part), "\(part) in \(sent)")
+            }
+            #expect(fake.userAgents.withLock { $0.first } == "Shelfmark/1.0 (tests@example.org)")
+        }
+    }
+
+    @Test("every recording parses", arguments: [
+        (SearchQuery(title: "The Institute", author: "Stephen King"), 3, "OL20126932W"),
+        (SearchQuery(text: "isbn:9780063021433"), 1, nil),
+        (SearchQuery(text: "harry potter", limit: 2), 4063, "OL82563W"),
+        (SearchQuery(text: "nothing at all matches"), 0, nil),
+    ])
+    func recordings(query: SearchQuery, total: Int, firstKey: String?) async throws {
+        try await FakeUpstreams().run { base in
+            let page = try await adapter(base).search(query)
+            #expect(page.total == total)
+            if let firstKey { #expect(page.results.first?.workKey == firstKey) }
+        }
+    }
+
+    @Test("sorts map to Open Library's", arguments: [
+        (SearchSort.relevance, nil), (.title, "title"), (.rating, "rating"), (.hits, "readinglog"), (.editions, "editions"), (.new, "new"), (.old, "old"),
+    ] as [(SearchSort, String?)])
+    func sorts(sort: SearchSort, parameter: String?) async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            _ = try await adapter(base).search(SearchQuery(text: "harry potter", sort: sort, limit: 2, offset: 40))
+            let sent = try #require(fake.requests.withLock { $0.first })
+            #expect(sent.contains("sort=") == (parameter != nil))
+            if let parameter { #expect(sent.contains("sort=\(parameter)&")) }
+            #expect(sent.contains("offset=40"))
+        }
+    }
+
+    @Test func missingFieldsAreTolerated() async throws {
+        try await FakeUpstreams().run { base in
+            let page = try await adapter(base, mode: "missing").search(SearchQuery(text: "x"))
+            #expect(page.results.map(\.workKey) == ["OL1W"])
+            #expect(page.results[0].covers == nil && page.results[0].authors.isEmpty)
+        }
+    }
+
+    @Test func a422IsAValidationError() async throws {
+        try await FakeUpstreams().run { base in
+            await #expect(throws: InvalidInput.self) { try await adapter(base, mode: "422").search(SearchQuery(text: "a")) }
+        }
+    }
+
+    @Test(arguments: ["error", "garbage", "truncated"])
+    func failuresAreUnavailableAfterRetries(mode: String) async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            await #expect(throws: SearchUnavailable.self) { try await adapter(base, mode: mode).search(SearchQuery(text: "harry potter")) }
+            // 5xx are retried twice; garbage answers came from a live server and are not.
+            #expect(fake.requests.withLock { $0.count } == (mode == "error" ? 3 : 1))
+        }
+    }
+
+    @Test func slowAnswersTimeOut() async throws {
+        try await FakeUpstreams().run { base in
+            let started = ContinuousClock.now
+            await #expect(throws: SearchUnavailable.self) {
+                try await adapter(base, mode: "hang", timeout: 200).search(SearchQuery(text: "harry potter"))
+            }
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
+    @Test func theBreakerStopsHammeringADeadUpstream() async throws {
+        let fake = FakeUpstreams()
+        try await fake.run { base in
+            let search = adapter(base, mode: "error", breaker: 2)
+            for _ in 1...4 { await #expect(throws: SearchUnavailable.self) { try await search.search(SearchQuery(text: "harry potter")) } }
+            #expect(fake.requests.withLock { $0.count } == 6)  // 2 failed searches × 3 attempts, then the breaker is open
+        }
+    }
+}
