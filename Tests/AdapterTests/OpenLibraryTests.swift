@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import OpenLibrary
+import Synchronization
 import Testing
 
 @Suite("Open Library search adapter against a loopback fake")
@@ -104,5 +105,52 @@ struct OpenLibrarySearchTests {
             for _ in 1...4 { await #expect(throws: SearchUnavailable.self) { try await search.search(SearchQuery(text: "harry potter")) } }
             #expect(fake.requests.withLock { $0.count } == 6)  // 2 failed searches × 3 attempts, then the breaker is open
         }
+    }
+}
+
+@Suite("Search over HTTP and the CLI, through the composition, against the fake")
+struct SearchPathTests {
+    @Test func httpSearchAndThe503WhenNothingIsCached() async throws {
+        try await FakeUpstreams().run { base in
+            try await withAPI(configure: { $0.openLibraryURL = base + "/ok"; $0.coversURL = "https://covers.example" }) { api in
+                let page = try await api.send(.get, "/api/v1/search?title=lord%20of%20the%20rings&sort=rating&limit=100", token: .none)
+                #expect(page.status == .ok)
+                let body = try page.object
+                #expect(body["total"] as? Int == 473 && body["stale"] as? Bool == false && body["nextOffset"] as? Int == 100)
+                #expect(((body["results"] as? [[String: Any]])?.first?["covers"] as? [String: Any])?["small"] as? String
+                    == "https://covers.example/b/id/9255566-S.jpg")
+                #expect(try await api.send(.get, "/api/v1/search", token: .none).status == .badRequest)
+            }
+            try await withAPI(configure: { $0.openLibraryURL = base + "/error" }) { api in
+                let down = try await api.send(.get, "/api/v1/search?q=harry%20potter", token: .none)
+                #expect(down.status == .serviceUnavailable && down.problemType == "urn:shelfmark:problem:search-unavailable")
+                #expect(down.text.contains("local catalogue search still works"))
+            }
+            try await withAPI(configure: { $0.openLibraryURL = base + "/422" }) { api in
+                let status = try await api.send(.get, "/api/v1/search?q=a", token: .none).status
+                #expect(status == .badRequest)
+            }
+        }
+    }
+
+    @Test func cliSearchShowsTitleAuthorsYearRatingAndCover() async throws {
+        let fake = FakeUpstreams()
+        let db = TemporaryDatabase()
+        let base = try await fake.run { base in
+            let result = try shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/ok"], database: db.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("The Lord of the Rings") && result.stdout.contains("J.R.R. Tolkien") && result.stdout.contains("1954"))
+            #expect(result.stdout.contains("4.5 (64)") && result.stdout.contains("https://covers.openlibrary.org/b/id/9255566-M.jpg"))
+            #expect(result.stdout.contains("next page: --offset 100"))  // the recording holds 100 docs whatever the limit
+            let json = try shelfmark(["--json", "search", "--query", "harry potter", "--openlibrary-url", base + "/ok"], database: db.path)
+            #expect(json.stdout.contains("\"workKey\" : \"OL82563W\""))
+            return base
+        }
+        // Open Library down: the cached answer is shown, marked stale.
+        let stale = try shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/error"],
+                                  database: db.path, environment: ["SHELFMARK_SEARCH_TTL": "0"])
+        #expect(stale.status == 0 && stale.stdout.contains("from the cache"))
+        let bad = try shelfmark(["search", "x", "--sort", "best"], database: db.path)
+        #expect(bad.status != 0 && bad.stderr.contains("--sort must be one of"))
     }
 }

@@ -16,6 +16,8 @@ public struct LibraryOptions: Sendable, Equatable {
     public let countriesURL: String?
     public let geoURL: String?
     public let geoToken: String?
+    public let openLibraryURL: String?
+    public let coversURL: String?
 }
 
 /// Where and what `shelfmark serve` serves.
@@ -56,7 +58,19 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("geo-token"), help: ArgumentHelp("IPinfo token ($SHELFMARK_GEO_TOKEN), optional.", valueName: "token"))
     var geoToken: String?
 
-    var options: LibraryOptions { LibraryOptions(database: db, countriesURL: countriesURL, geoURL: geoURL, geoToken: geoToken) }
+    @Option(name: .customLong("openlibrary-url"), help: ArgumentHelp(
+        "Open Library base URL ($SHELFMARK_OPENLIBRARY_URL). Default: https://openlibrary.org.", valueName: "url"))
+    var openLibraryURL: String?
+
+    @Option(name: .customLong("covers-url"), help: ArgumentHelp(
+        "Open Library covers base URL ($SHELFMARK_COVERS_URL). Default: https://covers.openlibrary.org.", valueName: "url"))
+    var coversURL: String?
+
+    var options: LibraryOptions {
+        LibraryOptions(
+            database: db, countriesURL: countriesURL, geoURL: geoURL, geoToken: geoToken, openLibraryURL: openLibraryURL,
+            coversURL: coversURL)
+    }
 
     func library() async throws -> Library {
         try await CLIContext.current().open(options)

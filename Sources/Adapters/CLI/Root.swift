@@ -12,7 +12,8 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Serve.self, BookCommand.self, SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self,
-            UserCommand.self, CountriesCommand.self, LoanCommand.self, NoticesCommand.self, ProjectionsCommand.self,
+            UserCommand.self, CountriesCommand.self, LoanCommand.self, NoticesCommand.self, SearchCommand.self,
+            ProjectionsCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

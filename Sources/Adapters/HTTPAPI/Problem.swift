@@ -45,6 +45,8 @@ struct Problem: Error, Encodable, Equatable {
         case let error as EmailTaken:
             return Problem(status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
                            errors: [FieldError("email", "is already registered")])
+        case let error as SearchUnavailable:
+            return Problem(status: 503, slug: "search-unavailable", title: "Service Unavailable", detail: error.description)
         case let error as LoanRefused:
             switch error.rejection {
             case .noSuchLoan: return Problem(status: 404, slug: "not-found", title: "Not found", detail: error.description)

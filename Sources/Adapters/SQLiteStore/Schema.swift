@@ -116,6 +116,16 @@ enum Schema {
                 ALTER TABLE catalogue_books ADD COLUMN last_checkout_at TEXT;
                 """)
         }
+        migrator.registerMigration("v5-search-cache") { db in
+            try db.execute(sql: """
+                CREATE TABLE search_cache (
+                    key TEXT PRIMARY KEY,
+                    page TEXT NOT NULL,
+                    stored_at TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX search_cache_by_age ON search_cache (stored_at);
+                """)
+        }
         return migrator
     }
 }

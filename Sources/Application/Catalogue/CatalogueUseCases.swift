@@ -22,13 +22,15 @@ public struct Library: Sendable {
     public let catalogue: CatalogueUseCases
     public let accounts: AccountUseCases
     public let circulation: CirculationUseCases
+    public let search: SearchBooks
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
     public init(
-        catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, health: any HealthCheck,
-        readModels: any ReadModelRebuilder
+        catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
+        health: any HealthCheck, readModels: any ReadModelRebuilder
     ) {
+        self.search = search
         self.catalogue = catalogue
         self.accounts = accounts
         self.circulation = circulation

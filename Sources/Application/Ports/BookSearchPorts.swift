@@ -117,3 +117,12 @@ public struct SearchUnavailable: Error, Equatable, Sendable, CustomStringConvert
     public init(_ reason: String) { self.reason = reason }
     public var description: String { "Open Library is unreachable (\(reason)); the local catalogue search still works" }
 }
+
+/// Keeps search answers so a repeated search is not asked again, and an unreachable source can
+/// still be answered from what was seen.
+public protocol SearchCache: Sendable {
+    /// The stored answer for a key, with when it was stored.
+    func lookup(_ key: String) async throws -> (page: SearchPage, storedAt: Date)?
+    /// Stores an answer, evicting the oldest entries past the cache's bound.
+    func store(_ key: String, _ page: SearchPage, at: Date) async throws
+}

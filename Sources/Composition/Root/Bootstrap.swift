@@ -3,6 +3,7 @@ import Countries
 import Foundation
 import HTTPAPI
 import IPinfo
+import OpenLibrary
 import RESTCountries
 import Hummingbird
 import Logging
@@ -36,6 +37,9 @@ public enum Bootstrap {
             circulation: CirculationUseCases(CirculationDependencies(
                 runner: runner, loans: database.loans, notices: database.loans, accounts: database.accounts,
                 policy: configuration.loanPolicy)),
+            search: SearchBooks(
+                search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client), cache: database.searchCache(), clock: clock,
+                settings: searchSettings(configuration)),
             health: database, readModels: database)
         return (library, database)
     }
@@ -43,13 +47,26 @@ public enum Bootstrap {
     /// REST Countries (kept in the database) when a URL is configured, else the bundled list.
     static func countries(_ configuration: ShelfmarkConfiguration, _ database: LibraryDatabase) throws -> any CountryDirectory {
         guard let url = configuration.countriesURL else { return try BundledCountryDirectory() }
-        return RESTCountriesDirectory(baseURL: url, store: database.countryList)
+        return RESTCountriesDirectory(baseURL: url, store: database.countryList, client: OutboundHTTP.client)
+    }
+
+    static func openLibrarySettings(_ configuration: ShelfmarkConfiguration) -> OpenLibrarySettings {
+        var settings = OpenLibrarySettings()
+        settings.baseURL = configuration.openLibraryURL.hasSuffix("/") ? String(configuration.openLibraryURL.dropLast()) : configuration.openLibraryURL
+        settings.coversURL = configuration.coversURL.hasSuffix("/") ? String(configuration.coversURL.dropLast()) : configuration.coversURL
+        return settings
+    }
+
+    static func searchSettings(_ configuration: ShelfmarkConfiguration) -> SearchSettings {
+        var settings = SearchSettings()
+        settings.freshFor = configuration.searchFreshFor
+        return settings
     }
 
     /// IPinfo when a URL is configured, else no geolocation.
     static func geolocator(_ configuration: ShelfmarkConfiguration) -> any IPGeolocator {
         guard let url = configuration.geoURL else { return NoGeolocation() }
-        return IPinfoGeolocator(baseURL: url, token: configuration.geoToken)
+        return IPinfoGeolocator(baseURL: url, token: configuration.geoToken, client: OutboundHTTP.client)
     }
 
     /// The HTTP application, built the same way for `serve` and for tests.

@@ -20,6 +20,11 @@ public struct ShelfmarkConfiguration: Sendable {
     public var geoURL: String?
     /// IPinfo's token, optional.
     public var geoToken: String?
+    /// Open Library (`--openlibrary-url`, `$SHELFMARK_OPENLIBRARY_URL`) and its covers (`--covers-url`, `$SHELFMARK_COVERS_URL`).
+    public var openLibraryURL = "https://openlibrary.org"
+    public var coversURL = "https://covers.openlibrary.org"
+    /// How long a search answer is fresh (`$SHELFMARK_SEARCH_TTL`, seconds; default a day).
+    public var searchFreshFor: TimeInterval = 24 * 3600
     /// Loan limit, period, renewals and the due-soon warning.
     public var loanPolicy = LoanPolicy()
     /// How often the notice scanner runs inside `serve` (`$SHELFMARK_NOTICE_INTERVAL`, seconds).
@@ -51,14 +56,16 @@ public struct ShelfmarkConfiguration: Sendable {
     /// The configuration from command-line values (nil: not given) and the environment.
     public static func resolve(
         database: String?, countriesURL: String? = nil, geoURL: String? = nil, geoToken: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        openLibraryURL: String? = nil, coversURL: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ShelfmarkConfiguration {
         var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
         func value(_ given: String?, _ name: String) -> String? { given ?? environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         configuration.countriesURL = value(countriesURL, "SHELFMARK_COUNTRIES_URL")
         configuration.geoURL = value(geoURL, "SHELFMARK_GEO_URL")
         configuration.geoToken = value(geoToken, "SHELFMARK_GEO_TOKEN")
-        for url in [configuration.countriesURL, configuration.geoURL].compactMap({ $0 })
+        configuration.openLibraryURL = value(openLibraryURL, "SHELFMARK_OPENLIBRARY_URL") ?? configuration.openLibraryURL
+        configuration.coversURL = value(coversURL, "SHELFMARK_COVERS_URL") ?? configuration.coversURL
+        for url in [configuration.countriesURL, configuration.geoURL, configuration.openLibraryURL, configuration.coversURL].compactMap({ $0 })
         where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ConfigurationError("'\(url)' is not an http(s) base URL")
         }
@@ -100,4 +107,5 @@ private func readLoanSettings(_ environment: [String: String], into configuratio
     if let value = try number("SHELFMARK_LOAN_DAYS") { configuration.loanPolicy.period = max(1, value) * 24 * 3600 }
     if let value = try number("SHELFMARK_MAX_RENEWALS") { configuration.loanPolicy.maxRenewals = Int(value) }
     if let value = try number("SHELFMARK_NOTICE_INTERVAL") { configuration.noticeInterval = max(1, value) }
+    if let value = try number("SHELFMARK_SEARCH_TTL") { configuration.searchFreshFor = value }
 }

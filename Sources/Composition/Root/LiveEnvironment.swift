@@ -14,7 +14,8 @@ struct LiveEnvironment: CLIEnvironment {
 
     func configuration(_ o: LibraryOptions) throws -> ShelfmarkConfiguration {
         try ShelfmarkConfiguration.resolve(
-            database: o.database, countriesURL: o.countriesURL, geoURL: o.geoURL, geoToken: o.geoToken, environment: environment)
+            database: o.database, countriesURL: o.countriesURL, geoURL: o.geoURL, geoToken: o.geoToken,
+            openLibraryURL: o.openLibraryURL, coversURL: o.coversURL, environment: environment)
     }
 
     func serve(_ options: ServeOptions) async throws {
