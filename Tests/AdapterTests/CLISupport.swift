@@ -53,3 +53,13 @@ final class TemporaryDatabase: @unchecked Sendable {
     var path: String { folder.appendingPathComponent("nested/library.sqlite").path }
     deinit { try? FileManager.default.removeItem(at: folder) }
 }
+
+/// `shelfmark` for async tests: waits for the process on its own thread, so loopback fakes served
+/// by the cooperative pool keep running meanwhile (the pool has as few threads as cores).
+func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(with: Result { try shelfmark(arguments, database: database, stdin: stdin, environment: environment) })
+        }.start()
+    }
+}

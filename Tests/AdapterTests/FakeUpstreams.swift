@@ -49,6 +49,7 @@ final class FakeUpstreams: Sendable {
             let p = request.uri.queryParameters
             let key = [p["title"], p["author"], p["q"]].compactMap { $0.map(String.init) }.joined(separator: "|").lowercased()
             let mode = context.parameters.get("mode") ?? "ok"
+            if key.hasPrefix("key:/works/"), mode == "ok" { return Self.json(try Self.workByKey(String(key.dropFirst(11)), in: search)) }
             switch mode {
             case "422": return Self.json(#"{"error":"query too short"}"#, status: .unprocessableContent)
             case "truncated": return Self.json(String(decoding: (search[key] ?? search[""]!).prefix(120), as: UTF8.self))
@@ -75,6 +76,18 @@ final class FakeUpstreams: Sendable {
             "harry potter": try Fixtures.data("openlibrary-search/q-harry-potter-limit2-fields-subset.json"),
             "": try Fixtures.data("openlibrary-search/no-params-numfound-0.json"),
         ]
+    }
+
+    /// A one-work answer cut out of the recordings (the doc with that key), as `q=key:/works/…` gives.
+    static func workByKey(_ key: String, in recordings: [String: Data]) throws -> String {
+        for data in recordings.values {
+            let docs = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["docs"] as? [[String: Any]] ?? []
+            if let doc = docs.first(where: { ($0["key"] as? String)?.lowercased() == "/works/" + key }) {
+                let answer = try JSONSerialization.data(withJSONObject: ["numFound": 1, "docs": [doc]])
+                return String(decoding: answer, as: UTF8.self)
+            }
+        }
+        return #"{"numFound":0,"docs":[]}"#
     }
 
     private static func answer(_ mode: String, ok: Data) async throws -> Response {

@@ -137,20 +137,20 @@ struct SearchPathTests {
         let fake = FakeUpstreams()
         let db = TemporaryDatabase()
         let base = try await fake.run { base in
-            let result = try shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/ok"], database: db.path)
+            let result = try await shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/ok"], database: db.path)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("The Lord of the Rings") && result.stdout.contains("J.R.R. Tolkien") && result.stdout.contains("1954"))
             #expect(result.stdout.contains("4.5 (64)") && result.stdout.contains("https://covers.openlibrary.org/b/id/9255566-M.jpg"))
             #expect(result.stdout.contains("next page: --offset 100"))  // the recording holds 100 docs whatever the limit
-            let json = try shelfmark(["--json", "search", "--query", "harry potter", "--openlibrary-url", base + "/ok"], database: db.path)
+            let json = try await shelfmark(["--json", "search", "--query", "harry potter", "--openlibrary-url", base + "/ok"], database: db.path)
             #expect(json.stdout.contains("\"workKey\" : \"OL82563W\""))
             return base
         }
         // Open Library down: the cached answer is shown, marked stale.
-        let stale = try shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/error"],
+        let stale = try await shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/error"],
                                   database: db.path, environment: ["SHELFMARK_SEARCH_TTL": "0"])
         #expect(stale.status == 0 && stale.stdout.contains("from the cache"))
-        let bad = try shelfmark(["search", "x", "--sort", "best"], database: db.path)
+        let bad = try await shelfmark(["search", "x", "--sort", "best"], database: db.path)
         #expect(bad.status != 0 && bad.stderr.contains("--sort must be one of"))
     }
 }

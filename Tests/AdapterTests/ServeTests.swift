@@ -11,7 +11,7 @@ struct ServeTests {
     @Test func booksAddedOverHTTPAreListedByTheCLIAndViceVersa() async throws {
         let db = TemporaryDatabase()
         try FileManager.default.createDirectory(at: db.folder.appendingPathComponent("nested"), withIntermediateDirectories: true)
-        let added = try shelfmark(["book", "add", "--title", "From the CLI", "--author", "A"], database: db.path)
+        let added = try await shelfmark(["book", "add", "--title", "From the CLI", "--author", "A"], database: db.path)
         #expect(added.status == 0, "\(added.stderr)")
         try await withAPI(databasePath: db.path) { client in
             let created = try await client.send(.post, "/api/v1/books", json: #"{"title":"From HTTP","authors":["B"]}"#)
@@ -19,7 +19,7 @@ struct ServeTests {
             let titles = try await client.send(.get, "/api/v1/books?sort=title").text
             #expect(titles.contains("From the CLI"))
         }
-        let list = try shelfmark(["book", "list", "--sort", "title"], database: db.path)
+        let list = try await shelfmark(["book", "list", "--sort", "title"], database: db.path)
         #expect(list.stdout.contains("From HTTP") && list.stdout.contains("From the CLI"))
     }
 

@@ -12,7 +12,7 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Serve.self, BookCommand.self, SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self,
-            UserCommand.self, CountriesCommand.self, LoanCommand.self, NoticesCommand.self, SearchCommand.self,
+            UserCommand.self, CountriesCommand.self, LoanCommand.self, NoticesCommand.self, SearchCommand.self, BookmarkCommand.self,
             ProjectionsCommand.self,
         ])
 

@@ -111,7 +111,6 @@ public enum OpenLibraryKeys {
         } else {
             return nil
         }
-        func url(_ size: String) -> String { "\(base)/b/\(path)-\(size).jpg" }
-        return CoverURLs(small: url("S"), medium: url("M"), large: url("L"))
+        return CoverURLs.openLibrary(base: base, path: path)
     }
 }

@@ -34,6 +34,8 @@ enum EventCodec {
         case .patron(.loanRenewed(let e)): ("patron.loan-renewed.v1", try json(e))
         case .patron(.loanEnded(let e)): ("patron.loan-ended.v1", try json(e))
         case .inbox(.noticesRead(let e)): ("inbox.notices-read.v1", try json(e))
+        case .bookmark(.added(let e)): ("bookmark.added.v1", try json(e))
+        case .bookmark(.removed(let e)): ("bookmark.removed.v1", try json(e))
         }
     }
 
@@ -62,6 +64,8 @@ enum EventCodec {
         case "patron.loan-renewed.v1": return .patron(.loanRenewed(try value(data)))
         case "patron.loan-ended.v1": return .patron(.loanEnded(try value(data)))
         case "inbox.notices-read.v1": return .inbox(.noticesRead(try value(data)))
+        case "bookmark.added.v1": return .bookmark(.added(try value(data)))
+        case "bookmark.removed.v1": return .bookmark(.removed(try value(data)))
         default: throw UnknownEventType(type: type)
         }
     }

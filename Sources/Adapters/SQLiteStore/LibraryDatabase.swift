@@ -33,7 +33,7 @@ public final class LibraryDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
         }
         try Schema.migrator.migrate(pool)
-        projections = Projections(all: [CatalogueProjection(), AccountsProjection(), LoansProjection()])
+        projections = Projections(all: [CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection()])
         try pool.write { [projections] db in try projections.catchUp(db) }
         eventStore = SQLiteEventStore(pool: pool, projections: projections)
         catalogue = SQLiteCatalogue(pool: pool)

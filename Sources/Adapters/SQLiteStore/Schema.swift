@@ -126,6 +126,24 @@ enum Schema {
                 CREATE INDEX search_cache_by_age ON search_cache (stored_at);
                 """)
         }
+        migrator.registerMigration("v6-bookmarks") { db in
+            try db.execute(sql: """
+                CREATE TABLE bookmarks (
+                    member_id TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    book_id TEXT,
+                    title TEXT NOT NULL,
+                    title_key TEXT NOT NULL,
+                    authors TEXT NOT NULL,
+                    first_publish_year INTEGER,
+                    cover_id INTEGER,
+                    rating_average REAL,
+                    bookmarked_at TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (member_id, key)
+                ) STRICT;
+                """)
+        }
         return migrator
     }
 }

@@ -23,14 +23,16 @@ public struct Library: Sendable {
     public let accounts: AccountUseCases
     public let circulation: CirculationUseCases
     public let search: SearchBooks
+    public let bookmarks: Bookmarks
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
-        health: any HealthCheck, readModels: any ReadModelRebuilder
+        bookmarks: Bookmarks, health: any HealthCheck, readModels: any ReadModelRebuilder
     ) {
         self.search = search
+        self.bookmarks = bookmarks
         self.catalogue = catalogue
         self.accounts = accounts
         self.circulation = circulation

@@ -8,6 +8,7 @@ public enum DomainEvent: Equatable, Sendable {
     case loan(LoanEvent)
     case patron(PatronEvent)
     case inbox(InboxEvent)
+    case bookmark(BookmarkEvent)
 }
 
 /// An aggregate whose events live in the shared log as `DomainEvent`s.
@@ -80,4 +81,17 @@ extension InboxAggregate: EventSourced {
 extension StreamName {
     /// The stream of which notices a member has read.
     public static func inbox(_ id: UserID) -> StreamName { StreamName("inbox-\(id)") }
+}
+
+extension BookmarkAggregate: EventSourced {
+    public static func wrap(_ event: BookmarkEvent) -> DomainEvent { .bookmark(event) }
+    public static func unwrap(_ event: DomainEvent) -> BookmarkEvent? {
+        guard case .bookmark(let event) = event else { return nil }
+        return event
+    }
+}
+
+extension StreamName {
+    /// The stream of a member's bookmarks.
+    public static func bookmarks(_ id: UserID) -> StreamName { StreamName("bookmarks-\(id)") }
 }

@@ -44,6 +44,12 @@ public struct CoverURLs: Hashable, Sendable, Codable {
     public let small: String
     public let medium: String
     public let large: String
+
+    /// Open Library's covers of one kind of key (`id/123`, `olid/OL1M`, `isbn/978…`) under a covers base URL.
+    public static func openLibrary(base: String, path: String) -> CoverURLs {
+        func url(_ size: String) -> String { "\(base)/b/\(path)-\(size).jpg" }
+        return CoverURLs(small: url("S"), medium: url("M"), large: url("L"))
+    }
     public init(small: String, medium: String, large: String) {
         self.small = small
         self.medium = medium
@@ -125,4 +131,30 @@ public protocol SearchCache: Sendable {
     func lookup(_ key: String) async throws -> (page: SearchPage, storedAt: Date)?
     /// Stores an answer, evicting the oldest entries past the cache's bound.
     func store(_ key: String, _ page: SearchPage, at: Date) async throws
+}
+
+/// A bookmark as listed: in the shape of a search result, plus what it points at.
+public struct BookmarkEntry: Equatable, Sendable {
+    public let key: String
+    public let work: WorkResult
+    /// Set when the bookmark is of a catalogue book.
+    public let book: BookID?
+    public let bookmarkedAt: Date
+    public init(key: String, work: WorkResult, book: BookID?, bookmarkedAt: Date) {
+        self.key = key
+        self.work = work
+        self.book = book
+        self.bookmarkedAt = bookmarkedAt
+    }
+}
+
+/// Orders of a bookmark list.
+public enum BookmarkSort: String, CaseIterable, Sendable {
+    case newest, title
+}
+
+/// The bookmarks read model.
+public protocol BookmarkShelf: Sendable {
+    /// A member's bookmarks in the requested order.
+    func bookmarks(of member: UserID, sort: BookmarkSort) async throws -> [BookmarkEntry]
 }

@@ -31,15 +31,19 @@ public enum Bootstrap {
             runner: runner, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), tokens: RandomSessionTokens(),
             accounts: database.accounts, countries: try countries(configuration, database), geolocator: geolocator(configuration),
             settings: settings)
+        let search = SearchBooks(
+            search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client),
+            cache: database.searchCache(), clock: clock, settings: searchSettings(configuration))
         let library = Library(
             catalogue: CatalogueUseCases(runner: runner, catalogue: database.catalogue),
             accounts: AccountUseCases(accounts),
             circulation: CirculationUseCases(CirculationDependencies(
                 runner: runner, loans: database.loans, notices: database.loans, accounts: database.accounts,
                 policy: configuration.loanPolicy)),
-            search: SearchBooks(
-                search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client), cache: database.searchCache(), clock: clock,
-                settings: searchSettings(configuration)),
+            search: search,
+            bookmarks: Bookmarks(
+                runner: runner, search: search, catalogue: database.catalogue,
+                shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
             health: database, readModels: database)
         return (library, database)
     }

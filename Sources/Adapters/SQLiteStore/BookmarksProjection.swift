@@ -1,0 +1,63 @@
+import Application
+import Domain
+import Foundation
+import GRDB
+
+/// Folds bookmark events into `bookmarks`, one row per member and key.
+struct BookmarksProjection: SQLiteProjection {
+    let name = "bookmarks"
+
+    func reset(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM bookmarks")
+    }
+
+    func apply(_ recorded: RecordedEvent, _ db: Database) throws {
+        switch recorded.event {
+        case .bookmark(.added(let e)):
+            let s = e.snapshot
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO bookmarks (member_id, key, book_id, title, title_key, authors, first_publish_year, cover_id,
+                        rating_average, bookmarked_at, position)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [e.member.description, e.key, e.book?.description, s.title, CatalogueProjection.sortKey(s.title),
+                            CatalogueProjection.jsonArray(s.authors), s.firstPublishYear, s.coverID, s.ratingAverage,
+                            Timestamp.format(recorded.metadata.recordedAt), recorded.position])
+        case .bookmark(.removed(let e)):
+            try db.execute(sql: "DELETE FROM bookmarks WHERE member_id = ? AND key = ?", arguments: [e.member.description, e.key])
+        default:
+            return
+        }
+    }
+}
+
+/// The bookmarks read model, shaped like search results (covers built from the covers base URL).
+public struct SQLiteBookmarks: BookmarkShelf {
+    let pool: DatabasePool
+    let coversURL: String
+
+    public func bookmarks(of member: UserID, sort: BookmarkSort) async throws -> [BookmarkEntry] {
+        let order = sort == .title ? "title_key, position DESC" : "position DESC"
+        let covers = coversURL
+        return try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order)", arguments: [member.description]).map { row in
+                let key: String = row["key"]
+                let coverID: Int? = row["cover_id"]
+                let work = WorkResult(
+                    workKey: key, title: row["title"], authors: try JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8)),
+                    firstPublishYear: row["first_publish_year"], editionCount: nil, isbns: [], coverID: coverID,
+                    ratingAverage: row["rating_average"], ratingCount: nil, readingLogCount: nil,
+                    covers: coverID.map { CoverURLs.openLibrary(base: covers, path: "id/\($0)") })
+                return BookmarkEntry(
+                    key: key, work: work, book: (row["book_id"] as String?).flatMap(BookID.init),
+                    bookmarkedAt: try Timestamp.parse(row["bookmarked_at"]))
+            }
+        }
+    }
+}
+
+extension LibraryDatabase {
+    /// The bookmarks read model; cover URLs are made under `coversURL`.
+    public func bookmarkShelf(coversURL: String) -> SQLiteBookmarks { SQLiteBookmarks(pool: pool, coversURL: coversURL) }
+}
