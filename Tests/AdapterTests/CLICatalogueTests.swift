@@ -85,4 +85,15 @@ struct CLICatalogueTests {
         for word in ["serve", "book", "projections", "--db", "--json"] { #expect(help.stdout.contains(word), "\(word)") }
         #expect(try run("book", "add", "--help").stdout.contains("--isbn"))
     }
+
+    @Test("every command's help works (ArgumentParser validates each command's options there)", arguments: [
+        "serve", "book add", "book import", "book list", "book show", "book edit", "book delete", "book clear", "signup", "login",
+        "logout", "whoami", "user list", "user add", "user promote", "user demote", "countries list", "countries default",
+        "loan borrow", "loan return", "loan renew", "loan list", "loan checkout", "notices scan", "notices list", "notices read",
+        "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild",
+    ])
+    func help(command: String) throws {
+        let result = try shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path)
+        #expect(result.status == 0 && result.stdout.contains("USAGE"), "\(command): \(result.stdout)\(result.stderr)")
+    }
 }

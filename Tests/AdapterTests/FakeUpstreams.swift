@@ -57,6 +57,24 @@ final class FakeUpstreams: Sendable {
             default: return try await Self.answer(mode, ok: search[key] ?? search[""]!)
             }
         }
+        let records: [String: Data] = [
+            "isbn/9780140328721": try Fixtures.data("openlibrary-works/isbn-0140328726-fantastic-mr-fox.json"),
+            "works/OL20126932W": try Fixtures.data("openlibrary-works/works-OL20126932W-the-institute.json"),
+            "works/OL3616800W": try Fixtures.data("openlibrary-works/works-OL3616800W-montana-water-law.json"),
+            "authors/OL23919A": try Fixtures.data("openlibrary-works/authors-OL23919A-rowling.json"),
+            "authors/OL4452558A": try Fixtures.data("openlibrary-works/authors-OL4452558A-paulsen.json"),
+        ]
+        for kind in ["isbn", "works", "authors"] {
+            router.get("/:mode/\(kind)/:file") { request, context in
+                self.requests.withLock { $0.append(request.uri.description) }
+                let name = (context.parameters.get("file") ?? "").replacingOccurrences(of: ".json", with: "")
+                let mode = context.parameters.get("mode") ?? "ok"
+                guard let record = records["\(kind)/\(name)"] else {
+                    return Self.json(#"{"error":"notfound","key":"/\#(kind)/\#(name)"}"#, status: .notFound)
+                }
+                return try await Self.answer(mode, ok: record)
+            }
+        }
         router.get("/:mode/:ip/json") { request, context in
             self.requests.withLock { $0.append(request.uri.description) }
             let ip = context.parameters.get("ip") ?? ""

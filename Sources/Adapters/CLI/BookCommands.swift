@@ -6,7 +6,7 @@ import Domain
 struct BookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "book", abstract: "Add, list, show, edit and remove catalogue books.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Clear.self])
+        subcommands: [Add.self, Import.self, List.self, Show.self, Edit.self, Delete.self, Clear.self])
 }
 
 /// The descriptive fields `add` and `edit` share.
@@ -38,6 +38,31 @@ extension BookCommand {
                     categories: fields.categories, coverURL: fields.coverURL, description: fields.description)
                 let entry = try await library.catalogue.addBook.execute(draft, copies: copies, by: principal)
                 try show(entry, global, verb: "Added")
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a book from Open Library by ISBN (or --work KEY); options given override what it says.")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("work"), help: "An Open Library work key, e.g. OL27448W, instead of --isbn.") var workKey: String?
+        @OptionGroup var fields: BookFields
+        @Option(help: "How many copies the library owns.") var copies = 1
+
+        func validate() throws {
+            if (fields.isbn == nil) == (workKey == nil) { throw ValidationError("give --isbn (the ISBN to look up) or --work") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                let (library, principal) = try await global.acting()
+                let overrides = BookChanges(
+                    title: fields.title, authors: fields.authors.isEmpty ? nil : fields.authors, publisher: fields.publisher,
+                    categories: fields.categories.isEmpty ? nil : fields.categories, coverURL: fields.coverURL, description: fields.description)
+                let entry = try await library.importBook.execute(isbn: fields.isbn, workKey: workKey, overrides: overrides, copies: copies, by: principal)
+                try show(entry, global, verb: "Imported")
             }
         }
     }

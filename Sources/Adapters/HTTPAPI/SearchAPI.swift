@@ -52,3 +52,13 @@ extension LibraryAPI {
         })
     }
 }
+
+extension LibraryAPI {
+    func importBook(_ input: Operations.ImportBook.Input) async throws -> Operations.ImportBook.Output {
+        guard case .json(let b) = input.body else { throw InvalidInput("body", "must be JSON") }
+        let overrides = BookChanges(
+            title: b.title, authors: b.authors, publisher: b.publisher, categories: b.categories, coverURL: b.coverUrl, description: b.description)
+        let entry = try await library.importBook.execute(isbn: b.isbn, workKey: b.workKey, overrides: overrides, copies: b.copies ?? 1, by: principal)
+        return .created(.init(headers: .init(location: "/api/v1/books/\(entry.id)"), body: .json(.init(entry))))
+    }
+}

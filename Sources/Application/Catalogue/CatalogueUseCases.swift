@@ -24,13 +24,15 @@ public struct Library: Sendable {
     public let circulation: CirculationUseCases
     public let search: SearchBooks
     public let bookmarks: Bookmarks
+    public let importBook: ImportBook
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
-        bookmarks: Bookmarks, health: any HealthCheck, readModels: any ReadModelRebuilder
+        bookmarks: Bookmarks, importBook: ImportBook, health: any HealthCheck, readModels: any ReadModelRebuilder
     ) {
+        self.importBook = importBook
         self.search = search
         self.bookmarks = bookmarks
         self.catalogue = catalogue

@@ -158,3 +158,29 @@ public protocol BookmarkShelf: Sendable {
     /// A member's bookmarks in the requested order.
     func bookmarks(of member: UserID, sort: BookmarkSort) async throws -> [BookmarkEntry]
 }
+
+/// What Open Library knows of one book, to pre-fill a catalogue record.
+public struct BookRecordFound: Equatable, Sendable {
+    public var title: String?
+    public var authors: [String]
+    public var publisher: String?
+    public var isbn: String?
+    public var coverURL: String?
+    public var description: String?
+    public init(title: String?, authors: [String], publisher: String?, isbn: String?, coverURL: String?, description: String?) {
+        self.title = title
+        self.authors = authors
+        self.publisher = publisher
+        self.isbn = isbn
+        self.coverURL = coverURL
+        self.description = description
+    }
+}
+
+/// Looks one book up by ISBN or work key (Open Library), for importing into the catalogue.
+public protocol BookLookup: Sendable {
+    /// The edition with this ISBN, completed from its work and authors; nil when unknown.
+    func book(isbn: ISBN) async throws -> BookRecordFound?
+    /// The work with this key (`OL…W`), completed from its authors; nil when unknown.
+    func book(workKey: String) async throws -> BookRecordFound?
+}

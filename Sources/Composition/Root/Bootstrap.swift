@@ -34,8 +34,9 @@ public enum Bootstrap {
         let search = SearchBooks(
             search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client),
             cache: database.searchCache(), clock: clock, settings: searchSettings(configuration))
+        let catalogue = CatalogueUseCases(runner: runner, catalogue: database.catalogue)
         let library = Library(
-            catalogue: CatalogueUseCases(runner: runner, catalogue: database.catalogue),
+            catalogue: catalogue,
             accounts: AccountUseCases(accounts),
             circulation: CirculationUseCases(CirculationDependencies(
                 runner: runner, loans: database.loans, notices: database.loans, accounts: database.accounts,
@@ -44,6 +45,8 @@ public enum Bootstrap {
             bookmarks: Bookmarks(
                 runner: runner, search: search, catalogue: database.catalogue,
                 shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
+            importBook: ImportBook(
+                lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client), addBook: catalogue.addBook),
             health: database, readModels: database)
         return (library, database)
     }

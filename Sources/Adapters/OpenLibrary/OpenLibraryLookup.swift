@@ -1,0 +1,91 @@
+import Application
+import AsyncHTTPClient
+import Domain
+import Foundation
+
+/// Looks books up on Open Library: `/isbn/{isbn}.json` (an edition), following its `works` key for
+/// the title and description and its (or the work's) `authors` keys for names. A work or author
+/// that cannot be fetched is skipped; only the first lookup failing is an error.
+public struct OpenLibraryLookup: BookLookup {
+    let http: OpenLibraryHTTP
+    let settings: OpenLibrarySettings
+
+    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared) {
+        self.settings = settings
+        http = OpenLibraryHTTP(settings: settings, client: client)
+    }
+
+    public func book(isbn: ISBN) async throws -> BookRecordFound? {
+        guard let edition: Record = try await fetch("/isbn/\(isbn.isbn13).json", required: true) else { return nil }
+        let work: Record? = if let key = edition.works?.first?.key { try await fetch("\(key).json") } else { nil }
+        let authorKeys = (edition.authors ?? []).compactMap(\.key) + (work?.authors ?? []).compactMap { $0.author?.key ?? $0.key }
+        return BookRecordFound(
+            title: edition.title ?? work?.title, authors: try await names(authorKeys), publisher: edition.publishers?.first,
+            isbn: edition.isbn_13?.first ?? edition.isbn_10?.first ?? isbn.isbn13,
+            coverURL: cover(edition.covers ?? work?.covers), description: edition.description?.text ?? work?.description?.text)
+    }
+
+    public func book(workKey: String) async throws -> BookRecordFound? {
+        guard let work: Record = try await fetch("/works/\(workKey).json", required: true) else { return nil }
+        return BookRecordFound(
+            title: work.title, authors: try await names((work.authors ?? []).compactMap { $0.author?.key ?? $0.key }),
+            publisher: nil, isbn: nil, coverURL: cover(work.covers), description: work.description?.text)
+    }
+
+    /// The first positive cover id as a large cover URL (Open Library uses -1 for "removed").
+    private func cover(_ ids: [Int]?) -> String? {
+        (ids ?? []).first { $0 > 0 }.map { CoverURLs.openLibrary(base: settings.coversURL, path: "id/\($0)").large }
+    }
+
+    private func names(_ keys: [String]) async throws -> [String] {
+        var names: [String] = []
+        for key in Array(NSOrderedSet(array: keys)) as? [String] ?? [] {
+            if let author: Record = try await fetch("\(key).json"), let name = author.name ?? author.personal_name { names.append(name) }
+        }
+        return names
+    }
+
+    /// GETs and decodes; nil for 404. When `required`, an unreachable Open Library is `SearchUnavailable`;
+    /// otherwise it only leaves that part out.
+    private func fetch(_ path: String, required: Bool = false) async throws -> Record? {
+        do {
+            return try JSONDecoder().decode(Record.self, from: try await http.get(path))
+        } catch OpenLibraryHTTP.Failure.notFound {
+            return nil
+        } catch let failure as OpenLibraryHTTP.Failure {
+            if required { throw SearchUnavailable("\(failure)") }
+            return nil
+        } catch {
+            if required { throw SearchUnavailable("its answer could not be read") }
+            return nil
+        }
+    }
+
+    /// An edition, a work or an author: every field optional.
+    struct Record: Decodable {
+        struct Key: Decodable {
+            let key: String?
+            let author: Nested?
+        }
+        struct Nested: Decodable { let key: String? }
+        enum Text: Decodable {
+            case plain(String), typed(String)
+            var text: String { switch self { case .plain(let s), .typed(let s): s } }
+            init(from decoder: any Decoder) throws {
+                if let s = try? decoder.singleValueContainer().decode(String.self) { self = .plain(s); return }
+                struct Value: Decodable { let value: String }
+                self = .typed(try Value(from: decoder).value)
+            }
+        }
+        let title: String?
+        let publishers: [String]?
+        let isbn_13: [String]?
+        let isbn_10: [String]?
+        let covers: [Int]?
+        let works: [Key]?
+        let authors: [Key]?
+        let description: Text?
+        let name: String?
+        let personal_name: String?
+    }
+}

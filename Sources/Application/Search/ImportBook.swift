@@ -1,0 +1,45 @@
+import Domain
+import Foundation
+
+/// A librarian adds a catalogue book from Open Library by ISBN or work key: the found record
+/// pre-fills the draft, the librarian's values override it, and the usual rules decide. When
+/// Open Library cannot be reached nothing is added.
+public struct ImportBook: Sendable {
+    let lookup: any BookLookup
+    let addBook: AddBook
+
+    public init(lookup: any BookLookup, addBook: AddBook) {
+        self.lookup = lookup
+        self.addBook = addBook
+    }
+
+    public func execute(isbn: String? = nil, workKey: String? = nil, overrides: BookChanges = BookChanges(), copies: Int = 1, by principal: Principal)
+        async throws -> CatalogueEntry
+    {
+        try principal.requireLibrarian()
+        let found: BookRecordFound?
+        switch (isbn, workKey) {
+        case (let isbn?, nil):
+            let parsed: ISBN
+            do { parsed = try ISBN(parsing: isbn) } catch { throw InvalidInput("isbn", "'\(isbn)' is not a valid ISBN: it \(error)") }
+            found = try await lookup.book(isbn: parsed)
+            guard found != nil else { throw NotFound("Open Library edition", parsed.isbn13) }
+        case (nil, let key?):
+            let key = key.split(separator: "/").last.map(String.init) ?? key
+            guard key.hasPrefix("OL"), key.hasSuffix("W") else { throw InvalidInput("workKey", "must be an Open Library work key such as OL27448W") }
+            found = try await lookup.book(workKey: key)
+            guard found != nil else { throw NotFound("Open Library work", key) }
+        default:
+            throw InvalidInput("isbn", "give either an ISBN or a work key")
+        }
+        let record = found!
+        let prefilled = BookDraft(
+            title: record.title ?? "", authors: record.authors, isbn: record.isbn, publisher: record.publisher,
+            coverURL: record.coverURL, description: record.description.map { String($0.prefix(BookLimits.description)) })
+        let draft = BookDraft(
+            title: overrides.title ?? prefilled.title, authors: overrides.authors ?? prefilled.authors, isbn: overrides.isbn ?? prefilled.isbn,
+            publisher: overrides.publisher ?? prefilled.publisher, categories: overrides.categories ?? [],
+            coverURL: overrides.coverURL ?? prefilled.coverURL, description: overrides.description ?? prefilled.description)
+        return try await addBook.execute(draft, copies: copies, by: principal)
+    }
+}
