@@ -124,6 +124,7 @@ final class FakeUpstreams: Sendable {
     }
 
     /// Runs `body` with the fake listening; passes its base URL (`http://127.0.0.1:PORT`).
+    @discardableResult
     func run<T: Sendable>(_ body: @escaping @Sendable (String) async throws -> T) async throws -> T {
         let app = Application(router: try router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         return try await app.test(.live) { client in try await body("http://127.0.0.1:\(try #require(client.port))") }
