@@ -34,7 +34,7 @@ let package = Package(
         // Adapters: each depends on Application only (plus its own libraries).
         .target(
             name: "SQLiteStore",
-            dependencies: ["Application", grdb],
+            dependencies: ["Application", grdb, .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/Adapters/SQLiteStore"
         ),
         .target(name: "InMemory", dependencies: ["Application"], path: "Sources/Adapters/InMemory"),

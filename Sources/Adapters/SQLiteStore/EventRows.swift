@@ -21,20 +21,27 @@ enum EventRows {
     static let columns =
         "position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor, correlation_id, causation_id"
 
-    static func insert(_ event: EncodedEvent, stream: StreamName, version: Int64, _ db: Database) throws -> Int64 {
+    /// Writes one event at `position` (the next one), chained to `previous`; returns its hash.
+    static func insert(
+        _ event: EncodedEvent, stream: StreamName, version: Int64, position: Int64, previous: String, _ db: Database
+    ) throws -> String {
         let m = event.metadata
+        let fields = HashChain.Fields(
+            position: position, streamID: stream.rawValue, streamVersion: version, eventType: event.type, payload: event.payload,
+            eventID: m.eventID.uuidString.lowercased(), recordedAt: Timestamp.format(m.recordedAt), actor: m.actor,
+            correlationID: m.correlationID.uuidString.lowercased(), causationID: m.causationID?.uuidString.lowercased())
+        let hash = HashChain.hash(previous: previous, fields)
         try db.execute(
             sql: """
-                INSERT INTO events (stream_id, stream_version, event_type, payload, event_id, recorded_at,
-                                    actor, correlation_id, causation_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at,
+                                    actor, correlation_id, causation_id, hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                stream.rawValue, version, event.type, event.payload, m.eventID.uuidString.lowercased(),
-                Timestamp.format(m.recordedAt), m.actor, m.correlationID.uuidString.lowercased(),
-                m.causationID?.uuidString.lowercased(),
+                position, fields.streamID, version, fields.eventType, fields.payload, fields.eventID, fields.recordedAt,
+                fields.actor, fields.correlationID, fields.causationID, hash,
             ])
-        return db.lastInsertedRowID
+        return hash
     }
 
     static func version(of stream: StreamName, _ db: Database) throws -> Int64 {

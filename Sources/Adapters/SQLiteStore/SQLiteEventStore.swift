@@ -93,12 +93,13 @@ public final class SQLiteEventStore: EventStore, Sendable {
             guard expected.isMet(by: actual) else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
             versions[stream] = actual
         }
-        var head = try EventRows.head(db)
+        var (head, previous) = try HashChain.tip(db)
         for (stream, _, events) in appends {
             for event in events {
                 let version = versions[stream, default: 0] + 1
                 versions[stream] = version
-                head = try EventRows.insert(event, stream: stream, version: version, db)
+                head += 1
+                previous = try EventRows.insert(event, stream: stream, version: version, position: head, previous: previous, db)
                 try projections.apply(
                     RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), db)
             }

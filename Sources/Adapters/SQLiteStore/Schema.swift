@@ -2,6 +2,11 @@ import GRDB
 
 /// The database schema, as numbered migrations. Never edit a shipped migration: add one.
 enum Schema {
+    static let noUpdateTrigger = """
+        CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
+        """
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-events") { db in
@@ -19,8 +24,7 @@ enum Schema {
                     causation_id TEXT,
                     UNIQUE (stream_id, stream_version)
                 ) STRICT;
-                CREATE TRIGGER events_no_update BEFORE UPDATE ON events
-                BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
+                \(noUpdateTrigger)
                 CREATE TRIGGER events_no_delete BEFORE DELETE ON events
                 BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END;
                 CREATE TABLE projection_positions (
@@ -144,6 +148,7 @@ enum Schema {
                 ) STRICT;
                 """)
         }
+        migrator.registerMigration("v7-hash-chain") { db in try HashChain.migrate(db) }
         return migrator
     }
 }
