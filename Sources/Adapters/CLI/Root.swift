@@ -13,7 +13,7 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, BookCommand.self, SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self,
             UserCommand.self, CountriesCommand.self, LoanCommand.self, NoticesCommand.self, SearchCommand.self, BookmarkCommand.self,
-            ProjectionsCommand.self,
+            AuditCommand.self, ProjectionsCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

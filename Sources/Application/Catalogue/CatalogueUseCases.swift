@@ -25,13 +25,15 @@ public struct Library: Sendable {
     public let search: SearchBooks
     public let bookmarks: Bookmarks
     public let importBook: ImportBook
+    public let verifyLog: VerifyLog
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
-        bookmarks: Bookmarks, importBook: ImportBook, health: any HealthCheck, readModels: any ReadModelRebuilder
+        bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, health: any HealthCheck, readModels: any ReadModelRebuilder
     ) {
+        self.verifyLog = verifyLog
         self.importBook = importBook
         self.search = search
         self.bookmarks = bookmarks

@@ -10,3 +10,23 @@ public protocol ReadModelRebuilder: Sendable {
     /// Returns the number of events replayed.
     func rebuild(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64
 }
+
+/// The outcome of one verification check.
+public struct AuditCheck: Equatable, Sendable, Codable {
+    public let name: String
+    public let passed: Bool
+    /// What was found: counts when it passed, the first failure when not.
+    public let detail: String
+    public init(name: String, passed: Bool, detail: String) {
+        self.name = name
+        self.passed = passed
+        self.detail = detail
+    }
+}
+
+/// Proves the log was not altered, or names what breaks.
+public protocol LogVerifier: Sendable {
+    /// Runs every check (hash chain, contiguity, append-only triggers, replay equals live read
+    /// models); reports (done, total) events as it goes.
+    func verify(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> [AuditCheck]
+}

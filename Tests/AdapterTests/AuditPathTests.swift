@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("audit verify over HTTP and the CLI")
+struct AuditPathTests {
+    @Test func httpForLibrariansOnly() async throws {
+        try await withAPI { api in
+            _ = try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#)
+            let report = try await api.send(.get, "/api/v1/audit/verify").object
+            #expect(report["ok"] as? Bool == true && (report["checks"] as? [Any])?.count == 4)
+            #expect(try await api.send(.get, "/api/v1/audit/verify", token: try await api.signUpMember("m@example.org")).status == .forbidden)
+        }
+    }
+
+    @Test func cliExitsNonZeroNamingTheBrokenPosition() throws {
+        let db = TemporaryDatabase()
+        for n in 1...3 { _ = try shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
+        let ok = try shelfmark(["audit", "verify"], database: db.path)
+        #expect(ok.status == 0 && ok.stdout.contains("The log verifies."), "\(ok.stdout)\(ok.stderr)")
+        let raw = try DatabaseQueue(path: db.path)
+        try raw.write { db in
+            try db.execute(sql: "DROP TRIGGER events_no_update")
+            try db.execute(sql: "UPDATE events SET payload = replace(payload, 'Book 2', 'Book Two') WHERE position = 2")
+        }
+        try raw.close()
+        let broken = try shelfmark(["--json", "audit", "verify"], database: db.path)
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("the chain breaks at position 2") && broken.stdout.contains("\"ok\" : false"), "\(broken.stdout)")
+    }
+}

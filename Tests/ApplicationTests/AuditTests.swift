@@ -1,0 +1,80 @@
+import Application
+import Domain
+import Foundation
+import GRDB
+import SQLiteStore
+import Testing
+
+@Suite("audit verify")
+struct AuditTests {
+    /// A log with books, accounts, loans, notices and bookmarks in it, built through the use cases.
+    func library() async throws -> TestLibrary {
+        let t = try TestLibrary()
+        let dune = try await t.library.catalogue.addBook.execute(BookDraft(title: "Dune", authors: ["F"]), copies: 2, by: .cliOperator)
+        let form = SignupForm(email: "ada@example.org", password: "Member-Pass1", country: "FR")
+        let token = try #require(try await t.library.accounts.signUp.execute(form, by: .anonymous).session?.token)
+        let ada = try await t.library.accounts.authenticate.execute(token: token)
+        let loan = try await t.library.circulation.borrow.execute([dune.id], by: ada)[0]
+        _ = try await t.library.bookmarks.add(book: dune.id, by: ada)
+        t.clock.advance(by: 20 * 24 * 3600)
+        try await t.library.circulation.scan.execute(by: .system)
+        _ = try await t.library.circulation.giveBack.execute(loan.id, by: ada)
+        return t
+    }
+
+    func failing(_ checks: [AuditCheck]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: checks.filter { !$0.passed }.map { ($0.name, $0.detail) })
+    }
+
+    /// Runs SQL on the database file as an attacker with the sqlite3 shell would: triggers dropped first.
+    func tamper(_ t: TestLibrary, _ sql: String) async throws {
+        let raw = try DatabaseQueue(path: t.folder.databasePath)
+        try await raw.write { db in
+            try db.execute(sql: "DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;")
+            try db.execute(sql: sql)
+        }
+        try raw.close()
+    }
+
+    @Test func aLogBuiltThroughTheUseCasesVerifies() async throws {
+        let t = try await library()
+        let checks = try await t.library.verifyLog.execute(by: .cliOperator)
+        #expect(failing(checks).isEmpty, "\(checks)")
+        #expect(checks.map(\.name) == ["hash chain", "contiguity", "append-only triggers", "replay"])
+        let member = Principal.user(UserID(UUID()), .member, SessionID(UUID()))
+        await #expect(throws: Forbidden.self) { try await t.library.verifyLog.execute(by: member) }
+    }
+
+    @Test func editingAnEventBreaksTheChainAtItsPosition() async throws {
+        let t = try await library()
+        try await tamper(t, "UPDATE events SET payload = replace(payload, 'Dune', 'Dune II') WHERE position = 1")
+        let failed = failing(try await t.library.verifyLog.execute(by: .cliOperator))
+        #expect(failed["hash chain"]?.contains("position 1") == true, "\(failed)")
+        #expect(failed["append-only triggers"] != nil)
+    }
+
+    @Test func reorderingIsCaught() async throws {
+        let t = try await library()
+        // Swap two events of different streams, hashes and all: every row stays self-consistent but the chain does not.
+        try await tamper(t, "UPDATE events SET position = -2 WHERE position = 2; UPDATE events SET position = 2 WHERE position = 3; UPDATE events SET position = 3 WHERE position = -2")
+        let failed = failing(try await t.library.verifyLog.execute(by: .cliOperator))
+        #expect(failed["hash chain"]?.contains("position 2") == true, "\(failed)")
+    }
+
+    @Test func deletingTheLastEventIsCaught() async throws {
+        let t = try await library()
+        try await tamper(t, "DELETE FROM events WHERE position = (SELECT MAX(position) FROM events)")
+        let failed = failing(try await t.library.verifyLog.execute(by: .cliOperator))
+        #expect(failed["contiguity"]?.contains("events were removed") == true, "\(failed)")
+    }
+
+    @Test func aCorruptedReadModelRowIsCaughtByTheReplay() async throws {
+        let t = try await library()
+        let raw = try DatabaseQueue(path: t.folder.databasePath)
+        try await raw.write { db in try db.execute(sql: "UPDATE catalogue_books SET copies = 99") }
+        try raw.close()
+        let failed = failing(try await t.library.verifyLog.execute(by: .cliOperator))
+        #expect(failed.keys.sorted() == ["replay"])
+        #expect(failed["replay"]?.contains("catalogue_books") == true && failed["replay"]?.contains("copies=99") == true, "\(failed)")
+    }
+}
