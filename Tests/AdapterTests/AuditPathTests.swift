@@ -30,4 +30,20 @@ struct AuditPathTests {
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("the chain breaks at position 2") && broken.stdout.contains("\"ok\" : false"), "\(broken.stdout)")
     }
+
+    @Test func exportedLogsVerifyOffline() throws {
+        let db = TemporaryDatabase()
+        for n in 1...3 { _ = try shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
+        let file = db.folder.appendingPathComponent("export.jsonl").path
+        let exported = try shelfmark(["audit", "export", "--format", "jsonl", "--output", file], database: db.path)
+        #expect(exported.status == 0 && exported.stdout.contains("Exported 3 events."), "\(exported.stderr)")
+        let other = TemporaryDatabase()  // offline: no access to the original database
+        #expect(try shelfmark(["audit", "verify", "--file", file], database: other.path).stdout.contains("The log verifies."))
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "Book 3", with: "Book Three").write(toFile: file, atomically: true, encoding: .utf8)
+        let broken = try shelfmark(["audit", "verify", "--file", file], database: other.path)
+        #expect(broken.status == 1 && broken.stdout.contains("the chain breaks at position 3"))
+        let partial = try shelfmark(["audit", "export", "--from", "2"], database: db.path)
+        #expect(partial.stdout.split(separator: "\n").count == 2)
+    }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// `shelfmark audit ...`.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Prove the library's history was not altered.", subcommands: [Verify.self])
+        commandName: "audit", abstract: "Prove the library's history was not altered.", subcommands: [Verify.self, Export.self])
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -13,20 +13,56 @@ struct AuditCommand: AsyncParsableCommand {
             discussion: "Exits 0 when every check passes, 1 otherwise, naming the first thing that breaks.")
 
         @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Verify an exported log (JSON lines) offline instead of the database.", valueName: "export.jsonl"))
+        var file: String?
 
         func run() async throws {
             var failed = false
             try await reportingFailures {
                 let (library, principal) = try await global.acting()
-                let progress = Progress(label: "verifying")
-                let checks = try await library.verifyLog.execute(by: principal) { done, total in progress.update(done, of: total) }
-                progress.finish()
+                let checks: [AuditCheck]
+                if let file {
+                    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw CLIFailure("cannot read \(file)") }
+                    checks = library.exportLog.verify(lines: text.split(separator: "\n").map(String.init))
+                } else {
+                    let progress = Progress(label: "verifying")
+                    checks = try await library.verifyLog.execute(by: principal) { done, total in progress.update(done, of: total) }
+                    progress.finish()
+                }
                 failed = !checks.allSatisfy(\.passed)
                 if global.json { return try printJSON(VerifyJSON(ok: !failed, checks: checks)) }
                 for check in checks { print("\(check.passed ? "ok  " : "FAIL") \(check.name): \(check.detail)") }
                 print(failed ? "The log does NOT verify." : "The log verifies.")
             }
             if failed { throw ExitCode.failure }
+        }
+    }
+}
+
+extension AuditCommand {
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the log, with its hashes, as JSON lines for outside tools (verify it with `audit verify --file`).")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The first position to export.") var from: Int64 = 1
+        @Option(help: "Only jsonl.") var format = "jsonl"
+        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+
+        func validate() throws { if format != "jsonl" { throw ValidationError("--format must be jsonl") } }
+
+        func run() async throws {
+            try await reportingFailures {
+                let (library, principal) = try await global.acting()
+                var handle = FileHandle.standardOutput
+                if let output {
+                    guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
+                        throw CLIFailure("cannot write \(output)")
+                    }
+                    handle = file
+                }
+                let count = try await library.exportLog.execute(from: from, by: principal) { line in handle.write(Data((line + "\n").utf8)) }
+                if output != nil { print("Exported \(count) events.") }
+            }
         }
     }
 }

@@ -10,6 +10,11 @@ enum EventCodec {
         var description: String { "the log holds an event of unknown type '\(type)'" }
     }
 
+    /// Every stored type name this code reads.
+    static let allTypes: [String] = [
+        "book.added.v1", "book.edited.v1", "book.copies-added.v1", "book.copies-removed.v1", "book.withdrawn.v1", "user.registered.v1", "user.role-changed.v1", "user.session-opened.v1", "user.session-closed.v1", "email.claimed.v1", "email.login-failed.v1", "email.login-succeeded.v1", "book.copy-lent.v1", "book.copy-returned.v1", "loan.opened.v1", "loan.renewed.v1", "loan.returned.v1", "loan.notice-issued.v1", "patron.loan-started.v1", "patron.loan-renewed.v1", "patron.loan-ended.v1", "inbox.notices-read.v1", "bookmark.added.v1", "bookmark.removed.v1",
+    ]
+
     static func encode(_ event: DomainEvent) throws -> (type: String, payload: String) {
         switch event {
         case .book(.added(let e)): ("book.added.v1", try json(e))

@@ -26,13 +26,16 @@ public struct Library: Sendable {
     public let bookmarks: Bookmarks
     public let importBook: ImportBook
     public let verifyLog: VerifyLog
+    public let exportLog: ExportLog
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
-        bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, health: any HealthCheck, readModels: any ReadModelRebuilder
+        bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, health: any HealthCheck,
+        readModels: any ReadModelRebuilder
     ) {
+        self.exportLog = exportLog
         self.verifyLog = verifyLog
         self.importBook = importBook
         self.search = search

@@ -30,3 +30,11 @@ public protocol LogVerifier: Sendable {
     /// models); reports (done, total) events as it goes.
     func verify(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> [AuditCheck]
 }
+
+/// The log in a portable form, for outside tools.
+public protocol LogArchive: Sendable {
+    /// Writes the log from `position` on, one JSON line per event (with hashes); returns how many.
+    func export(from position: Int64, to write: (String) throws -> Void) async throws -> Int64
+    /// Verifies an exported log offline: hashes, links and gaps.
+    func verifyExport(lines: [String]) -> [AuditCheck]
+}
