@@ -46,4 +46,25 @@ struct AuditPathTests {
         let partial = try shelfmark(["audit", "export", "--from", "2"], database: db.path)
         #expect(partial.stdout.split(separator: "\n").count == 2)
     }
+
+    @Test func historyOfABookAndAMember() async throws {
+        try await withAPI { api in
+            let id = try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#).object["id"] as? String)
+            _ = try await api.send(.patch, "/api/v1/books/\(id)", json: #"{"title":"U"}"#)
+            let items = try #require(try await api.send(.get, "/api/v1/audit/history?book=\(id)").object["items"] as? [[String: Any]])
+            #expect(items.map { $0["type"] as? String } == ["book.added.v1", "book.edited.v1"])
+            #expect((items[0]["actor"] as? String)?.hasPrefix("user:") == true)
+            let member = try await api.signUpMember("ada@example.org")
+            let mine = try #require(try await api.send(.get, "/api/v1/audit/history?member=ada@example.org").object["items"] as? [[String: Any]])
+            #expect(mine.map { $0["type"] as? String } == ["user.registered.v1", "user.session-opened.v1"])
+            #expect(try await api.send(.get, "/api/v1/audit/history?book=\(id)&loan=x").status == .badRequest)
+            #expect(try await api.send(.get, "/api/v1/audit/history?stream=nothing-here").status == .notFound)
+            #expect(try await api.send(.get, "/api/v1/audit/history?book=\(id)", token: member).status == .forbidden)
+        }
+        let db = TemporaryDatabase()
+        let added = try await shelfmark(["--json", "book", "add", "--title", "T", "--author", "A"], database: db.path)
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        let history = try await shelfmark(["audit", "history", "--book", id], database: db.path)
+        #expect(history.status == 0 && history.stdout.contains("book.added.v1") && history.stdout.contains("operator"))
+    }
 }

@@ -90,7 +90,8 @@ struct CLICatalogueTests {
         "serve", "book add", "book import", "book list", "book show", "book edit", "book delete", "book clear", "signup", "login",
         "logout", "whoami", "user list", "user add", "user promote", "user demote", "countries list", "countries default",
         "loan borrow", "loan return", "loan renew", "loan list", "loan checkout", "notices scan", "notices list", "notices read",
-        "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild",
+        "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild", "audit verify", "audit export",
+        "audit history",
     ])
     func help(command: String) throws {
         let result = try shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path)

@@ -5,7 +5,7 @@ import Foundation
 /// `shelfmark audit ...`.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Prove the library's history was not altered.", subcommands: [Verify.self, Export.self])
+        commandName: "audit", abstract: "Prove the library's history was not altered.", subcommands: [Verify.self, Export.self, History.self])
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -62,6 +62,34 @@ extension AuditCommand {
                 }
                 let count = try await library.exportLog.execute(from: from, by: principal) { line in handle.write(Data((line + "\n").utf8)) }
                 if output != nil { print("Exported \(count) events.") }
+            }
+        }
+    }
+}
+
+extension AuditCommand {
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every event of one book, member, loan or stream, in order.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "A book id.") var book: String?
+        @Option(help: "A member's email.") var member: String?
+        @Option(help: "A loan id.") var loan: String?
+        @Option(help: "A stream name, e.g. patron-<user id>.") var stream: String?
+
+        func validate() throws {
+            if [book, member, loan, stream].compactMap({ $0 }).count != 1 { throw ValidationError("give exactly one of --book, --member, --loan, --stream") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                let (library, principal) = try await global.acting()
+                let subject: AggregateHistory.Subject =
+                    if let book { .book(book) } else if let member { .member(email: member) } else if let loan { .loan(loan) } else { .stream(stream ?? "") }
+                let entries = try await library.history.execute(subject, by: principal)
+                if global.json { return try printJSON(entries) }
+                print(table(["#", "POSITION", "TIME", "ACTOR", "TYPE"], entries.map {
+                    [String($0.version), String($0.position), $0.recordedAt, $0.actor, $0.type]
+                }, maxWidth: 60))
             }
         }
     }

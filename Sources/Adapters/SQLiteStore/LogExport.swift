@@ -84,4 +84,13 @@ extension LibraryDatabase {
 
 extension LibraryDatabase: LogArchive {
     public func verifyExport(lines: [String]) -> [AuditCheck] { Self.verifyExport(lines: lines) }
+
+    public func history(_ stream: StreamName) async throws -> [HistoryEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version", arguments: [stream.rawValue]).map {
+                HistoryEntry(position: $0["position"], version: $0["stream_version"], type: $0["event_type"],
+                             recordedAt: $0["recorded_at"], actor: $0["actor"], payload: $0["payload"])
+            }
+        }
+    }
 }

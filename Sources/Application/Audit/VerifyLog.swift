@@ -1,3 +1,5 @@
+import Domain
+
 /// Proves the log unaltered, or names what breaks. Librarians and the operator only.
 public struct VerifyLog: Sendable {
     let verifier: any LogVerifier
@@ -27,4 +29,36 @@ public struct ExportLog: Sendable {
     }
 
     public func verify(lines: [String]) -> [AuditCheck] { archive.verifyExport(lines: lines) }
+}
+
+/// The history of one aggregate: every event of its stream in order. Librarians and the operator only.
+public struct AggregateHistory: Sendable {
+    let archive: any LogArchive
+    let claims: ChangeRole
+
+    public init(archive: any LogArchive, claims: ChangeRole) {
+        self.archive = archive
+        self.claims = claims
+    }
+
+    /// What to show the history of.
+    public enum Subject: Sendable {
+        case book(String), member(email: String), loan(String), stream(String)
+    }
+
+    public func execute(_ subject: Subject, by principal: Principal) async throws -> [HistoryEntry] {
+        try principal.requireLibrarian()
+        let stream: StreamName
+        switch subject {
+        case .book(let id): stream = .book(try BookID.parse(id))
+        case .member(let email): stream = .user(try await claims.user(email: email))
+        case .loan(let id):
+            guard let loan = LoanID(id) else { throw NotFound("loan", id) }
+            stream = .loan(loan)
+        case .stream(let name): stream = StreamName(name)
+        }
+        let entries = try await archive.history(stream)
+        if entries.isEmpty { throw NotFound("stream", stream.rawValue) }
+        return entries
+    }
 }

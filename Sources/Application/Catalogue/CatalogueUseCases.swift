@@ -27,6 +27,7 @@ public struct Library: Sendable {
     public let importBook: ImportBook
     public let verifyLog: VerifyLog
     public let exportLog: ExportLog
+    public let history: AggregateHistory
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
@@ -36,6 +37,7 @@ public struct Library: Sendable {
         readModels: any ReadModelRebuilder
     ) {
         self.exportLog = exportLog
+        self.history = AggregateHistory(archive: exportLog.archive, claims: accounts.changeRole)
         self.verifyLog = verifyLog
         self.importBook = importBook
         self.search = search

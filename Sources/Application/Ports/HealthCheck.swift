@@ -37,4 +37,25 @@ public protocol LogArchive: Sendable {
     func export(from position: Int64, to write: (String) throws -> Void) async throws -> Int64
     /// Verifies an exported log offline: hashes, links and gaps.
     func verifyExport(lines: [String]) -> [AuditCheck]
+    /// Every event of one stream, oldest first, as stored (type name, time, actor, payload).
+    func history(_ stream: StreamName) async throws -> [HistoryEntry]
+}
+
+/// One stored event, for people and outside tools.
+public struct HistoryEntry: Equatable, Sendable, Codable {
+    public let position: Int64
+    public let version: Int64
+    public let type: String
+    public let recordedAt: String
+    public let actor: String
+    /// The stored JSON payload.
+    public let payload: String
+    public init(position: Int64, version: Int64, type: String, recordedAt: String, actor: String, payload: String) {
+        self.position = position
+        self.version = version
+        self.type = type
+        self.recordedAt = recordedAt
+        self.actor = actor
+        self.payload = payload
+    }
 }
