@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
+import InMemory
 import Testing
 
 @Suite("audit verify over HTTP and the CLI")
@@ -66,5 +67,30 @@ struct AuditPathTests {
         let id = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["id"] as? String)
         let history = try await shelfmark(["audit", "history", "--book", id], database: db.path)
         #expect(history.status == 0 && history.stdout.contains("book.added.v1") && history.stdout.contains("operator"))
+    }
+
+    @Test func asOfOverHTTPAndReplayFromTheCLI() async throws {
+        let clock = ManualClock()
+        try await withAPI(clock: clock) { api in
+            let before = clock.now()
+            clock.advance(by: 60)
+            _ = try await api.send(.post, "/api/v1/books", json: #"{"title":"Later","authors":["A"]}"#)
+            let at = { (d: Date) in d.formatted(.iso8601).replacingOccurrences(of: ":", with: "%3A") }
+            let then = try await api.send(.get, "/api/v1/audit/as-of?at=\(at(before))&view=books").object
+            #expect((then["books"] as? [Any])?.isEmpty == true)
+            let now = try await api.send(.get, "/api/v1/audit/as-of?at=\(at(clock.now()))&view=books").object
+            #expect((now["books"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Later"])
+            #expect(try await api.send(.get, "/api/v1/audit/as-of?at=\(at(before))&view=member").status == .badRequest)
+            #expect(try await api.send(.get, "/api/v1/audit/as-of?at=\(at(before))&view=books", token: .none).status == .unauthorized)
+        }
+        let db = TemporaryDatabase()
+        for n in 1...3 { _ = try await shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
+        let into = db.folder.appendingPathComponent("replayed.sqlite").path
+        let replay = try await shelfmark(["audit", "replay", "--until", "2", "--into", into], database: db.path)
+        #expect(replay.status == 0 && replay.stdout.contains("Replayed 2 events"), "\(replay.stderr)")
+        #expect(try await shelfmark(["book", "list"], database: into).stdout.contains("1-2 of 2"))
+        let future = Date().addingTimeInterval(3600).formatted(.iso8601)
+        #expect(try await shelfmark(["audit", "as-of", future, "books"], database: db.path).stdout.contains("Book 3"))
+        #expect(try await shelfmark(["audit", "as-of", "2000-01-01T00:00:00Z", "books"], database: db.path).stdout.contains("No books."))
     }
 }

@@ -91,7 +91,7 @@ struct CLICatalogueTests {
         "logout", "whoami", "user list", "user add", "user promote", "user demote", "countries list", "countries default",
         "loan borrow", "loan return", "loan renew", "loan list", "loan checkout", "notices scan", "notices list", "notices read",
         "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild", "audit verify", "audit export",
-        "audit history",
+        "audit history", "audit replay", "audit as-of",
     ])
     func help(command: String) throws {
         let result = try shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path)

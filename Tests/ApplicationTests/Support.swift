@@ -72,3 +72,19 @@ struct TestLibrary {
         (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: SequentialIDs())
     }
 }
+
+import Composition
+
+enum ShelfmarkConfigurationForTests {
+    static func make(_ path: String) -> ShelfmarkConfiguration {
+        var configuration = ShelfmarkConfiguration(databasePath: path)
+        configuration.bcryptCost = 4
+        return configuration
+    }
+}
+
+enum BootstrapForTests {
+    static func open(_ configuration: ShelfmarkConfiguration) throws -> (Library, LibraryDatabase) {
+        try Bootstrap.openLibrary(configuration, clock: ManualClock(), ids: SequentialIDs())
+    }
+}

@@ -5,7 +5,7 @@ import Foundation
 /// `shelfmark audit ...`.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Prove the library's history was not altered.", subcommands: [Verify.self, Export.self, History.self])
+        commandName: "audit", abstract: "Prove the library's history was not altered.", subcommands: [Verify.self, Export.self, History.self, Replay.self, AsOf.self])
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import Application
+import Foundation
 import OpenAPIRuntime
 
 /// The audit of the log.
@@ -20,5 +21,23 @@ extension LibraryAPI {
         return .ok(.init(body: .json(.init(items: entries.map {
             .init(position: $0.position, version: $0.version, _type: $0.type, recordedAt: $0.recordedAt, actor: $0.actor, payload: $0.payload)
         }))))
+    }
+}
+
+extension LibraryAPI {
+    func asOf(_ input: Operations.AsOf.Input) async throws -> Operations.AsOf.Output {
+        let q = input.query
+        let view: TimeTravel.View
+        switch q.view {
+        case .books: view = .books
+        case .loans: view = .loans
+        case .member:
+            guard let email = q.member else { throw InvalidInput("member", "view=member needs the member's email") }
+            view = .member(email: email)
+        }
+        let answer = try await library.timeTravel.execute(at: q.at, view: view, by: principal)
+        return .ok(.init(body: .json(.init(
+            events: answer.events, books: answer.books.map(Components.Schemas.Book.init), loans: answer.loans.map { loanSchema($0, at: q.at) },
+            notices: answer.notices.map(Components.Schemas.Notice.init)))))
     }
 }

@@ -63,6 +63,13 @@ extension LibraryAPI {
         return id
     }
 
+    /// A loan as it was at `moment` (overdue is judged at that moment).
+    func loanSchema(_ l: LoanSummary, at moment: Date) -> Components.Schemas.Loan {
+        var schema = loan(l)
+        schema.overdue = l.isOverdue(at: moment)
+        return schema
+    }
+
     private func loan(_ l: LoanSummary) -> Components.Schemas.Loan {
         .init(
             id: l.id.description, bookId: l.book.description, bookTitle: l.bookTitle, borrowerId: l.borrower?.description,

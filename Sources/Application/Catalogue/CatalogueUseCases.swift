@@ -28,14 +28,18 @@ public struct Library: Sendable {
     public let verifyLog: VerifyLog
     public let exportLog: ExportLog
     public let history: AggregateHistory
+    public let replay: ReplayLog
+    public let timeTravel: TimeTravel
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
-        bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, health: any HealthCheck,
-        readModels: any ReadModelRebuilder
+        bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, replayer: any LogReplayer,
+        health: any HealthCheck, readModels: any ReadModelRebuilder
     ) {
+        replay = ReplayLog(replayer: replayer)
+        timeTravel = TimeTravel(replayer: replayer, claims: accounts.changeRole)
         self.exportLog = exportLog
         self.history = AggregateHistory(archive: exportLog.archive, claims: accounts.changeRole)
         self.verifyLog = verifyLog

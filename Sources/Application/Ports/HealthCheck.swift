@@ -1,3 +1,5 @@
+import Foundation
+
 /// Answers whether storage is reachable.
 public protocol HealthCheck: Sendable {
     /// The position of the newest event in the log; throws when storage does not answer.
@@ -58,4 +60,38 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
         self.actor = actor
         self.payload = payload
     }
+}
+
+/// Where a replay stops.
+public enum ReplayLimit: Equatable, Sendable {
+    case end
+    /// Up to and including this global position.
+    case position(Int64)
+    /// Events recorded at or before this instant.
+    case time(Date)
+}
+
+/// The read models as they were at a past point of the log.
+public struct LibrarySnapshot: Sendable {
+    public let catalogue: any Catalogue
+    public let loans: any LoanRegister
+    public let notices: any NoticeBoard
+    public let accounts: any Accounts
+    /// The number of events the snapshot was built from.
+    public let events: Int64
+    public init(catalogue: any Catalogue, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, events: Int64) {
+        self.catalogue = catalogue
+        self.loans = loans
+        self.notices = notices
+        self.accounts = accounts
+        self.events = events
+    }
+}
+
+/// Rebuilds read models from a prefix of the log into another database.
+public protocol LogReplayer: Sendable {
+    /// Copies the log up to `until` into a new library database at `path` and builds its read models there.
+    func replay(into path: String, until: ReplayLimit, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64
+    /// Runs `body` on the read models as of `until`, built in a scratch database removed afterwards.
+    func withSnapshot<T: Sendable>(until: ReplayLimit, _ body: (LibrarySnapshot) async throws -> T) async throws -> T
 }

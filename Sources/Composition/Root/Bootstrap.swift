@@ -47,7 +47,7 @@ public enum Bootstrap {
                 shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
             importBook: ImportBook(
                 lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client), addBook: catalogue.addBook),
-            verifyLog: VerifyLog(verifier: database), exportLog: ExportLog(archive: database),
+            verifyLog: VerifyLog(verifier: database), exportLog: ExportLog(archive: database), replayer: database,
             health: database, readModels: database)
         return (library, database)
     }

@@ -1,0 +1,63 @@
+import Application
+import Foundation
+import GRDB
+
+/// `audit replay` and time travel: copy a prefix of the log, hashes and all, into a new database
+/// and let its projections build the read models there. The live database is only read.
+extension LibraryDatabase: LogReplayer {
+    public func replay(into path: String, until: ReplayLimit, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
+        guard !FileManager.default.fileExists(atPath: path) else { throw InvalidInput("into", "\(path) exists already: replay writes a new file") }
+        let target = try LibraryDatabase(path: path, durability: .off)
+        defer { try? target.close() }
+        let last = try await lastPosition(until)
+        var after: Int64 = 0
+        while after < last {
+            let rows = try await pool.read { [after] db in
+                try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
+                                 arguments: [after, last]).map { ($0, try EventRows.recorded($0)) }
+                    .map { row, event in (HashChain.Fields(row), row["hash"] as String?, event) }
+            }
+            guard let tail = rows.last else { break }
+            try await target.pool.write { [projections = target.projections] db in
+                for (f, hash, event) in rows {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
+                                                correlation_id, causation_id, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [f.position, f.streamID, f.streamVersion, f.eventType, f.payload, f.eventID, f.recordedAt, f.actor,
+                                    f.correlationID, f.causationID, hash])
+                    try projections.apply(event, db)
+                }
+                try projections.markCaughtUp(db)
+            }
+            after = tail.0.position
+            progress(after, last)
+        }
+        return after
+    }
+
+    public func withSnapshot<T: Sendable>(until: ReplayLimit, _ body: (LibrarySnapshot) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-asof-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("snapshot.sqlite").path
+        let events = try await replay(into: path, until: until) { _, _ in }
+        let snapshot = try LibraryDatabase(path: path, durability: .off)
+        defer { try? snapshot.close() }
+        return try await body(LibrarySnapshot(
+            catalogue: snapshot.catalogue, loans: snapshot.loans, notices: snapshot.loans, accounts: snapshot.accounts, events: events))
+    }
+
+    /// The last position a limit includes.
+    private func lastPosition(_ until: ReplayLimit) async throws -> Int64 {
+        try await pool.read { db in
+            switch until {
+            case .end: return try EventRows.head(db)
+            case .position(let position): return min(position, try EventRows.head(db))
+            case .time(let date):
+                return try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM events WHERE recorded_at <= ?", arguments: [Timestamp.format(date)]) ?? 0
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Domain
+import Foundation
+
+/// Rebuilds the read models from the log into a separate database, optionally stopping in the past.
+public struct ReplayLog: Sendable {
+    let replayer: any LogReplayer
+
+    public init(replayer: any LogReplayer) { self.replayer = replayer }
+
+    public func execute(into path: String, until: ReplayLimit = .end, by principal: Principal,
+                        progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> Int64 {
+        try principal.requireLibrarian()
+        return try await replayer.replay(into: path, until: until, progress: progress)
+    }
+}
+
+/// What the library looked like at a past moment: the catalogue, who had which book, or one member.
+public struct TimeTravel: Sendable {
+    let replayer: any LogReplayer
+    let claims: ChangeRole
+
+    public init(replayer: any LogReplayer, claims: ChangeRole) {
+        self.replayer = replayer
+        self.claims = claims
+    }
+
+    public enum View: Sendable, Equatable {
+        case books, loans, member(email: String)
+    }
+
+    /// The answer: only the parts of the requested view are filled.
+    public struct Answer: Sendable {
+        public var books: [CatalogueEntry] = []
+        public var loans: [LoanSummary] = []
+        public var notices: [NoticeSummary] = []
+        public var account: AccountSummary?
+        public var events: Int64 = 0
+    }
+
+    public func execute(at moment: Date, view: View, by principal: Principal) async throws -> Answer {
+        try principal.requireLibrarian()
+        var member: UserID?
+        if case .member(let email) = view { member = try await claims.user(email: email) }
+        return try await replayer.withSnapshot(until: .time(moment)) { snapshot in
+            var answer = Answer(events: snapshot.events)
+            switch view {
+            case .books:
+                var offset = 0
+                while true {
+                    let page = try await snapshot.catalogue.page(CatalogueQuery(sort: .title, limit: 100, offset: offset))
+                    answer.books += page.items
+                    guard let next = page.nextOffset else { break }
+                    offset = next
+                }
+            case .loans:
+                answer.loans = try await snapshot.loans.loans(LoanFilter())
+            case .member:
+                guard let member else { break }
+                answer.account = try await snapshot.accounts.account(member)
+                answer.loans = try await snapshot.loans.loans(LoanFilter(member: member, includeReturned: true))
+                answer.notices = try await snapshot.notices.notices(of: member, limit: 1_000).items
+            }
+            return answer
+        }
+    }
+}
