@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "shelfmark", targets: ["shelfmark"]),
+        // For the benchmarks in bench/, a package of their own.
+        .library(name: "ShelfmarkCore", targets: ["Domain", "Application", "SQLiteStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
