@@ -9,15 +9,18 @@ extension BookDraft {
         let publisher = Self.text(publisher, field: "publisher", max: BookLimits.publisher, into: &errors)
         let categories = Self.categories(categories, into: &errors)
         let cover = Self.coverURL(coverURL, into: &errors)
-        let description = Self.text(description, field: "description", max: BookLimits.description, into: &errors)
+        let description = Self.text(
+            description, field: "description", max: BookLimits.description, multiline: true, into: &errors)
         return BookDetails(
             title: title ?? "", authors: authors, isbn: isbn, publisher: publisher,
             categories: categories, coverURL: cover, description: description)
     }
 
-    /// Trimmed text, nil when empty; an error when required and empty, or too long.
+    /// Trimmed text, nil when empty; an error when required and empty, too long, or holding
+    /// control characters.
     private static func text(
-        _ raw: String?, field: String, max: Int, required: Bool = false, into errors: inout [FieldError]
+        _ raw: String?, field: String, max: Int, required: Bool = false, multiline: Bool = false,
+        into errors: inout [FieldError]
     ) -> String? {
         let trimmed = raw?.trimmingWhitespace() ?? ""
         if trimmed.isEmpty {
@@ -25,6 +28,7 @@ extension BookDraft {
             return nil
         }
         if trimmed.count > max { errors.append(FieldError(field, "must be at most \(max) characters")) }
+        if let problem = FreeText.problem(trimmed, field: field, multiline: multiline) { errors.append(problem) }
         return trimmed
     }
 

@@ -20,6 +20,8 @@ public enum PasswordPolicy {
         if password.utf8.count > maxBytes {
             problems.append(FieldError("password", "must be at most \(maxBytes) bytes (bcrypt ignores the rest)"))
         }
+        // bcrypt would stop at a NUL, so "A!\0anything" would be the password "A!".
+        if let problem = FreeText.problem(password, field: "password") { problems.append(problem) }
         return problems
     }
 }
@@ -46,6 +48,7 @@ public struct SignupForm: Sendable {
         problems += PasswordPolicy.problems(password)
         let name = (displayName ?? "").trimmingWhitespace()
         if name.count > 100 { problems.append(FieldError("displayName", "must be at most 100 characters")) }
+        if let problem = FreeText.problem(name, field: "displayName") { problems.append(problem) }
         let code = country.trimmingWhitespace().uppercased()
         if code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
             problems.append(FieldError("country", "must be an ISO 3166-1 alpha-2 code such as FR or CA"))

@@ -9,12 +9,12 @@ import OpenAPIRuntime
 /// documents for every error, and a bound on request bodies.
 public enum HTTPServer {
     /// The router serving the library through its use cases.
-    public static func router(library: Library, maxBodyBytes: Int = 1 << 20, trustedProxies: Set<String> = [])
-        throws -> Router<LibraryRequestContext>
-    {
+    public static func router(
+        library: Library, maxBodyBytes: Int = 1 << 20, bodyTimeout: Duration = .seconds(60), trustedProxies: Set<String> = []
+    ) throws -> Router<LibraryRequestContext> {
         let router = Router(context: LibraryRequestContext.self)
         router.add(middleware: ProblemMiddleware())
-        router.add(middleware: BodyLimitMiddleware(maxBytes: maxBodyBytes))
+        router.add(middleware: BodyLimitMiddleware(maxBytes: maxBodyBytes, timeout: bodyTimeout))
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
         router.get("/openapi.yaml") { _, _ in
             Response(
@@ -75,16 +75,47 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Refuses request bodies larger than `maxBytes` with a 413, whether or not they declare a length.
-struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Refuses request bodies larger than `maxBytes` with a 413, whether or not they declare a length,
+/// and closes the connection of a body that has not fully arrived within `timeout`: the idle
+/// timeout counts every chunk as activity, so a client sending a byte at a time would otherwise
+/// hold its connection, and a request, for ever.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = LibraryRequestContext
     let maxBytes: Int
+    let timeout: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
             throw HTTPError(.contentTooLarge, message: "the request body is larger than \(maxBytes) bytes")
         }
+        let body = request.body
+        let (maxBytes, timeout, channel) = (maxBytes, timeout, context.channel)
+        let started = ContinuousClock.now
+        let collected: ByteBuffer?
+        do {
+            collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await body.collect(upTo: maxBytes) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    channel.close(promise: nil)  // ends the body too, so the collecting task stops
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+        } catch let error as any HTTPResponseError {
+            throw error  // too large
+        } catch where ContinuousClock.now - started >= timeout {
+            collected = nil
+        } catch {
+            // The client's fault (the connection ended mid-body, a broken chunk): no 500 in the log.
+            throw HTTPError(.badRequest, message: "the request body could not be read: \(error)")
+        }
+        guard let collected else {
+            throw HTTPError(.requestTimeout, message: "the request body did not arrive within \(timeout)")
+        }
         var request = request
-        _ = try await request.collectBody(upTo: maxBytes)
+        request.body = .init(buffer: collected)
         return try await next(request, context)
     }
 }

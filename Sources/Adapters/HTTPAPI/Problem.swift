@@ -11,12 +11,21 @@ struct Problem: Error, Encodable, Equatable {
     let detail: String?
     let errors: [FieldError]?
 
+    /// Problems echo what the client sent (an id, a field's value); these bounds keep the echo of
+    /// a huge input small.
+    static let maxDetail = 1_000
+    static let maxErrors = 50
+
     init(status: Int, slug: String, title: String, detail: String? = nil, errors: [FieldError]? = nil) {
         self.type = "urn:shelfmark:problem:\(slug)"
         self.title = title
         self.status = status
-        self.detail = detail
-        self.errors = errors
+        self.detail = detail.map { Self.bounded($0, Self.maxDetail) }
+        self.errors = errors.map { $0.prefix(Self.maxErrors).map { FieldError(Self.bounded($0.field, 200), Self.bounded($0.message, 300)) } }
+    }
+
+    private static func bounded(_ text: String, _ limit: Int) -> String {
+        text.count <= limit ? text : text.prefix(limit) + "…"
     }
 
     var schema: Components.Schemas.Problem {
@@ -24,8 +33,9 @@ struct Problem: Error, Encodable, Equatable {
     }
 
     static func validation(_ errors: [FieldError]) -> Problem {
-        Problem(status: 400, slug: "validation", title: "Invalid input",
-                detail: errors.map(\.description).joined(separator: "; "), errors: errors)
+        let more = errors.count > maxErrors ? "; and \(errors.count - maxErrors) more" : ""
+        return Problem(status: 400, slug: "validation", title: "Invalid input",
+                       detail: errors.prefix(maxErrors).map(\.description).joined(separator: "; ") + more, errors: errors)
     }
 
     /// The problem an error stands for, or nil when it is not the caller's fault (a 500).

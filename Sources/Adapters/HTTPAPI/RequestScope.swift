@@ -4,14 +4,17 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The request context of the library's router: Hummingbird's core storage plus the peer address.
+/// The request context of the library's router: Hummingbird's core storage, the peer address and
+/// the connection (closed when a request body takes too long).
 public struct LibraryRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 }
 

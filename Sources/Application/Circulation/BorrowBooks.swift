@@ -46,6 +46,7 @@ public struct CheckoutWalkIn: Sendable {
         try principal.requireLibrarian()
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 100 else { throw InvalidInput("borrowerName", "must be 1 to 100 characters") }
+        if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
         let runner = deps.runner
         let loanID = LoanID(runner.ids.next())
         try await runner.retrying {

@@ -84,10 +84,15 @@ public enum Bootstrap {
     ) throws -> some ApplicationProtocol {
         let (library, database) = try openLibrary(configuration, clock: clock, ids: ids)
         let router = try HTTPServer.router(
-            library: library, maxBodyBytes: configuration.maxBodyBytes, trustedProxies: configuration.trustedProxies)
+            library: library, maxBodyBytes: configuration.maxBodyBytes,
+            bodyTimeout: .milliseconds(Int64(configuration.bodyTimeout * 1000)), trustedProxies: configuration.trustedProxies)
+        let maxConnections = configuration.maxConnections ?? OpenFiles.connectionBudget(limit: OpenFiles.softLimit())
         return Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Shelfmark"),
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "Shelfmark",
+                availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
             services: [
                 DatabaseCloser(database: database, logger: logger),
                 NoticeScanner(scan: library.circulation.scan, interval: configuration.noticeInterval, logger: logger),

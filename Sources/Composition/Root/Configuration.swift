@@ -10,6 +10,15 @@ public struct ShelfmarkConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var maxBodyBytes = 1 << 20
+    /// How long a connection may stay idle, or take to send a request's head, before the server
+    /// closes it (`$SHELFMARK_IDLE_TIMEOUT`, seconds).
+    public var idleTimeout: TimeInterval = 30
+    /// How long a request's body may take to arrive in full before its connection is closed
+    /// (`$SHELFMARK_BODY_TIMEOUT`, seconds).
+    public var bodyTimeout: TimeInterval = 60
+    /// The most client connections served at once; more wait in the listen backlog
+    /// (`$SHELFMARK_MAX_CONNECTIONS`). nil: what the open-file limit leaves room for.
+    public var maxConnections: Int?
     /// bcrypt's cost factor (4...31); every step doubles the work.
     public var bcryptCost: UInt8 = 12
     /// Reverse proxies whose `X-Forwarded-For` is believed (`$SHELFMARK_TRUSTED_PROXIES`, comma-separated).
@@ -96,7 +105,8 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// `SHELFMARK_MAX_LOANS`, `SHELFMARK_LOAN_DAYS`, `SHELFMARK_MAX_RENEWALS`, `SHELFMARK_NOTICE_INTERVAL`.
+/// `SHELFMARK_MAX_LOANS`, `SHELFMARK_LOAN_DAYS`, `SHELFMARK_MAX_RENEWALS`, `SHELFMARK_NOTICE_INTERVAL`,
+/// `SHELFMARK_SEARCH_TTL`, `SHELFMARK_IDLE_TIMEOUT`, `SHELFMARK_BODY_TIMEOUT`, `SHELFMARK_MAX_CONNECTIONS`.
 private func readLoanSettings(_ environment: [String: String], into configuration: inout ShelfmarkConfiguration) throws {
     func number(_ name: String) throws -> Double? {
         guard let raw = environment[name], !raw.isEmpty else { return nil }
@@ -108,4 +118,16 @@ private func readLoanSettings(_ environment: [String: String], into configuratio
     if let value = try number("SHELFMARK_MAX_RENEWALS") { configuration.loanPolicy.maxRenewals = Int(value) }
     if let value = try number("SHELFMARK_NOTICE_INTERVAL") { configuration.noticeInterval = max(1, value) }
     if let value = try number("SHELFMARK_SEARCH_TTL") { configuration.searchFreshFor = value }
+    if let value = try number("SHELFMARK_IDLE_TIMEOUT") {
+        guard value > 0 else { throw ConfigurationError("SHELFMARK_IDLE_TIMEOUT must be a positive number of seconds") }
+        configuration.idleTimeout = value
+    }
+    if let value = try number("SHELFMARK_BODY_TIMEOUT") {
+        guard value > 0 else { throw ConfigurationError("SHELFMARK_BODY_TIMEOUT must be a positive number of seconds") }
+        configuration.bodyTimeout = value
+    }
+    if let value = try number("SHELFMARK_MAX_CONNECTIONS") {
+        guard value >= 1 else { throw ConfigurationError("SHELFMARK_MAX_CONNECTIONS must be at least 1") }
+        configuration.maxConnections = Int(value)
+    }
 }

@@ -24,10 +24,13 @@ struct LiveEnvironment: CLIEnvironment {
         configuration.port = options.port
         var logger = Logger(label: "shelfmark")
         logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let openFiles = OpenFiles.raiseSoftLimit()
+        configuration.maxConnections = configuration.maxConnections ?? OpenFiles.connectionBudget(limit: openFiles)
         let path = configuration.databasePath
         let log = logger
+        let limits = "at most \(configuration.maxConnections!) connections, idle ones closed after \(configuration.idleTimeout) s"
         let app = try Bootstrap.buildApplication(configuration, logger: logger) { port in
-            log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path))")
+            log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path); \(limits))")
         }
         try await app.runService()
     }

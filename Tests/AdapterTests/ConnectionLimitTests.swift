@@ -1,0 +1,154 @@
+import Composition
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Idle connections are closed, slow bodies cut off and the number of connections is bounded, so
+/// that idle or half-sent requests can neither hold the server for ever nor exhaust its file
+/// descriptors (running out of them makes libdispatch trap, which kills the process).
+@Suite("HTTP connections: timeouts and limit")
+struct ConnectionLimitTests {
+    @Test func idleAndHalfSentConnectionsAreClosedAfterTheIdleTimeout() async throws {
+        try await withAPI(mode: .live, configure: { $0.idleTimeout = 0.3 }) { client in
+            let port = try #require(client.client.port)
+            let idle = try RawConnection(port: port)
+            let halfSent = try RawConnection(port: port)
+            try halfSent.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            #expect(idle.waitForClose(seconds: 5))
+            #expect(halfSent.waitForClose(seconds: 5))
+        }
+    }
+
+    @Test func aBodyTrickledAByteAtATimeIsCutOffAtTheBodyTimeout() async throws {
+        // Every byte is activity for the idle timeout; the body timeout bounds the whole body.
+        try await withAPI(mode: .live, configure: { $0.idleTimeout = 30; $0.bodyTimeout = 0.5 }) { client in
+            let port = try #require(client.client.port)
+            let slow = try RawConnection(port: port)
+            try slow.send("POST /api/v1/books HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")
+            let started = ContinuousClock.now
+            var closed = false
+            while !closed, ContinuousClock.now - started < .seconds(10) {
+                try? slow.send(" ")
+                closed = slow.waitForClose(seconds: 0.1)
+            }
+            #expect(closed)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test func connectionsBeyondTheLimitWaitUntilOneCloses() async throws {
+        // Through `serve` itself: HummingbirdTesting's live mode rebuilds the server configuration
+        // without its connection limit.
+        let db = TemporaryDatabase()
+        try FileManager.default.createDirectory(at: db.folder, withIntermediateDirectories: true)
+        let log = db.folder.appendingPathComponent("serve.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = try shelfmarkExecutable()
+        process.arguments = ["serve", "--port", "0", "--db", db.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["SHELFMARK_MAX_CONNECTIONS": "1", "SHELFMARK_IDLE_TIMEOUT": "1"]) { $1 }
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let port = try await servingPort(in: log)
+
+        // An idle socket takes the only place; the next connection is served once the idle timeout closed it.
+        let idle = try RawConnection(port: port)
+        try await Task.sleep(for: .milliseconds(200))  // one accept may take in several connections at once
+        let waiting = try RawConnection(port: port)
+        try waiting.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(waiting.readAll(seconds: 0.5).isEmpty, "served although the only place was taken")
+        let answer = waiting.readAll(seconds: 10)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        #expect(idle.waitForClose(seconds: 1))
+        #expect(try String(contentsOf: log, encoding: .utf8).contains("at most 1 connections"))
+    }
+
+    private func servingPort(in log: URL) async throws -> Int {
+        for _ in 0..<600 {
+            let text = try String(contentsOf: log, encoding: .utf8)
+            if let range = text.range(of: #"serving http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                return Int(text[range].split(separator: ":").last!)!
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the server did not start: \(try String(contentsOf: log, encoding: .utf8))")
+        throw CancellationError()
+    }
+
+    @Test func theLimitsComeFromTheEnvironment() throws {
+        let environment = ["SHELFMARK_IDLE_TIMEOUT": "2.5", "SHELFMARK_BODY_TIMEOUT": "7", "SHELFMARK_MAX_CONNECTIONS": "300"]
+        let configuration = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: environment)
+        #expect(configuration.idleTimeout == 2.5)
+        #expect(configuration.bodyTimeout == 7)
+        #expect(configuration.maxConnections == 300)
+        #expect(try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: [:]).maxConnections == nil)
+        #expect(throws: ConfigurationError.self) {
+            try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_IDLE_TIMEOUT": "0"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_MAX_CONNECTIONS": "0"])
+        }
+    }
+
+    @Test func theConnectionBudgetLeavesDescriptorsForEverythingElse() {
+        #expect(OpenFiles.connectionBudget(limit: 1024) == 768)
+        #expect(OpenFiles.connectionBudget(limit: 20_000) == 19_744)
+        #expect(OpenFiles.connectionBudget(limit: 256) == 128)
+        #expect(OpenFiles.connectionBudget(limit: 10) == 16)
+        #expect(OpenFiles.raiseSoftLimit().map { $0 >= 256 } ?? true)
+    }
+}
+
+/// A plain TCP connection to the loopback server, for what an HTTP client would not do.
+final class RawConnection {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) throws {
+        let sent = text.utf8CString.withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress, $0.count - 1, 0) }
+        guard sent == text.utf8.count else { throw POSIXError(.EPIPE) }
+    }
+
+    /// Everything the server sends until it closes the connection or `seconds` pass.
+    func readAll(seconds: Double) -> String {
+        var received: [UInt8] = []
+        _ = read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) { received += $0 }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// True when the server closes the connection within `seconds`.
+    func waitForClose(seconds: Double) -> Bool {
+        read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) { _ in }
+    }
+
+    /// Reads until the peer closes (true) or the deadline passes (false).
+    private func read(until deadline: ContinuousClock.Instant, _ chunk: ([UInt8]) -> Void) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { return true }
+            chunk(Array(buffer[0..<count]))
+        }
+        return false
+    }
+}
