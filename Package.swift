@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "shelfmark", targets: ["shelfmark"]),
         // For the benchmarks in bench/, a package of their own.
         .library(name: "ShelfmarkCore", targets: ["Domain", "Application", "SQLiteStore"]),
+        // The whole server as a library, so bench/ runs the same code it measures in its own release build.
+        .library(name: "ShelfmarkServer", targets: ["Composition"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

@@ -11,14 +11,29 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
+        // The scenarios and the table.
         .executableTarget(
             name: "ShelfmarkBench",
             dependencies: [
                 .product(name: "ShelfmarkCore", package: library),
+                .product(name: "ShelfmarkServer", package: library),
             ],
             path: "Sources/ShelfmarkBench"
+        ),
+        // `shelfmark` itself, built in release mode by this package (its main is the same one line).
+        .executableTarget(
+            name: "BenchServer",
+            dependencies: [.product(name: "ShelfmarkServer", package: library)],
+            path: "Sources/BenchServer"
+        ),
+        // The framework's ceiling: one Hummingbird route answering "hello".
+        .executableTarget(
+            name: "HelloServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/HelloServer"
         ),
     ],
     swiftLanguageModes: [.v6]

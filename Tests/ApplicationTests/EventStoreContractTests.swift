@@ -19,6 +19,18 @@ struct EventStoreContractTests {
         #expect(try await store.read("unknown").isEmpty)
     }
 
+    @Test("a stream reads from any version on, for states cached up to it", arguments: StoreFactory.all)
+    func readAfterVersion(factory: StoreFactory) async throws {
+        let store = try factory.make()
+        try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2)])])
+        try await store.append([StreamAppend("s-2", expected: .noStream, events: [pending(3)])])
+        try await store.append([StreamAppend("s-1", expected: .exactly(2), events: [pending(4)])])
+        #expect(try await store.read("s-1", after: 1).map(\.version) == [2, 3])
+        #expect(try await store.read("s-1", after: 2).map(\.event) == [bookAdded(4)])
+        #expect(try await store.read("s-1", after: 3).isEmpty)
+        #expect(try await store.read("unknown", after: 5).isEmpty)
+    }
+
     @Test("a stale expected version is a conflict that writes nothing", arguments: StoreFactory.all)
     func optimisticConflict(factory: StoreFactory) async throws {
         let store = try factory.make()

@@ -24,6 +24,15 @@ struct SQLiteStoreTests {
         #expect(try await raw.read { try String.fetchOne($0, sql: "SELECT actor FROM events") } == "test")
     }
 
+    @Test func aStreamNameWithANulIsRefusedBeforeAnythingIsWritten() async throws {
+        let folder = TemporaryFolder()
+        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        await #expect(throws: UnstorableStreamName(stream: StreamName("email-x\0y@example.org"))) {
+            try await database.eventStore.append([StreamAppend(StreamName("email-x\0y@example.org"), expected: .noStream, events: [pending(1)])])
+        }
+        #expect(try await database.eventStore.readAll(after: 0, limit: 10).isEmpty)
+    }
+
     @Test func durabilityIsFullByDefaultAndConfigurable() async throws {
         let folder = TemporaryFolder()
         #expect(try await LibraryDatabase(path: folder.databasePath).writerDurability() == .full)

@@ -37,7 +37,9 @@ struct SQLiteUnderTest: EventStore {
     var store: any EventStore { self }
     @discardableResult
     func append(_ appends: [StreamAppend]) async throws -> Int64 { try await database.eventStore.append(appends) }
-    func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await database.eventStore.read(stream) }
+    func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
+        try await database.eventStore.read(stream, after: version)
+    }
     func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
         try await database.eventStore.readAll(after: position, limit: limit)
     }

@@ -29,6 +29,6 @@ public struct FailingEventStore: EventStore {
     public struct Touched: Error {}
     public init() {}
     public func append(_ appends: [StreamAppend]) async throws -> Int64 { throw Touched() }
-    public func read(_ stream: StreamName) async throws -> [RecordedEvent] { throw Touched() }
+    public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] { throw Touched() }
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] { throw Touched() }
 }

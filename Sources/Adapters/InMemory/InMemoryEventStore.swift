@@ -33,8 +33,8 @@ public final class InMemoryEventStore: EventStore, Sendable {
         }
     }
 
-    public func read(_ stream: StreamName) async throws -> [RecordedEvent] {
-        log.withLock { $0.filter { $0.stream == stream } }
+    public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
+        log.withLock { $0.filter { $0.stream == stream && $0.version > version } }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {

@@ -16,18 +16,18 @@ struct AccountsProjection: SQLiteProjection {
         guard case .user(let event) = recorded.event else { return }
         switch event {
         case .registered(let e):
-            try db.execute(
+            try db.cached(
                 sql: "INSERT INTO accounts (id, email, display_name, country, role, registered_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [e.user.description, e.email.value, e.displayName, e.country, e.role.rawValue,
                             Timestamp.format(recorded.metadata.recordedAt)])
         case .roleChanged(let e):
-            try db.execute(sql: "UPDATE accounts SET role = ? WHERE id = ?", arguments: [e.role.rawValue, e.user.description])
+            try db.cached(sql: "UPDATE accounts SET role = ? WHERE id = ?", arguments: [e.role.rawValue, e.user.description])
         case .sessionOpened(let e):
-            try db.execute(
+            try db.cached(
                 sql: "INSERT INTO sessions (token_digest, session_id, user_id, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [e.tokenDigest, e.session.description, e.user.description, Timestamp.format(e.expiresAt)])
         case .sessionClosed(let e):
-            try db.execute(sql: "DELETE FROM sessions WHERE session_id = ?", arguments: [e.session.description])
+            try db.cached(sql: "DELETE FROM sessions WHERE session_id = ?", arguments: [e.session.description])
         }
     }
 }

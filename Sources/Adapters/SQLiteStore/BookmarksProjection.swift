@@ -8,14 +8,14 @@ struct BookmarksProjection: SQLiteProjection {
     let name = "bookmarks"
 
     func reset(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM bookmarks")
+        try db.cached(sql: "DELETE FROM bookmarks")
     }
 
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
         switch recorded.event {
         case .bookmark(.added(let e)):
             let s = e.snapshot
-            try db.execute(
+            try db.cached(
                 sql: """
                     INSERT OR REPLACE INTO bookmarks (member_id, key, book_id, title, title_key, authors, first_publish_year, cover_id,
                         rating_average, bookmarked_at, position)
@@ -25,7 +25,7 @@ struct BookmarksProjection: SQLiteProjection {
                             CatalogueProjection.jsonArray(s.authors), s.firstPublishYear, s.coverID, s.ratingAverage,
                             Timestamp.format(recorded.metadata.recordedAt), recorded.position])
         case .bookmark(.removed(let e)):
-            try db.execute(sql: "DELETE FROM bookmarks WHERE member_id = ? AND key = ?", arguments: [e.member.description, e.key])
+            try db.cached(sql: "DELETE FROM bookmarks WHERE member_id = ? AND key = ?", arguments: [e.member.description, e.key])
         default:
             return
         }

@@ -14,7 +14,7 @@ struct CatalogueProjection: SQLiteProjection {
 
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
         if case .loan(.opened(let e)) = recorded.event {
-            try db.execute(
+            try db.cached(
                 sql: "UPDATE catalogue_books SET last_checkout_name = ?, last_checkout_at = ? WHERE id = ?",
                 arguments: [e.borrowerName, Timestamp.format(e.lentAt), e.book.description])
         }
@@ -22,7 +22,7 @@ struct CatalogueProjection: SQLiteProjection {
         let at = Timestamp.format(recorded.metadata.recordedAt)
         switch event {
         case .added(let e):
-            try db.execute(
+            try db.cached(
                 sql: """
                     INSERT INTO catalogue_books (seq, id, title, title_key, authors, author_key, isbn, publisher,
                         categories, cover_url, description, copies, added_at, updated_at)
@@ -32,35 +32,35 @@ struct CatalogueProjection: SQLiteProjection {
             try index(e.details, seq: recorded.position, db)
         case .edited(let e):
             guard let seq = try seq(of: e.book, db) else { return }
-            try db.execute(
+            try db.cached(
                 sql: """
                     UPDATE catalogue_books SET title = ?, title_key = ?, authors = ?, author_key = ?, isbn = ?,
                         publisher = ?, categories = ?, cover_url = ?, description = ?, updated_at = ?
                     WHERE seq = ?
                     """,
                 arguments: StatementArguments(Self.detailColumns(e.details) + [at, seq]))
-            try db.execute(sql: "DELETE FROM catalogue_search WHERE rowid = ?", arguments: [seq])
+            try db.cached(sql: "DELETE FROM catalogue_search WHERE rowid = ?", arguments: [seq])
             try index(e.details, seq: seq, db)
         case .copiesAdded(let e), .copiesRemoved(let e):
-            try db.execute(
+            try db.cached(
                 sql: "UPDATE catalogue_books SET copies = ?, updated_at = ? WHERE id = ?",
                 arguments: [e.total, at, e.book.description])
         case .copyLent(let e), .copyReturned(let e):
-            try db.execute(sql: "UPDATE catalogue_books SET on_loan = ? WHERE id = ?", arguments: [e.onLoan, e.book.description])
+            try db.cached(sql: "UPDATE catalogue_books SET on_loan = ? WHERE id = ?", arguments: [e.onLoan, e.book.description])
         case .withdrawn(let e):
             guard let seq = try seq(of: e.book, db) else { return }
-            try db.execute(sql: "DELETE FROM catalogue_books WHERE seq = ?", arguments: [seq])
-            try db.execute(sql: "DELETE FROM catalogue_search WHERE rowid = ?", arguments: [seq])
+            try db.cached(sql: "DELETE FROM catalogue_books WHERE seq = ?", arguments: [seq])
+            try db.cached(sql: "DELETE FROM catalogue_search WHERE rowid = ?", arguments: [seq])
         }
     }
 
     private func seq(of book: BookID, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM catalogue_books WHERE id = ?", arguments: [book.description])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM catalogue_books WHERE id = ?"), arguments: [book.description])
     }
 
     private func index(_ details: BookDetails, seq: Int64, _ db: Database) throws {
         let isbn = [details.isbn?.isbn13, details.isbn?.isbn10].compactMap { $0 }.joined(separator: " ")
-        try db.execute(
+        try db.cached(
             sql: "INSERT INTO catalogue_search (rowid, title, authors, isbn, publisher, categories) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [
                 seq, details.title, details.authors.joined(separator: " ; "), isbn, details.publisher ?? "",

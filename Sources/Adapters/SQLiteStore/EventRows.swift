@@ -31,7 +31,7 @@ enum EventRows {
             eventID: m.eventID.uuidString.lowercased(), recordedAt: Timestamp.format(m.recordedAt), actor: m.actor,
             correlationID: m.correlationID.uuidString.lowercased(), causationID: m.causationID?.uuidString.lowercased())
         let hash = HashChain.hash(previous: previous, fields)
-        try db.execute(
+        try db.cached(
             sql: """
                 INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at,
                                     actor, correlation_id, causation_id, hash)
@@ -45,17 +45,17 @@ enum EventRows {
     }
 
     static func version(of stream: StreamName, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(stream_version) FROM events WHERE stream_id = ?", arguments: [stream.rawValue]) ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(stream_version) FROM events WHERE stream_id = ?"), arguments: [stream.rawValue]) ?? 0
     }
 
     static func head(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM events") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(position) FROM events")) ?? 0
     }
 
-    static func stream(_ stream: StreamName, _ db: Database) throws -> [RecordedEvent] {
+    static func stream(_ stream: StreamName, after version: Int64 = 0, _ db: Database) throws -> [RecordedEvent] {
         try Row.fetchAll(
-            db, sql: "SELECT \(columns) FROM events WHERE stream_id = ? ORDER BY stream_version",
-            arguments: [stream.rawValue]
+            db.cachedStatement(sql: "SELECT \(columns) FROM events WHERE stream_id = ? AND stream_version > ? ORDER BY stream_version"),
+            arguments: [stream.rawValue, version]
         ).map(recorded)
     }
 

@@ -77,7 +77,7 @@ public enum HashChain {
 
     /// Position and hash of the newest event, or (0, genesis).
     static func tip(_ db: Database) throws -> (position: Int64, hash: String) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1") else { return (0, genesis) }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")) else { return (0, genesis) }
         return (row["position"], row["hash"] ?? genesis)
     }
 

@@ -15,7 +15,7 @@ struct LoansProjection: SQLiteProjection {
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
         switch recorded.event {
         case .loan(.opened(let e)):
-            try db.execute(
+            try db.cached(
                 sql: """
                     INSERT INTO loans (id, book_id, book_title, borrower_id, borrower_name, lent_at, due_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -23,12 +23,12 @@ struct LoansProjection: SQLiteProjection {
                 arguments: [e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName,
                             Timestamp.format(e.lentAt), Timestamp.format(e.dueAt)])
         case .loan(.renewed(let e)):
-            try db.execute(sql: "UPDATE loans SET due_at = ?, renewals = ? WHERE id = ?",
+            try db.cached(sql: "UPDATE loans SET due_at = ?, renewals = ? WHERE id = ?",
                            arguments: [Timestamp.format(e.dueAt), e.renewals, e.loan.description])
         case .loan(.returned(let e)):
-            try db.execute(sql: "UPDATE loans SET returned_at = ? WHERE id = ?", arguments: [Timestamp.format(e.at), e.loan.description])
+            try db.cached(sql: "UPDATE loans SET returned_at = ? WHERE id = ?", arguments: [Timestamp.format(e.at), e.loan.description])
         case .loan(.noticeIssued(let e)):
-            try db.execute(
+            try db.cached(
                 sql: """
                     INSERT OR IGNORE INTO notices (id, member_id, loan_id, book_title, kind, due_at, issued_at, issued_position)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -37,7 +37,7 @@ struct LoansProjection: SQLiteProjection {
                             Timestamp.format(e.dueAt), Timestamp.format(e.at), recorded.position])
         case .inbox(.noticesRead(let e)):
             for id in e.notices {
-                try db.execute(sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
+                try db.cached(sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
                                arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
             }
         default:

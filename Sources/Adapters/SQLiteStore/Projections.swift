@@ -27,11 +27,11 @@ struct Projections: Sendable {
     }
 
     func position(of projection: any SQLiteProjection, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT position FROM projection_positions WHERE name = ?", arguments: [projection.name]) ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT position FROM projection_positions WHERE name = ?"), arguments: [projection.name]) ?? 0
     }
 
     func store(_ position: Int64, for projection: any SQLiteProjection, _ db: Database) throws {
-        try db.execute(
+        try db.cached(
             sql: """
                 INSERT INTO projection_positions (name, position) VALUES (?, ?)
                 ON CONFLICT (name) DO UPDATE SET position = excluded.position
@@ -39,19 +39,26 @@ struct Projections: Sendable {
             arguments: [projection.name, position])
     }
 
-    /// Brings every projection from its stored position to the head of the log.
-    /// At start-up this reads nothing when projections are current: the log is not replayed.
+    /// Brings every projection from its stored position to the head of the log, reading each
+    /// event once for all of them. At start-up this reads nothing when projections are current:
+    /// the log is not replayed.
     func catchUp(_ db: Database, batch: Int = 10_000, progress: (Int64, Int64) -> Void = { _, _ in }) throws {
         let head = try EventRows.head(db)
-        for projection in all {
-            var position = try self.position(of: projection, db)
-            while position < head {
-                let events = try EventRows.after(position, limit: batch, db)
-                for event in events { try projection.apply(event, db) }
-                position = events.last?.position ?? head
-                try store(position, for: projection, db)
-                progress(position, head)
+        var positions = try all.map { try self.position(of: $0, db) }
+        var position = positions.min() ?? head
+        while position < head {
+            let events = try EventRows.after(position, limit: batch, db)
+            for event in events {
+                for (index, projection) in all.enumerated() where positions[index] < event.position {
+                    try projection.apply(event, db)
+                }
             }
+            position = events.last?.position ?? head
+            for (index, projection) in all.enumerated() where positions[index] < position {
+                positions[index] = position
+                try store(position, for: projection, db)
+            }
+            progress(position, head)
         }
     }
 

@@ -27,6 +27,10 @@ public final class SQLiteEventStore: EventStore, Sendable {
 
     @discardableResult
     public func append(_ appends: [StreamAppend]) async throws -> Int64 {
+        // SQLite's text binding stops at a NUL: a stream stored cut short would break the hash chain.
+        if let bad = appends.first(where: { $0.stream.rawValue.utf8.contains(0) }) {
+            throw UnstorableStreamName(stream: bad.stream)
+        }
         let encoded = try appends.map { ($0.stream, $0.expected, try $0.events.map(EncodedEvent.init)) }
         return try await withCheckedThrowingContinuation { continuation in
             let lead = queue.withLock { queue in
@@ -38,8 +42,8 @@ public final class SQLiteEventStore: EventStore, Sendable {
         }
     }
 
-    public func read(_ stream: StreamName) async throws -> [RecordedEvent] {
-        try await pool.read { db in try EventRows.stream(stream, db) }
+    public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
+        try await pool.read { db in try EventRows.stream(stream, after: version, db) }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
@@ -106,4 +110,11 @@ public final class SQLiteEventStore: EventStore, Sendable {
         }
         return head
     }
+}
+
+/// A stream name SQLite cannot store as given (it holds a NUL character); nothing was written.
+public struct UnstorableStreamName: Error, Equatable, Sendable, CustomStringConvertible {
+    public let stream: StreamName
+    public init(stream: StreamName) { self.stream = stream }
+    public var description: String { "the stream name \(stream.rawValue.debugDescription) holds a NUL character" }
 }

@@ -27,19 +27,25 @@ public struct CommandRunner: Sendable {
     let clock: any WallClock
     let ids: any IDGenerator
     let maxAttempts: Int
+    let cache: StateCache
 
-    public init(store: any EventStore, clock: any WallClock, ids: any IDGenerator, maxAttempts: Int = 64) {
+    public init(store: any EventStore, clock: any WallClock, ids: any IDGenerator, maxAttempts: Int = 64, cache: StateCache = StateCache()) {
         self.store = store
         self.clock = clock
         self.ids = ids
         self.maxAttempts = maxAttempts
+        self.cache = cache
     }
 
-    /// The current state and version of one aggregate's stream.
+    /// The current state and version of one aggregate's stream: the cached state, if any, and
+    /// the events appended after it (a member with years of loans is not read from the start).
     func load<A: EventSourced>(_: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
-        let recorded = try await store.read(stream)
-        let state = A.fold(recorded.lazy.compactMap { A.unwrap($0.event) })
-        return Loaded(stream: stream, state: state, version: recorded.last?.version ?? 0)
+        let cached = cache.state(A.self, stream)
+        let recorded = try await store.read(stream, after: cached?.version ?? 0)
+        let state = A.fold(recorded.lazy.compactMap { A.unwrap($0.event) }, from: cached?.state ?? A.initial)
+        let version = recorded.last?.version ?? cached?.version ?? 0
+        if !recorded.isEmpty { cache.keep(A.self, stream, state, version: version) }
+        return Loaded(stream: stream, state: state, version: version)
     }
 
     /// Appends every non-empty decision in one atomic step, stamped with who, when and a shared correlation id.

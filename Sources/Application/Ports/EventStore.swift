@@ -99,10 +99,16 @@ public protocol EventStore: Sendable {
     /// Returns the global position of the last event written (the current head when nothing was).
     @discardableResult
     func append(_ appends: [StreamAppend]) async throws -> Int64
-    /// Every event of one stream, oldest first; empty for a stream that does not exist.
-    func read(_ stream: StreamName) async throws -> [RecordedEvent]
+    /// The events of one stream after its first `version` events, oldest first; empty for a
+    /// stream that does not exist or has no more.
+    func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent]
     /// Up to `limit` events with a global position greater than `position`, in log order.
     func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent]
+}
+
+extension EventStore {
+    /// Every event of one stream, oldest first; empty for a stream that does not exist.
+    public func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await read(stream, after: 0) }
 }
 
 extension ExpectedVersion {

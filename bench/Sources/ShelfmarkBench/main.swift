@@ -1,106 +1,138 @@
-import Application
-import Domain
 import Foundation
-import SQLiteStore
-#if canImport(Glibc)
-import Glibc
-#endif
 
-// Shelfmark's benchmarks: group commit at 1, 8 and 64 writers on synchronous=FULL, the disk's
-// fdatasync rate as the physical bound, and the cost of the hash chain per event.
+// Shelfmark's benchmarks (bench/run). Every scenario runs BENCH_RUNS times (default 3) and the
+// table shows medians, each next to its reference measured in the same run. BENCH_ONLY (comma-
+// separated: durable, group, contention, replay, startup, http) runs a subset.
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "replay-child" {
+    try await replayChild(CommandLine.arguments[2])
+    exit(0)
 }
 
-/// fdatasync calls per second on the folder's disk: the ceiling of durable commits.
-func fdatasyncRate(in folder: URL, seconds: Double = 2) -> Double {
-    let path = folder.appendingPathComponent("fsync.probe").path
-    let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
-    defer { close(fd); unlink(path) }
-    var block = [UInt8](repeating: 7, count: 4096)
-    let start = Date()
-    var count = 0
-    while Date().timeIntervalSince(start) < seconds {
-        _ = pwrite(fd, &block, block.count, 0)
-        fdatasync(fd)
-        count += 1
-    }
-    return Double(count) / Date().timeIntervalSince(start)
-}
-
-func event(_ n: Int) -> PendingEvent {
-    let id = BookID(UUID())
-    let details = BookDetails(title: "Benchmark book \(n)", authors: ["Author \(n % 97)"])
-    return PendingEvent(
-        .book(.added(BookAdded(book: id, details: details, copies: 1 + n % 3))),
-        EventMetadata(eventID: UUID(), recordedAt: Date(), actor: "bench", correlationID: UUID()))
-}
-
-/// `writers` tasks append one event each to their own new streams until `total` events are written.
-func groupCommit(writers: Int, total: Int, folder: URL) async throws -> (eventsPerSecond: Double, p50: Double, p99: Double) {
-    let path = folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path
-    let database = try LibraryDatabase(path: path, durability: .full)
-    defer { try? database.close() }
-    let store = database.eventStore
-    let perWriter = total / writers
-    let start = Date()
-    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-        for w in 0..<writers {
-            group.addTask {
-                var latencies: [Double] = []
-                for i in 0..<perWriter {
-                    let began = Date()
-                    try await store.append([StreamAppend(StreamName("bench-\(w)-\(i)"), expected: .noStream, events: [event(i)])])
-                    latencies.append(Date().timeIntervalSince(began) * 1000)
-                }
-                return latencies
-            }
-        }
-        return try await group.reduce(into: [Double]()) { $0 += $1 }
-    }
-    let elapsed = Date().timeIntervalSince(start)
-    return (Double(latencies.count) / elapsed, percentile(latencies, 0.5), percentile(latencies, 0.99))
-}
-
-/// Nanoseconds the writer spends chaining one event (its own digest function over a ~300-byte canonical encoding).
-func hashCost(events: Int = 200_000) -> Double {
-    let canonical = (0..<events).map { n in
-        "\(n)\nbook-\(UUID())\n1\nbook.added.v1\n{\"book\":\"\(UUID())\",\"copies\":1,\"details\":{\"authors\":[\"Author\"],\"categories\":[],\"title\":\"Benchmark book \(n)\"}}\n\(UUID())\n2026-11-22T00:00:00.000Z\nbench\n\(UUID())\n\n"
-    }
-    var previous = String(repeating: "0", count: 64)
-    let start = DispatchTime.now().uptimeNanoseconds
-    for text in canonical {
-        previous = HashChain.digest(previous + "\n" + text)
-    }
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(events)
-}
+let environment = ProcessInfo.processInfo.environment
+let runs = Int(environment["BENCH_RUNS"] ?? "3") ?? 3
+let only = Set((environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
+func wanted(_ scenario: String) -> Bool { only.isEmpty || only.contains(scenario) }
+func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
+func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(text)\n".utf8)) }
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-bench-\(UUID())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
-let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "3") ?? 3
 
+var rows: [Row] = []
+progress("disk fdatasync rate")
 let fsyncs = median((0..<runs).map { _ in fdatasyncRate(in: folder) })
-var rows: [String] = []
-rows.append("| disk fdatasync/s (physical bound of durable commits) | \(Int(fsyncs)) | | | |")
-var perEventAt64 = 0.0
-for writers in [1, 8, 64] {
-    var results: [(eventsPerSecond: Double, p50: Double, p99: Double)] = []
-    for _ in 0..<runs { results.append(try await groupCommit(writers: writers, total: writers == 1 ? 300 : 4_096, folder: folder)) }
-    let eps = median(results.map(\.eventsPerSecond))
-    if writers == 64 { perEventAt64 = 1e9 / eps }
-    rows.append(String(format: "| group commit, %d writers, synchronous=FULL | %.0f events/s | p50 %.2f ms | p99 %.2f ms | %.1f× fdatasync/s |",
-                       writers, eps, median(results.map(\.p50)), median(results.map(\.p99)), eps / fsyncs))
-}
-let hashNanos = median((0..<runs).map { _ in hashCost() })
-rows.append(String(format: "| hash chain, SHA-256 per event | %.0f ns/event | | | %.1f%% of an append's time at 64 writers |",
-                   hashNanos, 100 * hashNanos / perEventAt64))
+rows.append(Row(scenario: "disk fdatasync/s (the bound of durable commits)", result: grouped(fsyncs)))
 
-let table = (["| scenario | result | p50 | p99 | ratio |", "|---|---|---|---|---|"] + rows).joined(separator: "\n")
+if wanted("durable") {
+    progress("1. durable commands, one writer, and the Python eventsourcing peer")
+    var ours: [Double] = [], peer: [Double] = []
+    for _ in 0..<runs {
+        ours.append(try await durableCommands(books: 1_000, folder: folder))
+        peer.append(try pythonPeer(aggregates: 1_000))
+    }
+    let (rate, reference) = (median(ours), median(peer))
+    rows.append(Row(scenario: "1. Python eventsourcing, SQLite WAL, synchronous=FULL (reference)", result: "\(grouped(reference)) commands/s"))
+    rows.append(Row(
+        scenario: "1. durable commands, one writer: add, borrow, return a book", result: "\(grouped(rate)) commands/s",
+        ratio: String(format: "%.1f× Python; %.0f%% of fdatasync/s", rate / reference, 100 * rate / fsyncs),
+        target: "≥ 10× Python, ≥ 50% of fdatasync/s"))
+}
+
+if wanted("group") {
+    var perEventAt64 = 0.0
+    for writers in [1, 8, 64] {
+        progress("2. group commit, \(writers) writers")
+        var results: [(eventsPerSecond: Double, p50: Double, p99: Double)] = []
+        for _ in 0..<runs { results.append(try await groupCommit(writers: writers, total: writers == 1 ? 300 : 8_192, folder: folder)) }
+        let eps = median(results.map(\.eventsPerSecond))
+        if writers == 64 { perEventAt64 = 1e9 / eps }
+        rows.append(Row(
+            scenario: "2. group commit, \(writers) writer\(writers == 1 ? "" : "s") (one event per append)", result: "\(grouped(eps)) events/s",
+            p50: ms(median(results.map(\.p50))), p99: ms(median(results.map(\.p99))),
+            ratio: String(format: "%.1f× fdatasync/s", eps / fsyncs), target: writers == 64 ? "≥ 100,000 events/s" : ""))
+    }
+    let hashNanos = median((0..<runs).map { _ in hashCost() })
+    rows.append(Row(
+        scenario: "2. hash chain, SHA-256 per event (in the writer)", result: "\(grouped(hashNanos)) ns/event",
+        ratio: String(format: "%.1f%% of an append at 64 writers", 100 * hashNanos / perEventAt64)))
+}
+
+if wanted("contention") {
+    progress("3. contention: 64 members, 10 books of 3 copies")
+    var results: [ContentionResult] = []
+    for _ in 0..<runs { results.append(try await contention(folder: folder)) }
+    rows.append(Row(
+        scenario: "3. contention: 64 members borrow and return 10 books of 3 copies", result: "\(grouped(median(results.map(\.loansPerSecond)))) loans/s",
+        p50: ms(median(results.map(\.p50))), p99: ms(median(results.map(\.p99))),
+        ratio: "oversold \(results.map(\.oversold).reduce(0, +)); refused (no copy) \(results.map(\.refused).reduce(0, +))",
+        target: "oversold 0"))
+}
+
+let log = folder.appendingPathComponent("million.sqlite").path
+if wanted("replay") || wanted("startup") {
+    progress("building a 1,000,000-event log")
+    try await buildLog(events: 1_000_000, at: log)
+}
+if wanted("replay") {
+    progress("4. replay of 1,000,000 events")
+    let results = try (0..<runs).map { _ in try replay(log: log) }
+    rows.append(Row(
+        scenario: "4. replay: rebuild every read model from 1,000,000 events", result: "\(grouped(median(results.map(\.eventsPerSecond)))) events/s",
+        ratio: String(format: "peak RSS %.0f MiB", median(results.map(\.peakMiB))), target: "≥ 250,000 events/s"))
+}
+if wanted("startup") {
+    progress("5. start-up on the 1,000,000-event log")
+    var times: [Double] = []
+    for _ in 0..<runs { times.append(try await startUp(log: log)) }
+    rows.append(Row(scenario: "5. start-up to the first /health on that log", result: ms(median(times)), target: "< 1 s"))
+}
+
+if wanted("http") {
+    let seconds = Int(environment["BENCH_WRK_SECONDS"] ?? "10") ?? 10
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { throw BenchError("wrk is missing: bench/run installs it") }
+    progress("6. HTTP: seeding 1,000 books and 200 members")
+    let database = folder.appendingPathComponent("http.sqlite").path
+    let seed = try await seedHTTPLibrary(at: database)
+    let script = folder.appendingPathComponent("cycle.lua")
+    try cycleScript(books: seed.books, members: seed.members, librarian: seed.librarian).write(to: script, atomically: true, encoding: .utf8)
+    var hello: [WrkResult] = [], list: [WrkResult] = [], cycle: [WrkResult] = [], peaks: [Double] = []
+    for _ in 0..<runs {
+        progress("6. HTTP: hello ceiling, GET /books, borrow+return (\(seconds) s each)")
+        let helloPort = freePort()
+        let helloServer = try ServerProcess("HelloServer", ["\(helloPort)"], port: helloPort)
+        _ = try await helloServer.waitUntilServing("/", since: DispatchTime.now().uptimeNanoseconds)
+        hello.append(try wrk("http://127.0.0.1:\(helloPort)/", seconds: seconds))
+        helloServer.stop()
+
+        let port = freePort()
+        let server = try ServerProcess("BenchServer", ["serve", "--db", database, "--port", "\(port)"], port: port)
+        _ = try await server.waitUntilServing("/api/v1/health", since: DispatchTime.now().uptimeNanoseconds)
+        list.append(try wrk("http://127.0.0.1:\(port)/api/v1/books?limit=20", seconds: seconds))
+        cycle.append(try wrk("http://127.0.0.1:\(port)", script: script.path, seconds: seconds))
+        peaks.append(server.peakMiB)
+        server.stop()
+    }
+    let ceiling = median(hello.map(\.requestsPerSecond))
+    rows.append(Row(
+        scenario: "6. HTTP hello route, Hummingbird alone (reference), 64 connections", result: "\(grouped(ceiling)) req/s",
+        p50: ms(median(hello.map(\.p50))), p99: ms(median(hello.map(\.p99)))))
+    let books = median(list.map(\.requestsPerSecond))
+    rows.append(Row(
+        scenario: "6. HTTP GET /api/v1/books?limit=20, 64 connections", result: "\(grouped(books)) req/s",
+        p50: ms(median(list.map(\.p50))), p99: ms(median(list.map(\.p99))),
+        ratio: String(format: "%.0f%% of hello", 100 * books / ceiling), target: "≥ 50% of hello"))
+    rows.append(Row(
+        scenario: "6. HTTP borrow + return (2 requests a cycle), 64 connections", result: "\(grouped(median(cycle.map(\.requestsPerSecond)) / 2)) cycles/s",
+        p50: ms(median(cycle.map(\.p50))), p99: ms(median(cycle.map(\.p99))),
+        ratio: "failed requests \(cycle.map(\.failed).reduce(0, +)); p50/p99 per request", target: "≥ 3,000 cycles/s, p99 < 20 ms"))
+    rows.append(Row(scenario: "7. server peak RSS during scenario 6", result: String(format: "%.0f MiB", median(peaks)), target: "< 150 MB"))
+}
+
+let header = ["| scenario | result | p50 | p99 | ratio | target |", "|---|---|---|---|---|---|"]
+let table = (header + rows.map(\.markdown)).joined(separator: "\n")
 print(table)
 let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
-let results = "# Benchmark results\n\nLast run: \(Date().formatted(.iso8601)), medians of \(runs) runs, release build.\nMachine: \(machine).\n\n\(table)\n"
-try results.write(toFile: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "RESULTS.md", atomically: true, encoding: .utf8)
+let results = "# Benchmark results\n\nLast run: \(Date().formatted(.iso8601)), medians of \(runs) runs, release build (`bench/run`).\nMachine: \(machine).\n\n\(table)\n"
+if CommandLine.arguments.count > 1 { try results.write(toFile: CommandLine.arguments[1], atomically: true, encoding: .utf8) }

@@ -1,0 +1,3 @@
+import Composition
+
+await Shelfmark.main()

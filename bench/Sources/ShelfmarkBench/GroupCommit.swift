@@ -1,0 +1,50 @@
+import Application
+import Domain
+import Foundation
+import SQLiteStore
+
+/// A book.added event with fresh ids, about the size of a real one.
+func bookAdded(_ n: Int, id: BookID = BookID(UUID())) -> PendingEvent {
+    let details = BookDetails(title: "Benchmark book \(n)", authors: ["Author \(n % 97)"])
+    return PendingEvent(
+        .book(.added(BookAdded(book: id, details: details, copies: 1 + n % 3))),
+        EventMetadata(eventID: UUID(), recordedAt: Date(), actor: "bench", correlationID: UUID()))
+}
+
+/// Scenario 2: `writers` tasks append one event each to their own new streams until `total` events are written.
+func groupCommit(writers: Int, total: Int, folder: URL) async throws -> (eventsPerSecond: Double, p50: Double, p99: Double) {
+    let database = try LibraryDatabase(path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: .full)
+    defer { try? database.close() }
+    let store = database.eventStore
+    let perWriter = total / writers
+    let start = DispatchTime.now().uptimeNanoseconds
+    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        for w in 0..<writers {
+            group.addTask {
+                var latencies: [Double] = []
+                for i in 0..<perWriter {
+                    let began = DispatchTime.now().uptimeNanoseconds
+                    try await store.append([StreamAppend(StreamName("bench-\(w)-\(i)"), expected: .noStream, events: [bookAdded(i)])])
+                    latencies.append(milliseconds(since: began))
+                }
+                return latencies
+            }
+        }
+        return try await group.reduce(into: [Double]()) { $0 += $1 }
+    }
+    let elapsed = milliseconds(since: start) / 1000
+    return (Double(latencies.count) / elapsed, percentile(latencies, 0.5), percentile(latencies, 0.99))
+}
+
+/// Nanoseconds the writer spends chaining one event (its own digest function over a ~300-byte canonical encoding).
+func hashCost(events: Int = 200_000) -> Double {
+    let canonical = (0..<events).map { n in
+        "\(n)\nbook-\(UUID())\n1\nbook.added.v1\n{\"book\":\"\(UUID())\",\"copies\":1,\"details\":{\"authors\":[\"Author\"],\"categories\":[],\"title\":\"Benchmark book \(n)\"}}\n\(UUID())\n2026-11-22T00:00:00.000Z\nbench\n\(UUID())\n\n"
+    }
+    var previous = String(repeating: "0", count: 64)
+    let start = DispatchTime.now().uptimeNanoseconds
+    for text in canonical {
+        previous = HashChain.digest(previous + "\n" + text)
+    }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(events)
+}

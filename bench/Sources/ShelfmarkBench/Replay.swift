@@ -1,0 +1,75 @@
+import Application
+import Domain
+import Foundation
+import SQLiteStore
+
+/// Writes a log of `events` events (books added, then walk-in loans lent and returned, 4 events a
+/// cycle) straight through the event store, synchronous=OFF, in large appends; the inline
+/// projections keep the read models as `serve` would find them.
+func buildLog(events target: Int, at path: String) async throws {
+    let database = try LibraryDatabase(path: path, durability: .off)
+    defer { try? database.close() }
+    let store = database.eventStore
+    let books = target / 10
+    var ids: [BookID] = []
+    var pending: [StreamAppend] = []
+    var written = 0
+    func flush() async throws {
+        if pending.isEmpty { return }
+        try await store.append(pending)
+        pending = []
+    }
+    func meta() -> EventMetadata { EventMetadata(eventID: UUID(), recordedAt: Date(), actor: "bench", correlationID: UUID()) }
+    for n in 0..<books {
+        let id = BookID(UUID())
+        ids.append(id)
+        pending.append(StreamAppend(.book(id), expected: .noStream, events: [bookAdded(n, id: id)]))
+        written += 1
+        if pending.count == 2_000 { try await flush() }
+    }
+    try await flush()
+    var bookVersions = [Int64](repeating: 1, count: books)
+    var cycle = 0
+    while written + 4 <= target {
+        let index = cycle % books
+        let book = ids[index]
+        let loan = LoanID(UUID())
+        let now = Date()
+        let opened = LoanOpened(loan: loan, book: book, bookTitle: "Benchmark book \(index)", borrower: nil,
+                                borrowerName: "Walk-in \(cycle % 500)", lentAt: now, dueAt: now.addingTimeInterval(14 * 86_400))
+        pending.append(StreamAppend(.book(book), expected: .exactly(bookVersions[index]), events: [
+            PendingEvent(.book(.copyLent(CopyMovement(book: book, loan: loan, onLoan: 1))), meta()),
+            PendingEvent(.book(.copyReturned(CopyMovement(book: book, loan: loan, onLoan: 0))), meta()),
+        ]))
+        pending.append(StreamAppend(.loan(loan), expected: .noStream, events: [
+            PendingEvent(.loan(.opened(opened)), meta()),
+            PendingEvent(.loan(.returned(LoanReturned(loan: loan, book: book, borrower: nil, at: now))), meta()),
+        ]))
+        bookVersions[index] += 2
+        written += 4
+        cycle += 1
+        // One book's stream may appear once per append: flush before the cycle wraps around.
+        if pending.count >= 1_000 || cycle % books == 0 { try await flush() }
+    }
+    try await flush()
+}
+
+/// Scenario 4 in a child process (`ShelfmarkBench replay-child DB`), so its peak RSS is the replay's alone.
+func replayChild(_ path: String) async throws {
+    let database = try LibraryDatabase(path: path, durability: .full)
+    defer { try? database.close() }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let events = try await database.rebuild { _, _ in }
+    let seconds = milliseconds(since: start) / 1000
+    print(#"{"events":\#(events),"seconds":\#(seconds),"peakMiB":\#(memoryMiB("VmHWM"))}"#)
+}
+
+/// Runs the replay child on the log; returns (events/s, peak RSS MiB).
+func replay(log path: String) throws -> (eventsPerSecond: Double, peakMiB: Double) {
+    let output = try run(CommandLine.arguments[0], ["replay-child", path])
+    guard let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Double],
+          let events = json["events"], let seconds = json["seconds"], let peak = json["peakMiB"] else {
+        throw BenchError("the replay child printed: \(output)")
+    }
+    return (events / seconds, peak)
+}
