@@ -9,12 +9,12 @@ public struct Identifier<Tag>: Hashable, Sendable, Codable, CustomStringConverti
 
     /// Parses a UUID string in any case; nil when it is not one.
     public init?(_ string: String) {
-        guard let uuid = UUID(uuidString: string) else { return nil }
+        guard let uuid = UUIDText.parse(string) else { return nil }
         self.uuid = uuid
     }
 
     /// Lower-case canonical form, as stored and shown.
-    public var description: String { uuid.uuidString.lowercased() }
+    public var description: String { UUIDText.lowercase(uuid) }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -1,4 +1,5 @@
 import Application
+import Domain
 import Foundation
 import GRDB
 
@@ -28,8 +29,8 @@ enum EventRows {
         let m = event.metadata
         let fields = HashChain.Fields(
             position: position, streamID: stream.rawValue, streamVersion: version, eventType: event.type, payload: event.payload,
-            eventID: m.eventID.uuidString.lowercased(), recordedAt: Timestamp.format(m.recordedAt), actor: m.actor,
-            correlationID: m.correlationID.uuidString.lowercased(), causationID: m.causationID?.uuidString.lowercased())
+            eventID: UUIDText.lowercase(m.eventID), recordedAt: Timestamp.format(m.recordedAt), actor: m.actor,
+            correlationID: UUIDText.lowercase(m.correlationID), causationID: m.causationID.map(UUIDText.lowercase))
         let hash = HashChain.hash(previous: previous, fields)
         try db.cached(
             sql: """
@@ -79,7 +80,7 @@ enum EventRows {
     }
 
     private static func uuid(_ text: String) throws -> UUID {
-        guard let uuid = UUID(uuidString: text) else { throw DatabaseError(message: "not a UUID in the log: \(text)") }
+        guard let uuid = UUIDText.parse(text) else { throw DatabaseError(message: "not a UUID in the log: \(text)") }
         return uuid
     }
 }
