@@ -3,6 +3,9 @@ import Domain
 import OpenAPIRuntime
 
 /// The generated API protocol, implemented by calling the library's use cases. Holds no rules.
+/// Operations that need a login check the principal before reading their input (ids, required
+/// combinations of parameters), so that an anonymous caller gets a 401 and a member on a
+/// librarian's operation a 403, whatever it sent.
 struct LibraryAPI: APIProtocol {
     let library: Library
 
@@ -43,6 +46,7 @@ struct LibraryAPI: APIProtocol {
     }
 
     func updateBook(_ input: Operations.UpdateBook.Input) async throws -> Operations.UpdateBook.Output {
+        try principal.requireLibrarian()
         guard case .json(let patch) = input.body else { throw InvalidInput("body", "must be JSON") }
         let changes = BookChanges(
             title: patch.title, authors: patch.authors, isbn: patch.isbn, publisher: patch.publisher,
@@ -53,11 +57,13 @@ struct LibraryAPI: APIProtocol {
     }
 
     func deleteBook(_ input: Operations.DeleteBook.Input) async throws -> Operations.DeleteBook.Output {
+        try principal.requireLibrarian()
         try await library.catalogue.withdrawBooks.execute([try BookID.parse(input.path.id)], by: principal)
         return .noContent(.init())
     }
 
     func clearCatalogue(_ input: Operations.ClearCatalogue.Input) async throws -> Operations.ClearCatalogue.Output {
+        try principal.requireLibrarian()
         guard input.query.confirm else {
             throw InvalidInput("confirm", "must be true: clearing withdraws every book in the catalogue")
         }

@@ -38,7 +38,8 @@ extension LibraryAPI {
     }
 
     func bookmarkBook(_ input: Operations.BookmarkBook.Input) async throws -> Operations.BookmarkBook.Output {
-        .ok(.init(body: .json(bookmarks(try await library.bookmarks.add(book: try BookID.parse(input.path.id), by: principal)))))
+        _ = try principal.requireUser()
+        return .ok(.init(body: .json(bookmarks(try await library.bookmarks.add(book: try BookID.parse(input.path.id), by: principal)))))
     }
 
     func removeBookmark(_ input: Operations.RemoveBookmark.Input) async throws -> Operations.RemoveBookmark.Output {

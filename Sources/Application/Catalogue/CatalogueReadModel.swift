@@ -55,12 +55,15 @@ public struct CatalogueQuery: Equatable, Sendable {
         self.offset = offset
     }
 
-    /// Field errors for paging out of range.
+    /// Field errors for paging out of range and for search text that is too long or not text.
     public func validate() throws(InvalidInput) {
         var errors: [FieldError] = []
         if !(1...Self.maxLimit).contains(limit) { errors.append(FieldError("limit", "must be between 1 and \(Self.maxLimit)")) }
         if offset < 0 { errors.append(FieldError("offset", "must not be negative")) }
-        if let text, text.count > 200 { errors.append(FieldError("q", "must be at most 200 characters")) }
+        // Counted in Unicode scalars, as the contract's maxLength is: a character may carry any number of them.
+        if let text, text.unicodeScalars.count > 200 { errors.append(FieldError("q", "must be at most 200 characters")) }
+        // Typed text like any other (a NUL cut the full-text query short: a 500); tabs and line breaks separate words.
+        if let text, let problem = FreeText.problem(text, field: "q", multiline: true) { errors.append(problem) }
         if !errors.isEmpty { throw InvalidInput(errors) }
     }
 }

@@ -26,12 +26,15 @@ public struct SearchQuery: Hashable, Sendable {
         self.offset = offset
     }
 
-    /// Field errors: something to search for, paging in range.
+    /// Field errors: something to search for, typed text of at most 200 Unicode scalars (the
+    /// contract's maxLength), paging in range.
     public func validate() throws(InvalidInput) {
         var errors: [FieldError] = []
         if title == nil && author == nil && text == nil { errors.append(FieldError("title", "give a title, an author or words to search for")) }
-        for (field, value) in [("title", title), ("author", author), ("q", text)] where (value?.count ?? 0) > 200 {
-            errors.append(FieldError(field, "must be at most 200 characters"))
+        for case let (field, value?) in [("title", title), ("author", author), ("q", text)] {
+            if value.unicodeScalars.count > 200 { errors.append(FieldError(field, "must be at most 200 characters")) }
+            // A NUL cut the cache key short, so that queries differing after it shared one answer.
+            if let problem = FreeText.problem(value, field: field, multiline: true) { errors.append(problem) }
         }
         if !(1...Self.maxLimit).contains(limit) { errors.append(FieldError("limit", "must be between 1 and \(Self.maxLimit)")) }
         if offset < 0 || offset > 10_000 { errors.append(FieldError("offset", "must be between 0 and 10000")) }
