@@ -57,14 +57,20 @@ func cycleScript(books: [BookID], members: [String], librarian: String) -> Strin
     local librarian = "Bearer \(librarian)"
     local returns = {}
     local n = 0
+    local threads = 0
+    setup = function(thread)
+      thread:set("id", threads)
+      threads = threads + 1
+    end
     request = function()
       if #returns > 0 then
-        local id = table.remove(returns)
+        local id = table.remove(returns, 1)
         return wrk.format("POST", "/api/v1/loans/" .. id .. "/return", {["Authorization"] = librarian})
       end
       n = n + 1
-      local body = '{"bookIds":["' .. books[(n % #books) + 1] .. '"]}'
-      return wrk.format("POST", "/api/v1/loans", {["Authorization"] = "Bearer " .. members[(n % #members) + 1], ["Content-Type"] = "application/json"}, body)
+      local k = n * 2 + id  -- the two threads take turns: never the same member and book at once
+      local body = '{"bookIds":["' .. books[(k % #books) + 1] .. '"]}'
+      return wrk.format("POST", "/api/v1/loans", {["Authorization"] = "Bearer " .. members[(k % #members) + 1], ["Content-Type"] = "application/json"}, body)
     end
     response = function(status, headers, body)
       if status == 201 then
