@@ -49,14 +49,15 @@ struct ConnectionLimitTests {
         process.executableURL = try shelfmarkExecutable()
         process.arguments = ["serve", "--port", "0", "--db", db.path]
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["SHELFMARK_MAX_CONNECTIONS": "1", "SHELFMARK_IDLE_TIMEOUT": "1"]) { $1 }
+            ["SHELFMARK_MAX_CONNECTIONS": "1", "SHELFMARK_IDLE_TIMEOUT": "3"]) { $1 }
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         let port = try await servingPort(in: log)
 
-        // An idle socket takes the only place; the next connection is served once the idle timeout closed it.
+        // An idle socket takes the only place; the next connection is served once the idle timeout
+        // closed it (3 s: long enough that a loaded machine does not reach it during the first check).
         let idle = try RawConnection(port: port)
         try await Task.sleep(for: .milliseconds(200))  // one accept may take in several connections at once
         let waiting = try RawConnection(port: port)

@@ -90,11 +90,11 @@ struct OpenLibrarySearchTests {
 
     @Test func slowAnswersTimeOut() async throws {
         try await FakeUpstreams().run { base in
-            let started = ContinuousClock.now
             await #expect(throws: SearchUnavailable.self) {
                 try await adapter(base, mode: "hang", timeout: 200).search(SearchQuery(text: "harry potter"))
             }
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // The fake answers well after 3 s: failing (not its answer) proves the timeout fired.
+            // No wall-clock bound here: a loaded CI machine is slow, not wrong.
         }
     }
 

@@ -48,11 +48,11 @@ struct RESTCountriesTests {
 
     @Test func aHangingServerTimesOut() async throws {
         try await FakeUpstreams().run { base in
-            let started = ContinuousClock.now
             await #expect(throws: CountryListUnavailable.self) {
                 try await RESTCountriesDirectory(baseURL: base + "/hang", store: MemoryCountryList(), timeout: .milliseconds(300)).all()
             }
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // The fake answers well after 3 s: failing (not its answer) proves the timeout fired.
+            // No wall-clock bound here: a loaded CI machine is slow, not wrong.
         }
     }
 }
@@ -90,9 +90,9 @@ struct IPinfoTests {
 
     @Test func aHangingServerIsUnknownWithinTheTimeout() async throws {
         try await FakeUpstreams().run { base in
-            let started = ContinuousClock.now
             #expect(await IPinfoGeolocator(baseURL: base + "/hang", timeout: .milliseconds(300)).country(for: "8.8.8.8") == nil)
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // The fake answers well after 3 s: failing (not its answer) proves the timeout fired.
+            // No wall-clock bound here: a loaded CI machine is slow, not wrong.
         }
     }
 

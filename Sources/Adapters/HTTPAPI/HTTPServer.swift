@@ -21,7 +21,8 @@ public enum HTTPServer {
                 status: .ok, headers: [.contentType: "application/yaml"],
                 body: .init(byteBuffer: ByteBuffer(bytes: try contract())))
         }
-        try LibraryAPI(library: library).registerHandlers(on: router, serverURL: try Servers.Server1.url())
+        try LibraryAPI(library: library).registerHandlers(
+            on: router, serverURL: try Servers.Server1.url(), configuration: Configuration(dateTranscoder: WholeSecondDates()))
         return router
     }
 

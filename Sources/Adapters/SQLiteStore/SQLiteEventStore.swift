@@ -68,14 +68,12 @@ public final class SQLiteEventStore: EventStore, Sendable {
         let projections = self.projections
         do {
             let results = try await pool.write { db in
+                // The chain's tip is read once per batch and carried from append to append.
+                var tip = try HashChain.tip(db)
                 let results = batch.map { job in
                     Result { () throws -> Int64 in
-                        var head: Int64 = 0
-                        try db.inSavepoint {
-                            head = try Self.write(job.appends, projections, db)
-                            return .commit
-                        }
-                        return head
+                        try Self.inSavepoint(db) { tip = try Self.write(job.appends, projections, after: tip, db) }
+                        return tip.position
                     }
                 }
                 try projections.markCaughtUp(db)
@@ -87,17 +85,32 @@ public final class SQLiteEventStore: EventStore, Sendable {
         }
     }
 
-    /// Checks every expectation, then writes every event and projects it. Throws before writing on a conflict.
+    /// Runs `body` in a savepoint, undone if it throws (its statements compiled once, not per append).
+    private static func inSavepoint(_ db: Database, _ body: () throws -> Void) throws {
+        try db.cached(sql: "SAVEPOINT append")
+        do {
+            try body()
+            try db.cached(sql: "RELEASE SAVEPOINT append")
+        } catch {
+            try db.cached(sql: "ROLLBACK TO SAVEPOINT append")
+            try db.cached(sql: "RELEASE SAVEPOINT append")
+            throw error
+        }
+    }
+
+    /// Checks every expectation, then writes every event after `tip` and projects it; returns the
+    /// new tip. Throws before writing on a conflict.
     private static func write(
-        _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections, _ db: Database
-    ) throws -> Int64 {
+        _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections,
+        after tip: (position: Int64, hash: String), _ db: Database
+    ) throws -> (position: Int64, hash: String) {
         var versions: [StreamName: Int64] = [:]
         for (stream, expected, _) in appends {
             let actual = try versions[stream] ?? EventRows.version(of: stream, db)
             guard expected.isMet(by: actual) else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
             versions[stream] = actual
         }
-        var (head, previous) = try HashChain.tip(db)
+        var (head, previous) = tip
         for (stream, _, events) in appends {
             for event in events {
                 let version = versions[stream, default: 0] + 1
@@ -108,7 +121,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                     RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), db)
             }
         }
-        return head
+        return (head, previous)
     }
 }
 

@@ -1,5 +1,9 @@
 import Application
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real clock.
 public struct SystemClock: WallClock {
@@ -7,10 +11,38 @@ public struct SystemClock: WallClock {
     public func now() -> Date { Date() }
 }
 
-/// Random (version 4) UUIDs.
+/// Random (version 4) UUIDs from the kernel's CSPRNG (/dev/urandom, kept open), 4 KiB at a time: Foundation's
+/// `UUID()` opens, reads and closes /dev/urandom for each one, and a command makes several.
 public struct RandomIDs: IDGenerator {
+    private static let pool = Mutex((bytes: [UInt8](repeating: 0, count: 4096), used: 4096))
+    /// Opened once for the process's life.
+    private static let urandom: Int32 = {
+        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        precondition(fd >= 0, "cannot open /dev/urandom: errno \(errno)")
+        return fd
+    }()
+
     public init() {}
-    public func next() -> UUID { UUID() }
+
+    public func next() -> UUID {
+        var b = Self.pool.withLock { pool -> [UInt8] in
+            if pool.used + 16 > pool.bytes.count {
+                pool.bytes.withUnsafeMutableBytes { buffer in
+                    var filled = 0
+                    while filled < buffer.count {
+                        let got = read(Self.urandom, buffer.baseAddress! + filled, buffer.count - filled)
+                        if got > 0 { filled += got } else if errno != EINTR { fatalError("cannot read /dev/urandom: errno \(errno)") }
+                    }
+                }
+                pool.used = 0
+            }
+            defer { pool.used += 16 }
+            return Array(pool.bytes[pool.used..<pool.used + 16])
+        }
+        b[6] = b[6] & 0x0f | 0x40  // version 4
+        b[8] = b[8] & 0x3f | 0x80  // RFC 4122 variant
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
 }
 
 /// The offline default: no geolocation, every address is "unknown".
