@@ -63,3 +63,16 @@ func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, en
         }.start()
     }
 }
+
+/// The port `shelfmark serve --port 0` reports on its log (`serving http://127.0.0.1:PORT`), once it does.
+func servingPort(in log: URL) async throws -> Int {
+    for _ in 0..<600 {
+        let text = try String(contentsOf: log, encoding: .utf8)
+        if let range = text.range(of: #"serving http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            return Int(text[range].split(separator: ":").last!)!
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("the server did not start: \(try String(contentsOf: log, encoding: .utf8))")
+    throw CancellationError()
+}

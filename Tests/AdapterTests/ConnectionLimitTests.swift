@@ -69,18 +69,6 @@ struct ConnectionLimitTests {
         #expect(try String(contentsOf: log, encoding: .utf8).contains("at most 1 connections"))
     }
 
-    private func servingPort(in log: URL) async throws -> Int {
-        for _ in 0..<600 {
-            let text = try String(contentsOf: log, encoding: .utf8)
-            if let range = text.range(of: #"serving http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                return Int(text[range].split(separator: ":").last!)!
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the server did not start: \(try String(contentsOf: log, encoding: .utf8))")
-        throw CancellationError()
-    }
-
     @Test func theLimitsComeFromTheEnvironment() throws {
         let environment = ["SHELFMARK_IDLE_TIMEOUT": "2.5", "SHELFMARK_BODY_TIMEOUT": "7", "SHELFMARK_MAX_CONNECTIONS": "300"]
         let configuration = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: environment)

@@ -36,7 +36,7 @@ struct ServeTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        let port = try await waitForPort(in: log)
+        let port = try await servingPort(in: log)
         let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/api/v1/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"ok\""))
@@ -45,17 +45,5 @@ struct ServeTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(try String(contentsOf: log, encoding: .utf8).contains("database closed"))
-    }
-
-    private func waitForPort(in log: URL) async throws -> Int {
-        for _ in 0..<600 {
-            let text = try String(contentsOf: log, encoding: .utf8)
-            if let range = text.range(of: #"serving http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                return Int(text[range].split(separator: ":").last!)!
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the server did not start: \(try String(contentsOf: log, encoding: .utf8))")
-        throw CancellationError()
     }
 }
