@@ -37,13 +37,13 @@ public struct SQLiteAccounts: Accounts {
     let pool: DatabasePool
 
     public func account(_ id: UserID) async throws -> AccountSummary? {
-        try await pool.read { db in
+        try pool.readHere { db in
             try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id.description]).map(Self.summary)
         }
     }
 
     public func list(limit: Int, offset: Int) async throws -> Page<AccountSummary> {
-        try await pool.read { db in
+        try pool.readHere { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts ORDER BY email LIMIT ? OFFSET ?", arguments: [limit, offset])
             return Page(items: try rows.map(Self.summary), total: total, offset: offset, limit: limit)
@@ -51,7 +51,7 @@ public struct SQLiteAccounts: Accounts {
     }
 
     public func session(digest: String) async throws -> SessionRecord? {
-        try await pool.read { db in
+        try pool.readHere { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE token_digest = ?", arguments: [digest]),
                 let session = SessionID(row["session_id"] as String), let user = UserID(row["user_id"] as String)
             else { return nil }

@@ -40,7 +40,7 @@ public struct SQLiteBookmarks: BookmarkShelf {
     public func bookmarks(of member: UserID, sort: BookmarkSort) async throws -> [BookmarkEntry] {
         let order = sort == .title ? "title_key, position DESC" : "position DESC"
         let covers = coversURL
-        return try await pool.read { db in
+        return try pool.readHere { db in
             try Row.fetchAll(db, sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order)", arguments: [member.description]).map { row in
                 let key: String = row["key"]
                 let coverID: Int? = row["cover_id"]

@@ -55,7 +55,7 @@ public final class LibraryDatabase: Sendable {
 
 extension LibraryDatabase: HealthCheck {
     public func headPosition() async throws -> Int64 {
-        try await pool.read { db in try EventRows.head(db) }
+        try pool.readHere { db in try EventRows.head(db) }
     }
 }
 

@@ -60,15 +60,15 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
         let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         let sql = "SELECT * FROM loans \(whereClause) ORDER BY returned_at IS NOT NULL, returned_at DESC, due_at, id"
         let bound = arguments
-        return try await pool.read { db in try Row.fetchAll(db, sql: sql, arguments: bound).map(Self.loan) }
+        return try pool.readHere { db in try Row.fetchAll(db, sql: sql, arguments: bound).map(Self.loan) }
     }
 
     public func loan(_ id: LoanID) async throws -> LoanSummary? {
-        try await pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM loans WHERE id = ?", arguments: [id.description]).map(Self.loan) }
+        try pool.readHere { db in try Row.fetchOne(db, sql: "SELECT * FROM loans WHERE id = ?", arguments: [id.description]).map(Self.loan) }
     }
 
     public func notices(of member: UserID, limit: Int) async throws -> (items: [NoticeSummary], unread: Int) {
-        try await pool.read { db in
+        try pool.readHere { db in
             let unread = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notices WHERE member_id = ? AND read_at IS NULL",
                                           arguments: [member.description]) ?? 0
             let rows = try Row.fetchAll(

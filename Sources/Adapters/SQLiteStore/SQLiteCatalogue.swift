@@ -9,7 +9,7 @@ public struct SQLiteCatalogue: Catalogue {
 
     public func page(_ query: CatalogueQuery) async throws -> Page<CatalogueEntry> {
         let match = query.text.flatMap(FullTextQuery.make)
-        return try await pool.read { db in
+        return try pool.readHere { db in
             let filter = match == nil ? "" : "WHERE seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)"
             let arguments: StatementArguments = ["match": match, "limit": query.limit, "offset": query.offset]
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM catalogue_books \(filter)", arguments: arguments) ?? 0
@@ -22,13 +22,13 @@ public struct SQLiteCatalogue: Catalogue {
     }
 
     public func entry(_ id: BookID) async throws -> CatalogueEntry? {
-        try await pool.read { db in
+        try pool.readHere { db in
             try Row.fetchOne(db, sql: "SELECT * FROM catalogue_books WHERE id = ?", arguments: [id.description]).map(Self.entry)
         }
     }
 
     public func allIDs() async throws -> [BookID] {
-        try await pool.read { db in
+        try pool.readHere { db in
             try String.fetchAll(db, sql: "SELECT id FROM catalogue_books ORDER BY seq").compactMap(BookID.init)
         }
     }

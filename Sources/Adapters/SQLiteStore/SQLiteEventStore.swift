@@ -43,11 +43,11 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
-        try await pool.read { db in try EventRows.stream(stream, after: version, db) }
+        try pool.readHere { db in try EventRows.stream(stream, after: version, db) }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try await pool.read { db in try EventRows.after(position, limit: limit, db) }
+        try pool.readHere { db in try EventRows.after(position, limit: limit, db) }
     }
 
     /// Commits batches until no append is waiting.

@@ -8,7 +8,7 @@ public struct SQLiteSearchCache: SearchCache {
     let maxEntries: Int
 
     public func lookup(_ key: String) async throws -> (page: SearchPage, storedAt: Date)? {
-        let row = try await pool.read { db in
+        let row = try pool.readHere { db in
             try Row.fetchOne(db, sql: "SELECT page, stored_at FROM search_cache WHERE key = ?", arguments: [key])
                 .map { (page: $0["page"] as String, storedAt: $0["stored_at"] as String) }
         }
