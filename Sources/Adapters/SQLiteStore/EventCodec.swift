@@ -75,19 +75,29 @@ enum EventCodec {
         }
     }
 
-    private static func json(_ value: some Encodable) throws -> String {
+    /// One encoder for every event, as for decoding.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(Timestamp.format(date))
         }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return encoder
+    }()
+
+    private static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    private static func value<T: Decodable>(_ data: Data) throws -> T {
+    /// One decoder for every event: making one costs more than decoding a small payload.
+    private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in try Timestamp.parse(decoder.singleValueContainer().decode(String.self)) }
-        return try decoder.decode(T.self, from: data)
+        return decoder
+    }()
+
+    private static func value<T: Decodable>(_ data: Data) throws -> T {
+        try decoder.decode(T.self, from: data)
     }
 }

@@ -56,8 +56,10 @@ public struct SQLiteCatalogue: Catalogue {
             })
     }
 
+    private static let decoder = JSONDecoder()
+
     private static func strings(_ json: String) throws -> [String] {
-        try JSONDecoder().decode([String].self, from: Data(json.utf8))
+        try decoder.decode([String].self, from: Data(json.utf8))
     }
 }
 
