@@ -50,34 +50,51 @@ public final class SQLiteEventStore: EventStore, Sendable {
         try pool.readHere { db in try EventRows.after(position, limit: limit, db) }
     }
 
-    /// Commits batches until no append is waiting.
+    /// Commits batches until no append is waiting, all in one visit to the writer connection:
+    /// a hop to its queue and back per batch cost more than a small batch's writing.
     private func drain() async {
-        while true {
-            let batch = queue.withLock { queue in
-                let jobs = queue.jobs
-                queue.jobs = []
-                if jobs.isEmpty { queue.draining = false }
-                return jobs
+        let projections = self.projections
+        do {
+            try await pool.writeWithoutTransaction { db in
+                while true {
+                    let batch = self.takeBatch()
+                    if batch.isEmpty { return }
+                    Self.commit(batch, projections, db)
+                }
             }
-            if batch.isEmpty { return }
-            await commit(batch)
+        } catch {
+            // The writer could not be reached (the database is closing): fail what waits.
+            while case let batch = takeBatch(), !batch.isEmpty {
+                for job in batch { job.continuation.resume(throwing: error) }
+            }
         }
     }
 
-    private func commit(_ batch: [Job]) async {
-        let projections = self.projections
+    /// Every waiting append; when none waits, the drain ends and the next append starts one.
+    private func takeBatch() -> [Job] {
+        queue.withLock { queue in
+            let jobs = queue.jobs
+            queue.jobs = []
+            if jobs.isEmpty { queue.draining = false }
+            return jobs
+        }
+    }
+
+    /// One transaction (one fsync) for the batch, one savepoint per append; answers every append.
+    private static func commit(_ batch: [Job], _ projections: Projections, _ db: Database) {
         do {
-            let results = try await pool.write { db in
+            var results: [Result<Int64, any Error>] = []
+            try db.inTransaction(.immediate) {
                 // The chain's tip is read once per batch and carried from append to append.
                 var tip = try HashChain.tip(db)
-                let results = batch.map { job in
+                results = batch.map { job in
                     Result { () throws -> Int64 in
-                        try Self.inSavepoint(db) { tip = try Self.write(job.appends, projections, after: tip, db) }
+                        try inSavepoint(db) { tip = try write(job.appends, projections, after: tip, db) }
                         return tip.position
                     }
                 }
                 try projections.markCaughtUp(db)
-                return results
+                return .commit
             }
             for (job, result) in zip(batch, results) { job.continuation.resume(with: result) }
         } catch {

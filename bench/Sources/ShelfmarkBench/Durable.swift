@@ -27,7 +27,7 @@ func signUpMembers(_ count: Int, _ library: Library, prefix: String = "member") 
 /// Scenario 1: one writer; per book: add it, borrow it, return it (three durable commands, each
 /// loading its streams, deciding and appending). Returns commands per second.
 func durableCommands(books: Int, folder: URL) async throws -> Double {
-    let (library, database) = try openBenchLibrary(folder.appendingPathComponent("durable-\(UUID()).sqlite").path, durability: ProcessInfo.processInfo.environment["BENCH_SYNC"].flatMap(Durability.init(rawValue:)) ?? .full)
+    let (library, database) = try openBenchLibrary(folder.appendingPathComponent("durable-\(UUID()).sqlite").path, durability: benchDurability)
     defer { try? database.close() }
     let member = try await signUpMembers(1, library)[0].principal
     let start = DispatchTime.now().uptimeNanoseconds

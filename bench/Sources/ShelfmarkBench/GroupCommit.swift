@@ -1,19 +1,26 @@
 import Application
+import Composition
 import Domain
 import Foundation
 import SQLiteStore
 
+/// Ids as the server makes them.
+let benchIDs = RandomIDs()
+
+/// The durability scenarios run at: synchronous=FULL unless BENCH_SYNC says otherwise (for profiling).
+let benchDurability = ProcessInfo.processInfo.environment["BENCH_SYNC"].flatMap(Durability.init(rawValue:)) ?? .full
+
 /// A book.added event with fresh ids, about the size of a real one.
-func bookAdded(_ n: Int, id: BookID = BookID(UUID())) -> PendingEvent {
+func bookAdded(_ n: Int, id: BookID = BookID(benchIDs.next())) -> PendingEvent {
     let details = BookDetails(title: "Benchmark book \(n)", authors: ["Author \(n % 97)"])
     return PendingEvent(
         .book(.added(BookAdded(book: id, details: details, copies: 1 + n % 3))),
-        EventMetadata(eventID: UUID(), recordedAt: Date(), actor: "bench", correlationID: UUID()))
+        EventMetadata(eventID: benchIDs.next(), recordedAt: Date(), actor: "bench", correlationID: benchIDs.next()))
 }
 
 /// Scenario 2: `writers` tasks append one event each to their own new streams until `total` events are written.
 func groupCommit(writers: Int, total: Int, folder: URL) async throws -> (eventsPerSecond: Double, p50: Double, p99: Double) {
-    let database = try LibraryDatabase(path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: .full)
+    let database = try LibraryDatabase(path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: benchDurability)
     defer { try? database.close() }
     let store = database.eventStore
     let perWriter = total / writers

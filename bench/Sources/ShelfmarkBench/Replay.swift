@@ -19,9 +19,9 @@ func buildLog(events target: Int, at path: String) async throws {
         try await store.append(pending)
         pending = []
     }
-    func meta() -> EventMetadata { EventMetadata(eventID: UUID(), recordedAt: Date(), actor: "bench", correlationID: UUID()) }
+    func meta() -> EventMetadata { EventMetadata(eventID: benchIDs.next(), recordedAt: Date(), actor: "bench", correlationID: benchIDs.next()) }
     for n in 0..<books {
-        let id = BookID(UUID())
+        let id = BookID(benchIDs.next())
         ids.append(id)
         pending.append(StreamAppend(.book(id), expected: .noStream, events: [bookAdded(n, id: id)]))
         written += 1
@@ -33,7 +33,7 @@ func buildLog(events target: Int, at path: String) async throws {
     while written + 4 <= target {
         let index = cycle % books
         let book = ids[index]
-        let loan = LoanID(UUID())
+        let loan = LoanID(benchIDs.next())
         let now = Date()
         let opened = LoanOpened(loan: loan, book: book, bookTitle: "Benchmark book \(index)", borrower: nil,
                                 borrowerName: "Walk-in \(cycle % 500)", lentAt: now, dueAt: now.addingTimeInterval(14 * 86_400))
