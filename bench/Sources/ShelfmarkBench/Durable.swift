@@ -42,7 +42,7 @@ func durableCommands(books: Int, folder: URL) async throws -> Double {
         _ = try await library.circulation.giveBack.execute(loans[0].id, by: member)
         spent[2] += milliseconds(since: t)
     }
-    if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil { progress("add/borrow/return ms per command: \(spent.map { $0 / Double(books) })") }
+    if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil { progress("add, borrow, return: ms per command \(spent.map { $0 / Double(books) })") }
     return Double(books * 3) / (milliseconds(since: start) / 1000)
 }
 

@@ -46,7 +46,7 @@ func groupCommit(writers: Int, total: Int, folder: URL) async throws -> (eventsP
 /// Nanoseconds the writer spends chaining one event (its own digest function over a ~300-byte canonical encoding).
 func hashCost(events: Int = 200_000) -> Double {
     let canonical = (0..<events).map { n in
-        "\(n)\nbook-\(UUID())\n1\nbook.added.v1\n{\"book\":\"\(UUID())\",\"copies\":1,\"details\":{\"authors\":[\"Author\"],\"categories\":[],\"title\":\"Benchmark book \(n)\"}}\n\(UUID())\n2026-11-22T00:00:00.000Z\nbench\n\(UUID())\n\n"
+        "\(n)\nbook-\(benchIDs.next())\n1\nbook.added.v1\n{\"book\":\"\(benchIDs.next())\",\"copies\":1,\"details\":{\"authors\":[\"Author\"],\"categories\":[],\"title\":\"Benchmark book \(n)\"}}\n\(benchIDs.next())\n2026-11-22T00:00:00.000Z\nbench\n\(benchIDs.next())\n\n"
     }
     var previous = String(repeating: "0", count: 64)
     let start = DispatchTime.now().uptimeNanoseconds

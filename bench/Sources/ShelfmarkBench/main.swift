@@ -2,7 +2,9 @@ import Foundation
 
 // Shelfmark's benchmarks (bench/run). Every scenario runs BENCH_RUNS times (default 3) and the
 // table shows medians, each next to its reference measured in the same run. BENCH_ONLY (comma-
-// separated: durable, group, contention, replay, startup, http) runs a subset.
+// separated: durable, group, contention, replay, startup, http) runs a subset; for profiling,
+// BENCH_SYNC=off|normal runs scenarios 1 and 2 without fsync and BENCH_DEBUG=1 prints how a
+// durable command's time splits between add, borrow and return.
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "replay-child" {
     try await replayChild(CommandLine.arguments[2])
