@@ -24,9 +24,12 @@ enum Fixtures {
 }
 
 /// A fake of REST Countries and IPinfo on loopback, serving the fixtures. The first path segment
-/// picks its behaviour: `ok`, `garbage` (not JSON), `error` (500), `hang` (answers after 3 s) or,
-/// for IPinfo, `bogon` (the recorded bogon answer, whatever the address).
+/// picks its behaviour: `ok`, `garbage` (not JSON), `error` (500), `hang` (answers after 3 s),
+/// `reset` (the connection dropped in the middle of the answer), `switch` (whatever `switched`
+/// says now) or, for IPinfo, `bogon` (the recorded bogon answer, whatever the address).
 final class FakeUpstreams: Sendable {
+    /// The behaviour of the `switch` path segment, changed while a server uses the fake.
+    let switched = Mutex("ok")
     let requests = Mutex<[String]>([])
     let userAgents = Mutex<[String]>([])
 
@@ -40,7 +43,7 @@ final class FakeUpstreams: Sendable {
             if request.uri.queryParameters["fields"] == nil {
                 return Self.json(#"{"message":"'fields' query not specified","status":400}"#, status: .badRequest)
             }
-            return try await Self.answer(context.parameters.get("mode") ?? "ok", ok: countries)
+            return try await Self.answer(self.mode(context), ok: countries)
         }
         let search = try Self.openLibrarySearchFixtures()
         router.get("/:mode/search.json") { request, context in
@@ -48,7 +51,7 @@ final class FakeUpstreams: Sendable {
             self.userAgents.withLock { $0.append(request.headers[.userAgent] ?? "") }
             let p = request.uri.queryParameters
             let key = [p["title"], p["author"], p["q"]].compactMap { $0.map(String.init) }.joined(separator: "|").lowercased()
-            let mode = context.parameters.get("mode") ?? "ok"
+            let mode = self.mode(context)
             if key.hasPrefix("key:/works/"), mode == "ok" { return Self.json(try Self.workByKey(String(key.dropFirst(11)), in: search)) }
             switch mode {
             case "422": return Self.json(#"{"error":"query too short"}"#, status: .unprocessableContent)
@@ -68,7 +71,7 @@ final class FakeUpstreams: Sendable {
             router.get("/:mode/\(kind)/:file") { request, context in
                 self.requests.withLock { $0.append(request.uri.description) }
                 let name = (context.parameters.get("file") ?? "").replacingOccurrences(of: ".json", with: "")
-                let mode = context.parameters.get("mode") ?? "ok"
+                let mode = self.mode(context)
                 guard let record = records["\(kind)/\(name)"] else {
                     return Self.json(#"{"error":"notfound","key":"/\#(kind)/\#(name)"}"#, status: .notFound)
                 }
@@ -80,7 +83,7 @@ final class FakeUpstreams: Sendable {
             let ip = context.parameters.get("ip") ?? ""
             if context.parameters.get("mode") == "bogon" { return Self.json(String(decoding: bogon, as: UTF8.self)) }
             guard let answer = ipinfo[ip] else { return Self.json(#"{"ip":"\#(ip)"}"#) }
-            return try await Self.answer(context.parameters.get("mode") ?? "ok", ok: answer)
+            return try await Self.answer(self.mode(context), ok: answer)
         }
         return router
     }
@@ -108,8 +111,21 @@ final class FakeUpstreams: Sendable {
         return #"{"numFound":0,"docs":[]}"#
     }
 
+    private func mode(_ context: BasicRequestContext) -> String {
+        let mode = context.parameters.get("mode") ?? "ok"
+        return mode == "switch" ? switched.withLock { $0 } : mode
+    }
+
     private static func answer(_ mode: String, ok: Data) async throws -> Response {
         switch mode {
+        case "reset":
+            // Promises the whole answer, sends a piece, then fails: the server drops the connection.
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .contentLength: "\(ok.count)"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(bytes: ok.prefix(64)))
+                    throw CancellationError()
+                })
         case "garbage": return json("<html>not json</html>")
         case "error": return json(#"{"error":"boom"}"#, status: .internalServerError)
         case "hang":

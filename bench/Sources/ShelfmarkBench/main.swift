@@ -94,13 +94,14 @@ if wanted("startup") {
 if wanted("http") {
     let seconds = Int(environment["BENCH_WRK_SECONDS"] ?? "10") ?? 10
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { throw BenchError("wrk is missing: bench/run installs it") }
-    progress("6. HTTP: seeding 1,000 books and 200 members")
-    let database = folder.appendingPathComponent("http.sqlite").path
-    let seed = try await seedHTTPLibrary(at: database)
-    let script = folder.appendingPathComponent("cycle.lua")
-    try cycleScript(books: seed.books, members: seed.members, librarian: seed.librarian).write(to: script, atomically: true, encoding: .utf8)
     var hello: [WrkResult] = [], list: [WrkResult] = [], cycle: [WrkResult] = [], peaks: [Double] = []
-    for _ in 0..<runs {
+    for run in 0..<runs {
+        // A fresh library each run: loans left open when wrk stopped would count against the members.
+        progress("6. HTTP: seeding 1,000 books and 200 members")
+        let database = folder.appendingPathComponent("http-\(run).sqlite").path
+        let seed = try await seedHTTPLibrary(at: database)
+        let script = folder.appendingPathComponent("cycle-\(run).lua")
+        try cycleScript(books: seed.books, members: seed.members, librarian: seed.librarian).write(to: script, atomically: true, encoding: .utf8)
         progress("6. HTTP: hello ceiling, GET /books, borrow+return (\(seconds) s each)")
         let helloPort = freePort()
         let helloServer = try ServerProcess("HelloServer", ["\(helloPort)"], port: helloPort)
