@@ -57,6 +57,7 @@ struct RESTCountriesTests {
     }
 }
 
+/// Tests that are not about timeouts give the fake 10 s: a loaded CI machine is slow, not wrong.
 @Suite("IPinfo adapter against a loopback fake")
 struct IPinfoTests {
     @Test("recorded answers give their country", arguments: [
@@ -65,14 +66,14 @@ struct IPinfoTests {
     ])
     func countries(ip: String, country: String?) async throws {
         try await FakeUpstreams().run { base in
-            #expect(await IPinfoGeolocator(baseURL: base + "/ok", token: "t0ken").country(for: ip) == country)
+            #expect(await IPinfoGeolocator(baseURL: base + "/ok", token: "t0ken", timeout: .seconds(10)).country(for: ip) == country)
         }
     }
 
     @Test func privateLoopbackLinkLocalAndBogonAddressesNeverLeaveTheMachine() async throws {
         let fake = FakeUpstreams()
         try await fake.run { base in
-            let geo = IPinfoGeolocator(baseURL: base + "/ok")
+            let geo = IPinfoGeolocator(baseURL: base + "/ok", timeout: .seconds(10))
             for ip in ["127.0.0.1", "10.1.2.3", "192.168.1.199", "172.20.0.1", "169.254.1.1", "100.64.0.1", "::1", "fe80::1",
                        "fd00::1", "2001:db8::42", "::ffff:192.168.0.1", "0.0.0.0", "not an ip", "8.8.8.8/../x"] {
                 #expect(await geo.country(for: ip) == nil, "\(ip)")
@@ -84,7 +85,7 @@ struct IPinfoTests {
     @Test(arguments: ["garbage", "error"])
     func failuresAreUnknown(mode: String) async throws {
         try await FakeUpstreams().run { base in
-            #expect(await IPinfoGeolocator(baseURL: base + "/" + mode).country(for: "8.8.8.8") == nil)
+            #expect(await IPinfoGeolocator(baseURL: base + "/" + mode, timeout: .seconds(10)).country(for: "8.8.8.8") == nil)
         }
     }
 
@@ -99,7 +100,7 @@ struct IPinfoTests {
     @Test func bogonAnswersAreUnknown() async throws {
         let fake = FakeUpstreams()
         try await fake.run { base in
-            #expect(await IPinfoGeolocator(baseURL: base + "/bogon").country(for: "8.8.8.8") == nil)
+            #expect(await IPinfoGeolocator(baseURL: base + "/bogon", timeout: .seconds(10)).country(for: "8.8.8.8") == nil)
             #expect(fake.requests.withLock { $0 } == ["/bogon/8.8.8.8/json"])
         }
     }

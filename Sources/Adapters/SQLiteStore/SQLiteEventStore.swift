@@ -50,16 +50,21 @@ public final class SQLiteEventStore: EventStore, Sendable {
         try pool.readHere { db in try EventRows.after(position, limit: limit, db) }
     }
 
-    /// Commits batches until no append is waiting, all in one visit to the writer connection:
-    /// a hop to its queue and back per batch cost more than a small batch's writing.
+    /// Commits batches until no append is waiting, up to 16 per visit to the writer connection (a
+    /// hop to its queue and back per batch cost more than a small batch's writing); between visits
+    /// other writes (search cache, rebuilds) get their turn, so a steady load never starves them.
     private func drain() async {
         let projections = self.projections
         do {
-            try await pool.writeWithoutTransaction { db in
-                while true {
-                    let batch = self.takeBatch()
-                    if batch.isEmpty { return }
-                    Self.commit(batch, projections, db)
+            var more = true
+            while more {
+                more = try await pool.writeWithoutTransaction { db in
+                    for _ in 0..<16 {
+                        let batch = self.takeBatch()
+                        if batch.isEmpty { return false }
+                        Self.commit(batch, projections, db)
+                    }
+                    return true
                 }
             }
         } catch {
