@@ -54,7 +54,9 @@ public enum UTCTime {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
               let minute = number(14..<16), let second = number(17..<19), let milli = bytes.count == 24 ? number(20..<23) : 0,
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
-        return days(year, month, day) * dayMillis + ((hour * 60 + minute) * 60 + second) * 1000 + milli
+        let count = days(year, month, day)
+        guard civil(count) == (year, month, day) else { return nil }  // 31 February is not 3 March
+        return count * dayMillis + ((hour * 60 + minute) * 60 + second) * 1000 + milli
     }
 
     /// Year, month, day of a count of days since 1970-01-01 (civil_from_days).

@@ -21,4 +21,15 @@ struct DateTranscodingTests {
         #expect(try ours.decode("2026-12-01T09:00:00+02:00") == Date(timeIntervalSince1970: 1_796_108_400))
         #expect(throws: (any Error).self) { try ours.decode("yesterday") }
     }
+
+    /// What is not a date-time is the caller's mistake: a 400 problem, never a 500.
+    @Test func aBadDateTimeIsA400() async throws {
+        #expect(throws: DecodingError.self) { try WholeSecondDates().decode("0") }
+        try await withAPI { api in
+            for bad in ["0", "", "null", "0141-01-24T00%3A06%3A23%2B18%3A11", "2026-02-31T00%3A00%3A00Z"] {
+                let answer = try await api.send(.get, "/api/v1/audit/as-of?at=\(bad)&view=books")
+                #expect(answer.status == .badRequest, "\(bad): \(answer.text)")
+            }
+        }
+    }
 }

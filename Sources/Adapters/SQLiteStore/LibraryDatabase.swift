@@ -19,6 +19,10 @@ public final class LibraryDatabase: Sendable {
     public let accounts: SQLiteAccounts
     public let loans: SQLiteLoans
     let pool: DatabasePool
+    /// A connection of its own for long scans (verify, export, replay, time travel): the pool's
+    /// readers serve short reads on the calling thread (`readHere`), which must never wait for a
+    /// reader that an async scan holds until a cooperative thread is free to release it.
+    let scans: DatabaseQueue
     let projections: Projections
 
     /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
@@ -33,6 +37,7 @@ public final class LibraryDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
         }
         try Schema.migrator.migrate(pool)
+        scans = try DatabaseQueue(path: path, configuration: configuration)
         projections = Projections(all: [CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection()])
         try pool.write { [projections] db in try projections.catchUp(db) }
         eventStore = SQLiteEventStore(pool: pool, projections: projections)
@@ -49,6 +54,7 @@ public final class LibraryDatabase: Sendable {
 
     /// Checkpoints the WAL and closes every connection.
     public func close() throws {
+        try scans.close()
         try pool.close()
     }
 }

@@ -31,12 +31,12 @@ extension LibraryDatabase {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var after = max(0, position - 1)
-        var previous = try await pool.read { [after] db in
+        var previous = try await scans.read { [after] db in
             try String.fetchOne(db, sql: "SELECT hash FROM events WHERE position = ?", arguments: [after]) ?? HashChain.genesis
         }
         var count: Int64 = 0
         while true {
-            let rows = try await pool.read { [after] db in
+            let rows = try await scans.read { [after] db in
                 try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT 5000", arguments: [after])
                     .map { (HashChain.Fields($0), ($0["hash"] as String?) ?? "") }
             }
@@ -86,7 +86,7 @@ extension LibraryDatabase: LogArchive {
     public func verifyExport(lines: [String]) -> [AuditCheck] { Self.verifyExport(lines: lines) }
 
     public func history(_ stream: StreamName) async throws -> [HistoryEntry] {
-        try await pool.read { db in
+        try await scans.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version", arguments: [stream.rawValue]).map {
                 HistoryEntry(position: $0["position"], version: $0["stream_version"], type: $0["event_type"],
                              recordedAt: $0["recorded_at"], actor: $0["actor"], payload: $0["payload"])

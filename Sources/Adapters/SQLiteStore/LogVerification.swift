@@ -13,8 +13,8 @@ extension LibraryDatabase: LogVerifier {
     ]
 
     public func verify(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> [AuditCheck] {
-        let chain = try await pool.read { db in try Self.checkChain(db, progress: progress) }
-        let triggers = try await pool.read { db in try Self.checkTriggers(db) }
+        let chain = try await scans.read { db in try Self.checkChain(db, progress: progress) }
+        let triggers = try await scans.read { db in try Self.checkTriggers(db) }
         let replay = try await compareReplay()
         return chain + [triggers, replay]
     }

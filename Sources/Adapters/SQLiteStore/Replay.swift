@@ -12,7 +12,7 @@ extension LibraryDatabase: LogReplayer {
         let last = try await lastPosition(until)
         var after: Int64 = 0
         while after < last {
-            let rows = try await pool.read { [after] db in
+            let rows = try await scans.read { [after] db in
                 try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
                                  arguments: [after, last]).map { ($0, try EventRows.recorded($0)) }
                     .map { row, event in (HashChain.Fields(row), row["hash"] as String?, event) }
@@ -51,7 +51,7 @@ extension LibraryDatabase: LogReplayer {
 
     /// The last position a limit includes.
     private func lastPosition(_ until: ReplayLimit) async throws -> Int64 {
-        try await pool.read { db in
+        try await scans.read { db in
             switch until {
             case .end: return try EventRows.head(db)
             case .position(let position): return min(position, try EventRows.head(db))

@@ -7,7 +7,7 @@ public struct SQLiteCountryList: CountryListStore {
     let pool: DatabasePool
 
     public func load() async throws -> [Country]? {
-        let countries = try await pool.read { db in
+        let countries = try pool.readHere { db in
             try Row.fetchAll(db, sql: "SELECT * FROM country_list ORDER BY name").map {
                 Country(code: $0["code"], name: $0["name"], frenchName: $0["french_name"])
             }
