@@ -6,11 +6,12 @@ public enum UTCTime {
     private static let dayMillis: Int64 = 86_400_000
 
     /// The text of `millis` since 1970-01-01T00:00:00Z, with `.mmm` when `milliseconds` is set;
-    /// years 0 to 9999.
-    public static func format(millis: Int64, milliseconds: Bool) -> String {
+    /// nil outside the years 0 to 9999, which four digits cannot write.
+    public static func format(millis: Int64, milliseconds: Bool) -> String? {
         let days = millis >= 0 ? millis / dayMillis : (millis - dayMillis + 1) / dayMillis
         let ofDay = millis - days * dayMillis
         let (year, month, day) = civil(days)
+        guard (0...9999).contains(year) else { return nil }
         var text = [UInt8]()
         text.reserveCapacity(24)
         func put(_ value: Int64, _ width: Int, then separator: UInt8) {

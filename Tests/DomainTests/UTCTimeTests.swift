@@ -15,4 +15,11 @@ struct UTCTimeTests {
     func otherShapesAreLeftToAGeneralParser(text: String) {
         #expect(UTCTime.parse(text) == nil)
     }
+
+    @Test func yearsFourDigitsCannotWriteAreLeftToTheCaller() {
+        #expect(UTCTime.format(millis: 253_402_300_800_000, milliseconds: true) == nil)  // 10000-01-01
+        #expect(UTCTime.format(millis: -62_167_219_200_001, milliseconds: false) == nil)  // before year 0
+        #expect(UTCTime.format(millis: 253_402_300_799_999, milliseconds: true) == "9999-12-31T23:59:59.999Z")
+        #expect(UTCTime.format(millis: -62_167_219_200_000, milliseconds: false) == "0000-01-01T00:00:00Z")
+    }
 }

@@ -13,7 +13,7 @@ struct WholeSecondDates: DateTranscoder {
         // Like Foundation: to the nearest millisecond first, then the whole second below it.
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        return UTCTime.format(millis: seconds * 1000, milliseconds: false)
+        return UTCTime.format(millis: seconds * 1000, milliseconds: false) ?? date.formatted(fallback)  // beyond year 9999
     }
 
     func decode(_ text: String) throws -> Date {

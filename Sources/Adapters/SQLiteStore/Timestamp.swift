@@ -8,7 +8,9 @@ enum Timestamp {
     private static let parser = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
     static func format(_ date: Date) -> String {
-        UTCTime.format(millis: Int64((date.timeIntervalSince1970 * 1000).rounded()), milliseconds: true)
+        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        return UTCTime.format(millis: millis, milliseconds: true)
+            ?? Date(timeIntervalSince1970: Double(millis) / 1000).formatted(parser)  // beyond year 9999
     }
 
     static func parse(_ text: String) throws -> Date {

@@ -32,7 +32,11 @@ public struct RandomIDs: IDGenerator {
                     var filled = 0
                     while filled < buffer.count {
                         let got = read(Self.urandom, buffer.baseAddress! + filled, buffer.count - filled)
-                        if got > 0 { filled += got } else if errno != EINTR { fatalError("cannot read /dev/urandom: errno \(errno)") }
+                        if got > 0 {
+                            filled += got
+                        } else if got == 0 || errno != EINTR {
+                            fatalError("cannot read /dev/urandom (\(got), errno \(errno))")
+                        }
                     }
                 }
                 pool.used = 0
