@@ -1,9 +1,9 @@
-import Synchronization
+import Foundation
 
 /// Aggregate states already folded, by stream, so loading reads only the events appended since.
 /// Events never change, so a state cached at version v followed by the events after v is the
 /// state now, whichever process appended them. Bounded: the least recently used go first.
-public final class StateCache: Sendable {
+public final class StateCache: @unchecked Sendable {  // every access to `table` holds `lock`
     private struct Key: Hashable {
         let aggregate: ObjectIdentifier
         let stream: StreamName
@@ -20,7 +20,8 @@ public final class StateCache: Sendable {
         var clock: UInt64 = 0
     }
 
-    private let table = Mutex(Table())
+    private let lock = NSLock()
+    private var table = Table()
     private let capacity: Int
 
     /// A cache of at most `capacity` streams' states.
@@ -31,7 +32,7 @@ public final class StateCache: Sendable {
     /// The cached state of `stream` as `A` folds it, and the version it is at.
     func state<A: EventSourced>(_: A.Type, _ stream: StreamName) -> (state: A.State, version: Int64)? {
         let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
-        return table.withLock { table in
+        return lock.withLock {
             table.clock += 1
             guard var entry = table.entries[key], let state = entry.state as? A.State else { return nil }
             entry.used = table.clock
@@ -43,7 +44,7 @@ public final class StateCache: Sendable {
     /// Keeps `state` at `version` unless a newer one is kept already.
     func keep<A: EventSourced>(_: A.Type, _ stream: StreamName, _ state: A.State, version: Int64) {
         let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
-        table.withLock { table in
+        lock.withLock {
             table.clock += 1
             if let kept = table.entries[key], kept.version >= version { return }
             table.entries[key] = Entry(state: state, version: version, used: table.clock)
@@ -56,5 +57,5 @@ public final class StateCache: Sendable {
     }
 
     /// How many streams are cached.
-    var count: Int { table.withLock { $0.entries.count } }
+    var count: Int { lock.withLock { table.entries.count } }
 }
