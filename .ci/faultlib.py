@@ -33,6 +33,7 @@ results = {"passed": [], "failed": []}
 
 
 def report(ok, name, detail=""):
+    detail = " | ".join(line for line in detail.splitlines() if line.strip())  # one line per check
     print(f"{'PASS' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
     results["passed" if ok else "failed"].append(name)
     return ok
