@@ -25,6 +25,25 @@ struct SQLiteStoreTests {
         #expect(try await raw.read { try String.fetchOne($0, sql: "SELECT actor FROM events") } == "test")
     }
 
+    /// Issue 12, item 9: GRDB closes the pool's writer before its readers, so SQLite's checkpoint at
+    /// the last close never ran and the newest events stayed in the `-wal` file, missing from a copy.
+    @Test func aCleanCloseLeavesEveryEventInTheDatabaseFileItself() async throws {
+        let folder = TemporaryFolder()
+        let database = try LibraryDatabase(path: folder.databasePath)
+        for n in 1...20 { try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])]) }
+        #expect(try await database.catalogue.page(CatalogueQuery()).total == 20)  // a reader connection is open too
+        try database.close()
+
+        let wal = folder.databasePath + "-wal"
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+        #expect(walSize == 0)
+        let copy = TemporaryFolder()
+        try FileManager.default.copyItem(atPath: folder.databasePath, toPath: copy.databasePath)
+        let raw = try DatabaseQueue(path: copy.databasePath)
+        #expect(try await raw.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM events") } == 20)
+        try raw.close()
+    }
+
     @Test func aStreamNameWithANulIsRefusedBeforeAnythingIsWritten() async throws {
         let folder = TemporaryFolder()
         let database = try LibraryDatabase(path: folder.databasePath, durability: .off)

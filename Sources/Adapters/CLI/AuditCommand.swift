@@ -5,16 +5,23 @@ import Foundation
 /// `shelfmark audit ...`.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Prove the library's history was not altered.", subcommands: [Verify.self, Export.self, History.self, Replay.self, AsOf.self])
+        commandName: "audit", abstract: "Prove the library's history was not altered.",
+        subcommands: [Verify.self, Anchor.self, Export.self, History.self, Replay.self, AsOf.self])
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check the hash chain, contiguity, the append-only triggers, and that a replay equals the read models.",
-            discussion: "Exits 0 when every check passes, 1 otherwise, naming the first thing that breaks.")
+            abstract: "Check the chain key, hash chain, contiguity, triggers, a replay against the read models, and anchors.",
+            discussion: """
+                Reads one snapshot of the log, so appends running meanwhile do not disturb it. Anchors: those of --anchor FILE, \
+                else of the data folder's anchor file (<database>.anchors) when there is one. Exits 0 when every check passes, \
+                1 otherwise, naming the first thing that breaks.
+                """)
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Verify an exported log (JSON lines) offline instead of the database.", valueName: "export.jsonl"))
         var file: String?
+        @Option(help: ArgumentHelp("Also prove the log holds every head anchored in this file (see `audit anchor`).", valueName: "anchors"))
+        var anchor: String?
 
         func run() async throws {
             var failed = false
@@ -26,7 +33,9 @@ struct AuditCommand: AsyncParsableCommand {
                     checks = library.exportLog.verify(lines: text.split(separator: "\n").map(String.init))
                 } else {
                     let progress = Progress(label: "verifying")
-                    checks = try await library.verifyLog.execute(by: principal) { done, total in progress.update(done, of: total) }
+                    checks = try await library.verifyLog.execute(anchors: anchor, by: principal) { done, total in
+                        progress.update(done, of: total)
+                    }
                     progress.finish()
                 }
                 failed = !checks.allSatisfy(\.passed)
@@ -35,6 +44,30 @@ struct AuditCommand: AsyncParsableCommand {
                 print(failed ? "The log does NOT verify." : "The log verifies.")
             }
             if failed { throw ExitCode.failure }
+        }
+    }
+}
+
+extension AuditCommand {
+    struct Anchor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Append a signed checkpoint of the log's head (position, hash, time) to an anchor file.",
+            discussion: """
+                Keep a copy of the anchor file where whoever can write the database cannot (another machine, write-once storage): \
+                `audit verify --anchor FILE` then proves the log still holds every anchored head. `serve` appends one to the data \
+                folder's anchor file every $SHELFMARK_ANCHOR_INTERVAL seconds and when it stops.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("The anchor file to append to. Default: the data folder's (<database>.anchors).", valueName: "file"))
+        var to: String?
+
+        func run() async throws {
+            try await reportingFailures {
+                let (library, principal) = try await global.acting()
+                let (anchor, file) = try await library.verifyLog.anchor(to: to, by: principal)
+                if global.json { return try printJSON(anchor) }
+                print("Anchored position \(anchor.position) (hash \(anchor.hash.prefix(12))…) at \(anchor.time) in \(file).")
+            }
         }
     }
 }

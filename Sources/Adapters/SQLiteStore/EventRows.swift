@@ -24,14 +24,15 @@ enum EventRows {
 
     /// Writes one event at `position` (the next one), chained to `previous`; returns its hash.
     static func insert(
-        _ event: EncodedEvent, stream: StreamName, version: Int64, position: Int64, previous: String, _ db: Database
+        _ event: EncodedEvent, stream: StreamName, version: Int64, position: Int64, previous: String, chain: ChainHasher,
+        _ db: Database
     ) throws -> String {
         let m = event.metadata
         let fields = HashChain.Fields(
             position: position, streamID: stream.rawValue, streamVersion: version, eventType: event.type, payload: event.payload,
             eventID: UUIDText.lowercase(m.eventID), recordedAt: Timestamp.format(m.recordedAt), actor: m.actor,
             correlationID: UUIDText.lowercase(m.correlationID), causationID: m.causationID.map(UUIDText.lowercase))
-        let hash = HashChain.hash(previous: previous, fields)
+        let hash = chain.hash(previous: previous, fields)
         try db.cached(
             sql: """
                 INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at,
@@ -67,20 +68,39 @@ enum EventRows {
         ).map(recorded)
     }
 
+    /// The event in a row; an `UnreadableEvent` naming its position when a column cannot be read back.
     static func recorded(_ row: Row) throws -> RecordedEvent {
+        let position: Int64 = row["position"]
+        let type: String = row["event_type"]
+        func read<T>(_ part: String, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as EventCodec.UnknownEventType {
+                throw UnreadableEvent(position: position, problem: error.description)
+            } catch {
+                throw UnreadableEvent(position: position, problem: "the \(part) of \(type) cannot be read")
+            }
+        }
         let metadata = EventMetadata(
-            eventID: try uuid(row["event_id"]),
-            recordedAt: try Timestamp.parse(row["recorded_at"]),
+            eventID: try read("event id") { try uuid(row["event_id"]) },
+            recordedAt: try read("time") { try Timestamp.parse(row["recorded_at"]) },
             actor: row["actor"],
-            correlationID: try uuid(row["correlation_id"]),
-            causationID: try (row["causation_id"] as String?).map(uuid))
+            correlationID: try read("correlation id") { try uuid(row["correlation_id"]) },
+            causationID: try read("causation id") { try (row["causation_id"] as String?).map(uuid) })
         return RecordedEvent(
-            position: row["position"], stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
-            event: try EventCodec.decode(type: row["event_type"], payload: row["payload"]), metadata: metadata)
+            position: position, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
+            event: try read("payload") { try EventCodec.decode(type: type, payload: row["payload"]) }, metadata: metadata)
     }
 
     private static func uuid(_ text: String) throws -> UUID {
         guard let uuid = UUIDText.parse(text) else { throw DatabaseError(message: "not a UUID in the log: \(text)") }
         return uuid
     }
+}
+
+/// A stored event that cannot be read back (its payload no longer parses, its type is unknown):
+/// verify, a replay and the start-up catch-up name it instead of stopping on a decoding error.
+public struct UnreadableEvent: Error, Equatable, Sendable, CustomStringConvertible {
+    public let position: Int64
+    /// What cannot be read: "the payload of book.added.v1 cannot be read".
+    public let problem: String
+    public var description: String { "position \(position): \(problem)" }
 }

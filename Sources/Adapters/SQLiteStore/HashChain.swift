@@ -4,7 +4,9 @@ import GRDB
 
 /// The log's tamper evidence: each event's `hash` is SHA-256 over the previous event's hash and
 /// this event's canonical encoding (see ARCHITECTURE.md, "Hash chain"), so changing, removing or
-/// reordering any stored event breaks the chain from there on.
+/// reordering any stored event breaks the chain from there on. From the chain key's first
+/// position on, the same text is HMAC-SHA-256'd with the key instead (`ChainHasher`), so only
+/// whoever holds the key file can compute a chain that verifies.
 public enum HashChain {
     /// The "previous hash" of the first event.
     public static let genesis = String(repeating: "0", count: 64)
@@ -57,7 +59,8 @@ public enum HashChain {
         }
     }
 
-    /// SHA-256 (lower-case hex) of the previous hash, a line feed, and the canonical encoding.
+    /// SHA-256 (lower-case hex) of the previous hash, a line feed, and the canonical encoding: the
+    /// unkeyed formula, for events written before the log was keyed.
     static func hash(previous: String, _ fields: Fields) -> String {
         digest(previous + "\n" + fields.canonical)
     }

@@ -24,10 +24,14 @@ public final class LibraryDatabase: Sendable {
     /// reader that an async scan holds until a cooperative thread is free to release it.
     let scans: DatabaseQueue
     let projections: Projections
+    /// How events are chained: keyed with the chain key from its first position on (see `ChainKey`).
+    let chain: ChainHasher
 
     /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
-    /// models up to the head of the log from their stored positions.
-    public init(path: String, durability: Durability = .full) throws {
+    /// models up to the head of the log from their stored positions. With `keyFile`, the events
+    /// appended are chained with the key in that file (created on first use to key from the next
+    /// position); a log with keyed events refuses to open without its key file, or with another.
+    public init(path: String, durability: Durability = .full, keyFile: String? = nil) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
@@ -37,10 +41,11 @@ public final class LibraryDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
         }
         try Schema.migrator.migrate(pool)
+        chain = try pool.write { db in try ChainKeyRecord.open(keyFile: keyFile, db) }
         scans = try DatabaseQueue(path: path, configuration: configuration)
         projections = Projections(all: [CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection()])
         try pool.write { [projections] db in try projections.catchUp(db) }
-        eventStore = SQLiteEventStore(pool: pool, projections: projections)
+        eventStore = SQLiteEventStore(pool: pool, projections: projections, chain: chain)
         catalogue = SQLiteCatalogue(pool: pool)
         accounts = SQLiteAccounts(pool: pool)
         loans = SQLiteLoans(pool: pool)
@@ -52,10 +57,15 @@ public final class LibraryDatabase: Sendable {
         return [0: .off, 1: .normal, 2: .full][level ?? -1]
     }
 
-    /// Checkpoints the WAL and closes every connection.
+    /// Copies the WAL into the database file, empties it, and closes every connection: a plain copy
+    /// of the file after a clean stop holds every event. (SQLite checkpoints when the last
+    /// connection closes, but GRDB closes the pool's writer before its read-only readers, and
+    /// those cannot checkpoint: without this the WAL stays, with the newest events in it.)
     public func close() throws {
         try scans.close()
+        let checkpoint = Result { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
         try pool.close()
+        try checkpoint.get()
     }
 }
 

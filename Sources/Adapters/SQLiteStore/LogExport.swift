@@ -55,8 +55,11 @@ extension LibraryDatabase {
     }
 
     /// Verifies an exported log offline: every line parses, every hash is right and links to the
-    /// line before, positions and stream versions have no gaps (within the export).
-    public static func verifyExport(lines: some Sequence<String>) -> [AuditCheck] {
+    /// line before, positions and stream versions have no gaps (within the export). Without the
+    /// chain key: an export of keyed events verifies only through a library that has the key.
+    public static func verifyExport(lines: some Sequence<String>) -> [AuditCheck] { verifyExport(lines: lines, chain: .unkeyed) }
+
+    static func verifyExport(lines: some Sequence<String>, chain: ChainHasher) -> [AuditCheck] {
         let decoder = JSONDecoder()
         var previous: ExportedEvent?
         var versions: [String: Int64] = [:]
@@ -68,7 +71,7 @@ extension LibraryDatabase {
             if let previous, event.position != previous.position + 1 || event.previousHash != previous.hash {
                 return [AuditCheck(name: "hash chain", passed: false, detail: "position \(event.position) does not follow position \(previous.position)")]
             }
-            if HashChain.hash(previous: event.previousHash, event.fields) != event.hash {
+            if chain.hash(previous: event.previousHash, event.fields) != event.hash {
                 return [AuditCheck(name: "hash chain", passed: false, detail: "the chain breaks at position \(event.position)")]
             }
             if let last = versions[event.stream], event.version != last + 1 {
@@ -83,7 +86,7 @@ extension LibraryDatabase {
 }
 
 extension LibraryDatabase: LogArchive {
-    public func verifyExport(lines: [String]) -> [AuditCheck] { Self.verifyExport(lines: lines) }
+    public func verifyExport(lines: [String]) -> [AuditCheck] { Self.verifyExport(lines: lines, chain: chain) }
 
     public func history(_ stream: StreamName) async throws -> [HistoryEntry] {
         try await scans.read { db in

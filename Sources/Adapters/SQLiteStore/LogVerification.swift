@@ -2,32 +2,79 @@ import Application
 import Foundation
 import GRDB
 
-/// `audit verify` on the SQLite log: the hash chain event by event, positions and stream versions
-/// without gaps, the append-only triggers, and a full replay into a scratch database whose read
-/// models must equal the live ones row for row.
+/// `audit verify` on the SQLite log: the chain key, the hash chain event by event, positions and
+/// stream versions without gaps, the append-only triggers, a full replay into a scratch database
+/// whose read models must equal the live ones row for row, and the anchors. Everything is read in
+/// one read transaction on one connection (the scratch database attached to it), so appends
+/// running meanwhile never make the chain, the replayed events and the live tables disagree.
 extension LibraryDatabase: LogVerifier {
-    /// Read-model tables compared after a replay, with the columns that identify a row.
-    static let readModelTables: [(table: String, key: String)] = [
-        ("catalogue_books", "id"), ("accounts", "id"), ("sessions", "session_id"), ("loans", "id"), ("notices", "id"),
-        ("bookmarks", "member_id || ' ' || key"),
-    ]
-
-    public func verify(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> [AuditCheck] {
-        let chain = try await scans.read { db in try Self.checkChain(db, progress: progress) }
-        let triggers = try await scans.read { db in try Self.checkTriggers(db) }
-        let replay = try await compareReplay()
-        return chain + [triggers, replay]
+    public func verify(anchors: AnchorSource, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> [AuditCheck] {
+        let anchorFile = AnchorFile.load(anchors)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-verify-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try LibraryDatabase(path: folder.appendingPathComponent("replay.sqlite").path, durability: .off)
+        defer { try? scratch.close() }
+        let chain = self.chain
+        return try await scans.writeWithoutTransaction { db in
+            // ATTACH is refused inside a transaction: attach first, then read everything in one.
+            try db.execute(sql: "ATTACH DATABASE ? AS replayed", arguments: [scratch.pool.path])
+            defer { try? db.execute(sql: "DETACH DATABASE replayed") }
+            var checks: [AuditCheck] = []
+            try db.readOnly {
+                try db.inTransaction(.deferred) {
+                    let key = try ChainKeyRecord.check(chain, db)
+                    let walk = try Self.walk(db, chain: chain, replayingInto: scratch, progress: progress)
+                    let triggers = try AppendOnlyTriggers.check(db)
+                    // The scratch's first read on this connection comes now, after the replay committed there.
+                    let replay =
+                        try walk.unreadable.map { AuditCheck(name: "replay", passed: false, detail: "stopped: \($0)") }
+                        ?? Self.compareReadModels(db, replayed: walk.replayed)
+                    let anchored = try anchorFile.map { try AnchorFile.check($0, chain, db) }
+                    checks = [key, walk.chain, walk.contiguity, triggers, replay] + (anchored.map { [$0] } ?? [])
+                    return .commit
+                }
+            }
+            return checks
+        }
     }
 
-    /// The chain and contiguity, in one pass over the log.
-    static func checkChain(_ db: Database, progress: (Int64, Int64) -> Void) throws -> [AuditCheck] {
-        let total = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM events") ?? 0
+    /// Verify with no anchors (tests, tools).
+    public func verify(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> [AuditCheck] {
+        try await verify(anchors: .none, progress: progress)
+    }
+
+    /// What one pass over the log found: the chain and contiguity checks, and how far the replay got.
+    struct Walk {
+        let chain: AuditCheck
+        let contiguity: AuditCheck
+        let replayed: Int64
+        /// The first event that cannot be read, which stopped the replay.
+        let unreadable: String?
+    }
+
+    /// One pass over the log: each event's hash and place, and the events folded into the
+    /// scratch database's read models in batches (its own connection and transactions).
+    static func walk(_ db: Database, chain: ChainHasher, replayingInto scratch: LibraryDatabase, progress: (Int64, Int64) -> Void) throws
+        -> Walk
+    {
+        let total = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM main.events") ?? 0
         var previous = HashChain.genesis
         var expectedPosition: Int64 = 1
         var versions: [String: Int64] = [:]
         var chainBreak: String?
         var gap: String?
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM events ORDER BY position")
+        var unreadable: String?
+        var batch: [RecordedEvent] = []
+        var replayed: Int64 = 0
+        func fold() throws {
+            try scratch.pool.write { [batch, projections = scratch.projections] db in
+                for event in batch { try projections.apply(event, db) }
+            }
+            replayed += Int64(batch.count)
+            batch.removeAll(keepingCapacity: true)
+        }
+        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM main.events ORDER BY position")
         while let row = try rows.next() {
             let fields = HashChain.Fields(row)
             if gap == nil, fields.position != expectedPosition {
@@ -35,71 +82,47 @@ extension LibraryDatabase: LogVerifier {
             }
             let stream = fields.streamID
             if gap == nil, fields.streamVersion != versions[stream, default: 0] + 1 {
-                gap = "stream \(stream) jumps from version \(versions[stream, default: 0]) to \(fields.streamVersion) at position \(fields.position)"
+                gap =
+                    "stream \(stream) jumps from version \(versions[stream, default: 0]) to \(fields.streamVersion) at position \(fields.position)"
             }
             versions[stream] = fields.streamVersion
             expectedPosition = fields.position + 1
-            let hash = HashChain.hash(previous: previous, fields)
-            if chainBreak == nil, hash != (row["hash"] as String?) {
-                chainBreak = "the chain breaks at position \(fields.position) (stored \((row["hash"] as String?)?.prefix(12) ?? "nothing"), computed \(hash.prefix(12)))"
+            let stored: String? = row["hash"]
+            let hash = chain.hash(previous: previous, fields)
+            if chainBreak == nil, hash != stored { chainBreak = describeBreak(fields, stored: stored, computed: hash, previous, chain) }
+            previous = stored ?? hash
+            if unreadable == nil {
+                do {
+                    batch.append(try EventRows.recorded(row))
+                    if batch.count == 5_000 { try fold() }
+                } catch let error as UnreadableEvent {
+                    unreadable = error.description
+                }
             }
-            previous = (row["hash"] as String?) ?? hash
             if fields.position % 10_000 == 0 { progress(fields.position, total) }
         }
+        if unreadable == nil { try fold() }
         progress(total, total)
-        let seen = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM projection_positions") ?? 0
-        if gap == nil, seen > expectedPosition - 1 {
-            gap = "the read models have seen position \(seen) but the log ends at \(expectedPosition - 1): events were removed"
+        let head = expectedPosition - 1
+        let seen = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM main.projection_positions") ?? 0
+        if gap == nil, seen > head {
+            gap = "the read models have seen position \(seen) but the log ends at \(head): events were removed"
         }
-        return [
-            AuditCheck(name: "hash chain", passed: chainBreak == nil, detail: chainBreak ?? "\(total) events chained"),
-            AuditCheck(name: "contiguity", passed: gap == nil, detail: gap ?? "positions 1...\(total), \(versions.count) streams without gaps"),
-        ]
+        return Walk(
+            chain: AuditCheck(name: "hash chain", passed: chainBreak == nil, detail: chainBreak ?? chain.describe(head: head)),
+            contiguity: AuditCheck(
+                name: "contiguity", passed: gap == nil, detail: gap ?? "positions 1...\(total), \(versions.count) streams without gaps"),
+            replayed: replayed, unreadable: unreadable)
     }
 
-    static func checkTriggers(_ db: Database) throws -> AuditCheck {
-        let names = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'"))
-        let missing = ["events_no_update", "events_no_delete"].filter { !names.contains($0) }
-        return AuditCheck(name: "append-only triggers", passed: missing.isEmpty,
-                          detail: missing.isEmpty ? "UPDATE and DELETE on events abort" : "missing: \(missing.joined(separator: ", "))")
-    }
-
-    /// Replays the whole log into a scratch database and compares every read model with the live one.
-    func compareReplay() async throws -> AuditCheck {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-replay-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scratch = try LibraryDatabase(path: folder.appendingPathComponent("replay.sqlite").path, durability: .off)
-        var position: Int64 = 0
-        while true {
-            let events = try await eventStore.readAll(after: position, limit: 5_000)
-            guard let last = events.last else { break }
-            try await scratch.pool.write { [projections = scratch.projections] db in
-                for event in events { try projections.apply(event, db) }
-            }
-            position = last.position
-        }
-        let livePath = pool.path
-        let difference: String? = try await scratch.pool.writeWithoutTransaction { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS live", arguments: [livePath])
-            defer { try? db.execute(sql: "DETACH DATABASE live") }
-            for (table, key) in Self.readModelTables {
-                if let row = try Row.fetchOne(db, sql: "SELECT \(key) AS k, * FROM live.\(table) EXCEPT SELECT \(key) AS k, * FROM main.\(table) LIMIT 1") {
-                    let replayed = try Row.fetchOne(db, sql: "SELECT * FROM main.\(table) WHERE \(key) = ?", arguments: [row["k"] as DatabaseValue])
-                    return "\(table) \(row["k"] as DatabaseValue): live \(Self.describe(row)), replayed \(replayed.map(Self.describe) ?? "no row")"
-                }
-                if let row = try Row.fetchOne(db, sql: "SELECT \(key) AS k, * FROM main.\(table) EXCEPT SELECT \(key) AS k, * FROM live.\(table) LIMIT 1") {
-                    return "\(table) \(row["k"] as DatabaseValue): live has no row, replayed \(Self.describe(row))"
-                }
-            }
-            return nil
-        }
-        try scratch.close()
-        return AuditCheck(name: "replay", passed: difference == nil,
-                          detail: difference ?? "\(position) events replayed; \(Self.readModelTables.count) read models equal row for row")
-    }
-
-    private static func describe(_ row: Row) -> String {
-        row.columnNames.filter { $0 != "k" }.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: " ")
+    private static func describeBreak(
+        _ fields: HashChain.Fields, stored: String?, computed: String, _ previous: String, _ chain: ChainHasher
+    )
+        -> String
+    {
+        let text =
+            "the chain breaks at position \(fields.position) (stored \(stored?.prefix(12) ?? "nothing"), computed \(computed.prefix(12)))"
+        guard fields.position >= chain.keyedFrom, stored == HashChain.hash(previous: previous, fields) else { return text }
+        return text + ": its hash was made without the chain key, which keys every event from position \(chain.keyedFrom)"
     }
 }

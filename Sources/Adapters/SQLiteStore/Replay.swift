@@ -5,10 +5,23 @@ import GRDB
 /// `audit replay` and time travel: copy a prefix of the log, hashes and all, into a new database
 /// and let its projections build the read models there. The live database is only read.
 extension LibraryDatabase: LogReplayer {
+    /// The copy carries the chain key (`<path>.key`, the same secret) when the log has one, so it verifies on its own.
     public func replay(into path: String, until: ReplayLimit, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
-        guard !FileManager.default.fileExists(atPath: path) else { throw InvalidInput("into", "\(path) exists already: replay writes a new file") }
+        try await copyLog(into: path, until: until, carryingKey: true, progress: progress)
+    }
+
+    private func copyLog(
+        into path: String, until: ReplayLimit, carryingKey: Bool, progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> Int64 {
+        for file in [path, path + ".key"] where FileManager.default.fileExists(atPath: file) {
+            throw InvalidInput("into", "\(file) exists already: replay writes a new file")
+        }
         let target = try LibraryDatabase(path: path, durability: .off)
         defer { try? target.close() }
+        if carryingKey, let key = chain.key {
+            let copy = try key.copy(to: path + ".key")
+            try await target.pool.write { db in try ChainKeyRecord.record(copy, db) }
+        }
         let last = try await lastPosition(until)
         var after: Int64 = 0
         while after < last {
@@ -42,7 +55,7 @@ extension LibraryDatabase: LogReplayer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("snapshot.sqlite").path
-        let events = try await replay(into: path, until: until) { _, _ in }
+        let events = try await copyLog(into: path, until: until, carryingKey: false) { _, _ in }
         let snapshot = try LibraryDatabase(path: path, durability: .off)
         defer { try? snapshot.close() }
         return try await body(LibrarySnapshot(

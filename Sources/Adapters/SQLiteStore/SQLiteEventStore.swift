@@ -18,11 +18,13 @@ public final class SQLiteEventStore: EventStore, Sendable {
 
     private let pool: DatabasePool
     private let projections: Projections
+    private let chain: ChainHasher
     private let queue = Mutex(Queue())
 
-    init(pool: DatabasePool, projections: Projections) {
+    init(pool: DatabasePool, projections: Projections, chain: ChainHasher) {
         self.pool = pool
         self.projections = projections
+        self.chain = chain
     }
 
     @discardableResult
@@ -55,6 +57,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// other writes (search cache, rebuilds) get their turn, so a steady load never starves them.
     private func drain() async {
         let projections = self.projections
+        let chain = self.chain
         do {
             var more = true
             while more {
@@ -62,7 +65,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                     for _ in 0..<16 {
                         let batch = self.takeBatch()
                         if batch.isEmpty { return false }
-                        Self.commit(batch, projections, db)
+                        Self.commit(batch, projections, chain, db)
                     }
                     return true
                 }
@@ -86,7 +89,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     /// One transaction (one fsync) for the batch, one savepoint per append; answers every append.
-    private static func commit(_ batch: [Job], _ projections: Projections, _ db: Database) {
+    private static func commit(_ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ db: Database) {
         do {
             var results: [Result<Int64, any Error>] = []
             try db.inTransaction(.immediate) {
@@ -94,7 +97,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 var tip = try HashChain.tip(db)
                 results = batch.map { job in
                     Result { () throws -> Int64 in
-                        try inSavepoint(db) { tip = try write(job.appends, projections, after: tip, db) }
+                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, after: tip, db) }
                         return tip.position
                     }
                 }
@@ -123,7 +126,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// Checks every expectation, then writes every event after `tip` and projects it; returns the
     /// new tip. Throws before writing on a conflict.
     private static func write(
-        _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections,
+        _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections, _ chain: ChainHasher,
         after tip: (position: Int64, hash: String), _ db: Database
     ) throws -> (position: Int64, hash: String) {
         var versions: [StreamName: Int64] = [:]
@@ -138,7 +141,8 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 let version = versions[stream, default: 0] + 1
                 versions[stream] = version
                 head += 1
-                previous = try EventRows.insert(event, stream: stream, version: version, position: head, previous: previous, db)
+                previous = try EventRows.insert(
+                    event, stream: stream, version: version, position: head, previous: previous, chain: chain, db)
                 try projections.apply(
                     RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), db)
             }

@@ -1,17 +1,36 @@
 import Domain
+import Foundation
 
-/// Proves the log unaltered, or names what breaks. Librarians and the operator only.
+/// Proves the log unaltered, or names what breaks, and anchors it: appends a signed checkpoint of
+/// its head to a file the operator may keep elsewhere. Librarians and the operator only.
 public struct VerifyLog: Sendable {
     let verifier: any LogVerifier
+    let clock: any WallClock
+    /// The data folder's anchor file: where anchors go by default, and what verify checks when
+    /// it is given no other.
+    public let anchorFile: String?
 
-    public init(verifier: any LogVerifier) { self.verifier = verifier }
+    public init(verifier: any LogVerifier, clock: any WallClock, anchorFile: String? = nil) {
+        self.verifier = verifier
+        self.clock = clock
+        self.anchorFile = anchorFile
+    }
 
-    /// Every check; the log holds when all passed.
-    public func execute(by principal: Principal, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws
-        -> [AuditCheck]
-    {
+    /// Every check; the log holds when all passed. With `anchors`, the log must also hold every
+    /// head anchored in that file; without, in the data folder's anchor file if there is one.
+    public func execute(
+        anchors: String? = nil, by principal: Principal, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
+    ) async throws -> [AuditCheck] {
         try principal.requireLibrarian()
-        return try await verifier.verify(progress: progress)
+        let source: AnchorSource = anchors.map { .file($0) } ?? anchorFile.map { .ifPresent($0) } ?? .none
+        return try await verifier.verify(anchors: source, progress: progress)
+    }
+
+    /// Appends a signed checkpoint of the log's head to `file`, else to the data folder's anchor file.
+    public func anchor(to file: String? = nil, by principal: Principal) async throws -> (LogAnchor, file: String) {
+        try principal.requireLibrarian()
+        guard let path = file ?? anchorFile else { throw InvalidInput("to", "give the anchor file to append to") }
+        return (try await verifier.anchor(to: path, at: clock.now()), path)
     }
 }
 

@@ -23,7 +23,8 @@ public enum Bootstrap {
         } catch {
             throw ConfigurationError("cannot create the folder \(folder.path) for the database: \(error.localizedDescription)")
         }
-        let database = try LibraryDatabase(path: configuration.databasePath, durability: configuration.durability)
+        let database = try LibraryDatabase(
+            path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath)
         let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids)
         var settings = AccountSettings()
         settings.sessionLifetime = configuration.sessionLifetime
@@ -47,7 +48,8 @@ public enum Bootstrap {
                 shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
             importBook: ImportBook(
                 lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client), addBook: catalogue.addBook),
-            verifyLog: VerifyLog(verifier: database), exportLog: ExportLog(archive: database), replayer: database,
+            verifyLog: VerifyLog(verifier: database, clock: clock, anchorFile: configuration.anchorPath),
+            exportLog: ExportLog(archive: database), replayer: database,
             health: database, readModels: database)
         return (library, database)
     }
@@ -95,6 +97,7 @@ public enum Bootstrap {
                 availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
             services: [
                 DatabaseCloser(database: database, logger: logger),
+                AnchorWriter(verifyLog: library.verifyLog, interval: configuration.integrity.anchorInterval, logger: logger),
                 NoticeScanner(scan: library.circulation.scan, interval: configuration.noticeInterval, logger: logger),
             ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

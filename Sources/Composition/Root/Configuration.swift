@@ -40,6 +40,8 @@ public struct ShelfmarkConfiguration: Sendable {
     public var noticeInterval: TimeInterval = 24 * 3600
     /// How long a login lasts unless logged out.
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
+    /// The chain key file and the anchors (`AnchorWriter.swift`).
+    public var integrity = IntegritySettings()
 
     public init(databasePath: String) {
         self.databasePath = databasePath
@@ -79,6 +81,7 @@ public struct ShelfmarkConfiguration: Sendable {
             throw ConfigurationError("'\(url)' is not an http(s) base URL")
         }
         configuration.durability = try durability(environment: environment)
+        configuration.integrity = try IntegritySettings.resolve(environment: environment)
         if let raw = environment["SHELFMARK_BCRYPT_COST"], !raw.isEmpty {
             guard let cost = UInt8(raw), (4...31).contains(cost) else {
                 throw ConfigurationError("SHELFMARK_BCRYPT_COST must be a whole number from 4 to 31 (not '\(raw)')")

@@ -1,0 +1,135 @@
+import Application
+import Crypto
+import Foundation
+import GRDB
+
+/// How the chain hashes each event: as `HashChain.hash` (SHA-256) before the chain key's first
+/// position, or everywhere when there is no key; from it on, HMAC-SHA-256 over the same text
+/// with a key derived from the chain key. Immutable: each hash starts from a copy of the keyed
+/// HMAC state, so sharing one across threads is safe.
+struct ChainHasher: @unchecked Sendable {
+    static let unkeyed = ChainHasher(key: nil)
+
+    let key: ChainKey?
+    private let mac: HMAC<SHA256>?
+
+    init(key: ChainKey?) {
+        self.key = key
+        mac = key.map { HMAC<SHA256>(key: $0.derived("shelfmark chain v1")) }
+    }
+
+    /// The first keyed position; past every position when there is no key.
+    var keyedFrom: Int64 { key?.keyedFrom ?? .max }
+
+    /// The hash of one event chained to `previous`.
+    func hash(previous: String, _ fields: HashChain.Fields) -> String {
+        guard var mac, fields.position >= keyedFrom else { return HashChain.hash(previous: previous, fields) }
+        mac.update(data: Data((previous + "\n" + fields.canonical).utf8))
+        return hex(mac.finalize())
+    }
+
+    /// An anchor's signature: HMAC-SHA-256 over its text with a key derived for anchors; nil without a key.
+    func sign(_ text: String) -> String? {
+        key.map { hex(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: $0.derived("shelfmark anchor v1"))) }
+    }
+
+    /// How positions 1…`head` are chained, in words.
+    func describe(head: Int64) -> String {
+        let plain = min(head, keyedFrom - 1)
+        if head == 0 { return "no events" }
+        if plain == 0 { return "positions 1–\(head) keyed" }
+        if plain == head {
+            return "positions 1–\(head) chained without a key (\(key == nil ? "no chain key" : "written before keying"))"
+        }
+        return "positions 1–\(plain) chained without a key (written before keying); \(plain + 1)–\(head) keyed"
+    }
+}
+
+/// The chain key as the database records it (table `chain_key`, migration `v10-chain-key`): the
+/// first keyed position and the key's fingerprint, so that a log with keyed events is never
+/// opened without its key file, or with another one.
+enum ChainKeyRecord {
+    static func migrate(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE chain_key (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    keyed_from INTEGER NOT NULL,
+                    key_id TEXT NOT NULL
+                ) STRICT
+                """)
+    }
+
+    static func fetch(_ db: Database) throws -> (keyedFrom: Int64, keyID: String)? {
+        try Row.fetchOne(db, sql: "SELECT keyed_from, key_id FROM chain_key WHERE id = 1").map { ($0["keyed_from"], $0["key_id"]) }
+    }
+
+    static func record(_ key: ChainKey, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO chain_key (id, keyed_from, key_id) VALUES (1, ?, ?)", arguments: [key.keyedFrom, key.id])
+    }
+
+    /// The chain for this database, in the caller's write transaction (so two processes opening
+    /// a library at once make one key): no key file given, unkeyed; else the key file's key,
+    /// created on first use to key from the next position. Refuses, in one line, a key file
+    /// that is missing, or is not the one the database records.
+    static func open(keyFile: String?, _ db: Database) throws -> ChainHasher {
+        let recorded = try fetch(db)
+        guard let keyFile else {
+            if let recorded {
+                throw ChainKeyError("the log is keyed from position \(recorded.keyedFrom): it opens only with its chain key file")
+            }
+            return .unkeyed
+        }
+        let head = try EventRows.head(db)
+        switch (recorded, try ChainKey.load(keyFile)) {
+        case (nil, let found):
+            // A new key; or one made for this database that a crash kept from being recorded (nothing written since).
+            let key = try found ?? ChainKey.create(at: keyFile, keyedFrom: head + 1)
+            guard key.keyedFrom == head + 1 else {
+                throw ChainKeyError(
+                    "the chain key file \(keyFile) keys from position \(key.keyedFrom), but the database records no chain key and "
+                        + "its log ends at \(head): the file belongs to another database")
+            }
+            try record(key, db)
+            return ChainHasher(key: key)
+        case (let recorded?, nil):
+            throw ChainKeyError(
+                "the log is keyed from position \(recorded.keyedFrom) with the chain key file \(keyFile), which is missing: "
+                    + "put it back, or set SHELFMARK_CHAIN_KEY to where it is")
+        case (let recorded?, let key?):
+            if let disagreement = disagreement(recorded, key) { throw ChainKeyError(disagreement) }
+            return ChainHasher(key: key)
+        }
+    }
+
+    private static func disagreement(_ recorded: (keyedFrom: Int64, keyID: String), _ key: ChainKey) -> String? {
+        guard recorded.keyedFrom != key.keyedFrom || recorded.keyID != key.id else { return nil }
+        return "the chain key file \(key.path) (keying from position \(key.keyedFrom), key \(key.id)) disagrees with the database "
+            + "(keyed from position \(recorded.keyedFrom), key \(recorded.keyID))"
+    }
+
+    /// Verify's check that the key in use, its file and the database's record still agree.
+    static func check(_ chain: ChainHasher, _ db: Database) throws -> AuditCheck {
+        let recorded = try fetch(db)
+        let name = "chain key"
+        guard let key = chain.key else {
+            guard let recorded else { return AuditCheck(name: name, passed: true, detail: "no chain key: the chain is plain SHA-256") }
+            return AuditCheck(
+                name: name, passed: false, detail: "the database records keying from position \(recorded.keyedFrom), but no key is in use")
+        }
+        guard let recorded else {
+            return AuditCheck(
+                name: name, passed: false,
+                detail: "the database does not record the chain key \(key.path) (keying from position \(key.keyedFrom))")
+        }
+        if let disagreement = disagreement(recorded, key) { return AuditCheck(name: name, passed: false, detail: disagreement) }
+        guard let onDisk = try? ChainKey.load(key.path) else {
+            return AuditCheck(name: name, passed: false, detail: "the chain key file \(key.path) is missing or unreadable")
+        }
+        guard onDisk == key else {
+            return AuditCheck(name: name, passed: false, detail: "the chain key file \(key.path) changed since the library was opened")
+        }
+        return AuditCheck(
+            name: name, passed: true, detail: "\(key.path) keys the chain from position \(key.keyedFrom), as the database records")
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The outcome of one verification check.
+public struct AuditCheck: Equatable, Sendable, Codable {
+    public let name: String
+    public let passed: Bool
+    /// What was found: counts when it passed, the first failure when not.
+    public let detail: String
+    public init(name: String, passed: Bool, detail: String) {
+        self.name = name
+        self.passed = passed
+        self.detail = detail
+    }
+}
+
+/// Proves the log was not altered, or names what breaks.
+public protocol LogVerifier: Sendable {
+    /// Runs every check (chain key, hash chain, contiguity, append-only triggers, replay equals
+    /// live read models, and the anchors `anchors` names) on one snapshot; reports (done, total) events as it goes.
+    func verify(anchors: AnchorSource, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> [AuditCheck]
+    /// Appends a signed checkpoint of the log's head, taken at `time`, to the anchor file at `path`.
+    func anchor(to path: String, at time: Date) async throws -> LogAnchor
+}
+
+/// The signed checkpoints verify proves the log still contains.
+public enum AnchorSource: Sendable, Equatable {
+    /// No anchors.
+    case none
+    /// The anchor file at this path, which must exist (`audit verify --anchor FILE`).
+    case file(String)
+    /// The anchor file at this path when there is one (the data folder's).
+    case ifPresent(String)
+}
+
+/// One signed checkpoint: the log's head at a moment.
+public struct LogAnchor: Equatable, Sendable, Codable {
+    public let position: Int64
+    /// The hash of the event at `position` (64 zeros for an empty log).
+    public let hash: String
+    /// When it was taken, ISO 8601 UTC.
+    public let time: String
+    public init(position: Int64, hash: String, time: String) {
+        self.position = position
+        self.hash = hash
+        self.time = time
+    }
+}
+
+/// The log in a portable form, for outside tools.
+public protocol LogArchive: Sendable {
+    /// Writes the log from `position` on, one JSON line per event (with hashes); returns how many.
+    func export(from position: Int64, to write: (String) throws -> Void) async throws -> Int64
+    /// Verifies an exported log offline: hashes, links and gaps.
+    func verifyExport(lines: [String]) -> [AuditCheck]
+    /// Every event of one stream, oldest first, as stored (type name, time, actor, payload).
+    func history(_ stream: StreamName) async throws -> [HistoryEntry]
+}
+
+/// One stored event, for people and outside tools.
+public struct HistoryEntry: Equatable, Sendable, Codable {
+    public let position: Int64
+    public let version: Int64
+    public let type: String
+    public let recordedAt: String
+    public let actor: String
+    /// The stored JSON payload.
+    public let payload: String
+    public init(position: Int64, version: Int64, type: String, recordedAt: String, actor: String, payload: String) {
+        self.position = position
+        self.version = version
+        self.type = type
+        self.recordedAt = recordedAt
+        self.actor = actor
+        self.payload = payload
+    }
+}
+
+/// Where a replay stops.
+public enum ReplayLimit: Equatable, Sendable {
+    case end
+    /// Up to and including this global position.
+    case position(Int64)
+    /// Events recorded at or before this instant.
+    case time(Date)
+}
+
+/// The read models as they were at a past point of the log.
+public struct LibrarySnapshot: Sendable {
+    public let catalogue: any Catalogue
+    public let loans: any LoanRegister
+    public let notices: any NoticeBoard
+    public let accounts: any Accounts
+    /// The number of events the snapshot was built from.
+    public let events: Int64
+    public init(catalogue: any Catalogue, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, events: Int64) {
+        self.catalogue = catalogue
+        self.loans = loans
+        self.notices = notices
+        self.accounts = accounts
+        self.events = events
+    }
+}
+
+/// Rebuilds read models from a prefix of the log into another database.
+public protocol LogReplayer: Sendable {
+    /// Copies the log up to `until` into a new library database at `path` and builds its read models there.
+    func replay(into path: String, until: ReplayLimit, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64
+    /// Runs `body` on the read models as of `until`, built in a scratch database removed afterwards.
+    func withSnapshot<T: Sendable>(until: ReplayLimit, _ body: (LibrarySnapshot) async throws -> T) async throws -> T
+}

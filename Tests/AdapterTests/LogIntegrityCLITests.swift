@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("the chain key, anchors and a clean stop, through the CLI and serve")
+struct LogIntegrityCLITests {
+    func addBooks(_ count: Int, _ db: TemporaryDatabase) throws {
+        for n in 1...count {
+            #expect(try shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path).status == 0)
+        }
+    }
+
+    @Test func anAnchorKeptElsewhereCatchesACutTailThatTheChainCannot() throws {
+        let db = TemporaryDatabase()
+        try addBooks(4, db)
+        let anchors = db.folder.appendingPathComponent("offsite.anchors").path
+        let anchored = try shelfmark(["audit", "anchor", "--to", anchors], database: db.path)
+        #expect(anchored.status == 0 && anchored.stdout.hasPrefix("Anchored position 4 (hash "), "\(anchored.stdout)\(anchored.stderr)")
+        #expect(try shelfmark(["audit", "verify", "--anchor", anchors], database: db.path).status == 0)
+
+        let raw = try DatabaseQueue(path: db.path)
+        try raw.write { db in
+            try db.execute(sql: "DROP TRIGGER events_no_delete; DELETE FROM events WHERE position > 2")
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+                    BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END
+                    """)
+        }
+        try raw.close()
+        #expect(try shelfmark(["projections", "rebuild"], database: db.path).status == 0)
+        let unanchored = try shelfmark(["audit", "verify"], database: db.path)
+        #expect(unanchored.status == 0 && unanchored.stdout.contains("ok   anchors: no anchor file yet"), "\(unanchored.stdout)")
+        let caught = try shelfmark(["audit", "verify", "--anchor", anchors], database: db.path)
+        #expect(caught.status == 1, "\(caught.stdout)")
+        #expect(caught.stdout.contains("FAIL anchors: the log lacks the head anchored at position 4 on "), "\(caught.stdout)")
+        #expect(caught.stdout.contains("the log ends at position 2: events were cut"))
+    }
+
+    @Test func theKeyFileIsTheOwnersAloneAndTheLibraryDoesNotOpenWithoutIt() throws {
+        let db = TemporaryDatabase()
+        try addBooks(1, db)
+        let key = db.path + ".key"
+        #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
+        #expect(try shelfmark(["audit", "verify"], database: db.path).stdout.contains("ok   hash chain: positions 1–1 keyed"))
+        try FileManager.default.moveItem(atPath: key, toPath: key + ".aside")
+        let refused = try shelfmark(["book", "list"], database: db.path)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.trimmingCharacters(in: .newlines).split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("with the chain key file \(key), which is missing"), "\(refused.stderr)")
+        let elsewhere = try shelfmark(["book", "list"], database: db.path, environment: ["SHELFMARK_CHAIN_KEY": key + ".aside"])
+        #expect(elsewhere.status == 0 && elsewhere.stdout.contains("Book 1"), "\(elsewhere.stderr)")
+    }
+
+    @Test func serveAnchorsPeriodicallyAndAtACleanStopAndLeavesEveryEventInTheFile() async throws {
+        let db = TemporaryDatabase()
+        try addBooks(3, db)
+        let log = db.folder.appendingPathComponent("serve.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = try shelfmarkExecutable()
+        process.arguments = ["serve", "--port", "0", "--db", db.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SHELFMARK_ANCHOR_INTERVAL": "1"]) { $1 }
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        _ = try await servingPort(in: log)
+
+        let anchors = db.path + ".anchors"
+        func lines() -> [Substring] { ((try? String(contentsOfFile: anchors, encoding: .utf8)) ?? "").split(separator: "\n") }
+        for _ in 0..<100 where lines().isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        let serveLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(lines().first?.hasPrefix("3 ") == true, "no periodic anchor: \(serveLog)")
+        #expect(try await shelfmark(["book", "add", "--title", "While serving", "--author", "A"], database: db.path).status == 0)
+
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(lines().last?.hasPrefix("4 ") == true, "\(lines())")  // the anchor written at the stop
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: db.path + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0)
+        let copy = db.folder.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: db.path, toPath: copy)
+        let raw = try DatabaseQueue(path: copy)
+        #expect(try await raw.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM events") } == 4)
+        try raw.close()
+        #expect(
+            try await shelfmark(["audit", "verify"], database: db.path).stdout.contains("ok   anchors: the log holds every anchored head"))
+    }
+}
