@@ -27,3 +27,10 @@ public struct TooMuchContention: Error, Equatable, Sendable, CustomStringConvert
     public init(attempts: Int) { self.attempts = attempts }
     public var description: String { "the data changed under this request \(attempts) times; try again" }
 }
+
+/// A setting (environment variable or option) that cannot be used, said in one line; the
+/// command line exits with status 2 on it, before anything is served or changed.
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

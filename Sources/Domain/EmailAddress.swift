@@ -1,18 +1,22 @@
-/// An email address that passed a practical syntax check, trimmed and lower-cased.
+import Foundation
+
+/// An email address that passed a practical syntax check, trimmed, in Unicode's composed form
+/// (NFC) and case-folded: one address has one spelling, so `zoë` typed with a combining
+/// diaeresis and `ZOË` are the same account, never two.
 public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible {
     public static let maxLength = 254
     public let value: String
 
-    /// Checks one `@`, a non-empty local part, a domain with a dot, no spaces or control characters,
-    /// at most 254 characters.
+    /// Checks one `@`, a non-empty local part, a domain with a dot, no spaces, control or
+    /// invisible format characters, at most 254 characters.
     public init(parsing raw: String) throws(FieldError) {
-        let email = raw.trimmingWhitespace().lowercased()
+        let email = Self.normalized(raw.trimmingWhitespace())
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard !email.isEmpty else { throw FieldError("email", "is required") }
         guard email.count <= Self.maxLength else { throw FieldError("email", "must be at most \(Self.maxLength) characters") }
         guard !email.contains(where: \.isWhitespace) else { throw FieldError("email", "must not contain spaces") }
         // The address names its event stream: a NUL would cut the stream id short where it is stored.
-        if let problem = FreeText.problem(email, field: "email") { throw problem }
+        if let problem = FreeText.problem(email, field: "email", identifier: true) { throw problem }
         guard parts.count == 2, !parts[0].isEmpty else { throw FieldError("email", "must look like name@example.org") }
         let domain = parts[1]
         guard domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..") else {
@@ -22,6 +26,11 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
     }
 
     public var description: String { value }
+
+    /// NFC, then Unicode case folding (`ß` → `ss`), then NFC again since folding may decompose.
+    static func normalized(_ text: String) -> String {
+        text.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
+    }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)

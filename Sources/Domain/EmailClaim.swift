@@ -1,8 +1,9 @@
 import Foundation
 
 // The EmailClaim aggregate, one stream per normalised address: it makes an address unique
-// (claiming it is part of the signup's atomic append) and throttles logins to it, whether or
-// not an account has it, so a refusal never tells whether the address exists.
+// (claiming it is part of the signup's atomic append) and keeps the trail of logins to the
+// account that has it. Failed logins to addresses without an account are not events: they
+// are counted outside the log, so nobody can grow the log by guessing addresses.
 
 public enum EmailClaimEvent: Equatable, Sendable {
     case claimed(EmailClaimed)
@@ -32,15 +33,14 @@ public struct LoginAttempted: Equatable, Sendable, Codable {
 
 public struct EmailClaimState: Equatable, Sendable {
     public var owner: UserID?
-    /// Failed logins since the last successful one.
-    public var failures: [Date] = []
-    public init(owner: UserID? = nil, failures: [Date] = []) {
+    public init(owner: UserID? = nil) {
         self.owner = owner
-        self.failures = failures
     }
 }
 
 /// The login throttle: `maxFailures` failures within `window` close the door until the window ends.
+/// It is kept per address and client (the use case counts the failures outside the log), so a
+/// stranger's failures never lock the owner out from another place.
 public struct LoginThrottle: Equatable, Sendable {
     public var maxFailures = 5
     public var window: TimeInterval = 15 * 60
@@ -49,9 +49,9 @@ public struct LoginThrottle: Equatable, Sendable {
         self.window = window
     }
 
-    /// When logins open again, or nil when they are open now.
-    public func closedUntil(_ state: EmailClaimState, now: Date) -> Date? {
-        let recent = state.failures.filter { now.timeIntervalSince($0) < window }
+    /// When logins open again after these failures (oldest first), or nil when they are open now.
+    public func closedUntil(_ failures: [Date], now: Date) -> Date? {
+        let recent = failures.filter { now.timeIntervalSince($0) < window }
         guard recent.count >= maxFailures else { return nil }
         return recent[recent.count - maxFailures].addingTimeInterval(window)
     }
@@ -74,8 +74,7 @@ public enum EmailClaimAggregate: Aggregate {
         var state = state
         switch event {
         case .claimed(let e): state.owner = e.user
-        case .loginFailed(let e): state.failures.append(e.at)
-        case .loginSucceeded: state.failures = []
+        case .loginFailed, .loginSucceeded: break  // the audit trail of an account's logins
         }
         return state
     }

@@ -1,19 +1,56 @@
-/// What every text a person types must be: no control characters.
+/// What every text a person types must be: no control characters and no invisible formatting.
 ///
 /// No title, name, address or password needs NUL, escape or the like, and they do harm where the
 /// text goes: a NUL ends a C string (SQLite's text binding and bcrypt both stop there, so a
 /// stored name, a stream id or a hashed password would silently lose the rest), and escape
 /// sequences drive the terminal that prints a listing. Line breaks and tabs are allowed where
-/// text may span lines.
+/// text may span lines. Invisible format characters (Unicode's category Cf: zero-width spaces,
+/// right-to-left overrides) make two different texts look the same, or one text read backwards
+/// in a listing; only the joiners that emoji and some scripts need are kept in names and titles,
+/// and addresses take none at all.
 public enum FreeText {
     public static let message = "must not contain control characters"
     public static let multilineMessage = "must not contain control characters other than line breaks and tabs"
+    public static let invisibleMessage = "must not contain invisible formatting characters (such as zero-width spaces or direction overrides)"
 
     /// The field error for `text`, or nil when it has no control character (line breaks and tabs
-    /// count as none when `multiline`).
-    public static func problem(_ text: String, field: String, multiline: Bool = false) -> FieldError? {
+    /// count as none when `multiline`) and no invisible format character other than the joiners
+    /// (none at all when `identifier`, as in an email address).
+    public static func problem(_ text: String, field: String, multiline: Bool = false, identifier: Bool = false) -> FieldError? {
         let allowed: Set<Unicode.Scalar> = multiline ? ["\n", "\r", "\t"] : []
-        let bad = text.unicodeScalars.contains { $0.properties.generalCategory == .control && !allowed.contains($0) }
-        return bad ? FieldError(field, multiline ? multilineMessage : message) : nil
+        if text.unicodeScalars.contains(where: { isControl($0) && !allowed.contains($0) }) {
+            return FieldError(field, multiline ? multilineMessage : message)
+        }
+        if text.unicodeScalars.contains(where: { isInvisible($0, identifier: identifier) }) {
+            return FieldError(field, invisibleMessage)
+        }
+        return nil
     }
+
+    /// Control characters, and the line and paragraph separators that act like them.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// Format characters (Cf) other than the zero-width joiner and non-joiner and the tag
+    /// characters of flag emoji; every one of them in an identifier.
+    static func isInvisible(_ scalar: Unicode.Scalar, identifier: Bool) -> Bool {
+        guard scalar.properties.generalCategory == .format else { return false }
+        if identifier { return true }
+        return !(scalar == "\u{200C}" || scalar == "\u{200D}" || (0xE0020...0xE007F).contains(scalar.value))
+    }
+
+    /// `character` as a message may quote it: itself when it can be seen, else its code point.
+    public static func visible(_ character: Character) -> String {
+        let hidden = character.unicodeScalars.contains { isControl($0) || $0.properties.generalCategory == .format || $0.properties.isWhitespace }
+        guard hidden else { return String(character) }
+        return character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

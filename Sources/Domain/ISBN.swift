@@ -11,9 +11,15 @@ public struct ISBN: Hashable, Sendable, Codable, CustomStringConvertible {
         case unknownPrefix
     }
 
-    /// Accepts ISBN-10 or ISBN-13, with or without hyphens and spaces, and verifies the check digit.
+    /// Accepts ISBN-10 or ISBN-13, with or without hyphens and spaces and an "ISBN" label as
+    /// printed on books ("ISBN 0-441-17271-7", "ISBN-13: 978…"), and verifies the check digit.
     public init(parsing text: String) throws(Problem) {
-        let compact = Array(text.filter { $0 != "-" && $0 != " " }.uppercased())
+        let characters = Self.unlabelled(text).filter { $0 != "-" && $0 != " " }
+        // Characters first: "ISBN? 0441172717" has a stray character, not a length of 14.
+        if let stray = characters.first(where: { !($0.isASCII && ($0.isWholeNumber || $0 == "X" || $0 == "x")) }) {
+            throw .invalidCharacter(stray)
+        }
+        let compact = Array(characters.uppercased())
         switch compact.count {
         case 10: isbn13 = try Self.fromISBN10(compact)
         case 13: isbn13 = try Self.fromISBN13(compact)
@@ -58,6 +64,19 @@ public struct ISBN: Hashable, Sendable, Codable, CustomStringConvertible {
         return text
     }
 
+    /// `text` without a leading "ISBN", "ISBN-10" or "ISBN-13" label and its colon, any case.
+    static func unlabelled(_ text: String) -> Substring {
+        var rest = Substring(text.trimmingWhitespace())
+        guard rest.prefix(4).uppercased() == "ISBN" else { return rest }
+        rest = rest.dropFirst(4)
+        for suffix in ["-13", "-10", "13", "10"] where rest.hasPrefix(suffix) {
+            rest = rest.dropFirst(suffix.count)
+            break
+        }
+        if rest.hasPrefix(":") { rest = rest.dropFirst() }
+        return rest
+    }
+
     /// The EAN-13 check digit of twelve digits (weights 1, 3, 1, 3, ...).
     private static func checkDigit13(_ twelve: [Character]) -> Int {
         let sum = twelve.enumerated().reduce(0) { $0 + ($1.offset.isMultiple(of: 2) ? 1 : 3) * $1.element.wholeNumberValue! }
@@ -81,8 +100,8 @@ public struct ISBN: Hashable, Sendable, Codable, CustomStringConvertible {
 extension ISBN.Problem: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .wrongLength(let count): "must have 10 or 13 digits, not \(count)"
-        case .invalidCharacter(let char): "contains '\(char)', which is not a digit"
+        case .wrongLength(let count): "must have 10 or 13 digits (hyphens and spaces aside), not \(count)"
+        case .invalidCharacter(let char): "contains '\(FreeText.visible(char))', which is not a digit (only digits, hyphens, spaces and a final X belong in an ISBN)"
         case .wrongCheckDigit: "has a wrong check digit"
         case .unknownPrefix: "an ISBN-13 starts with 978 or 979"
         }

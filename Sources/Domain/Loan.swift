@@ -123,7 +123,6 @@ public enum LoanRejection: Error, Equatable, Sendable {
     case tooManyInOneRequest(max: Int)
     case blockedByOverdue(loans: [LoanID])
     case duplicateBook(BookID)
-    case notYourLoan
     /// Another loan has this id already.
     case idInUse
 }

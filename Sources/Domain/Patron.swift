@@ -112,7 +112,6 @@ extension LoanRejection: CustomStringConvertible {
         case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
         case .blockedByOverdue(let loans): "return your overdue \(loans.count == 1 ? "loan" : "loans") first (\(loans.map(\.description).joined(separator: ", ")))"
         case .duplicateBook(let book): "book \(book) is asked for twice or already borrowed by you"
-        case .notYourLoan: "this loan is not yours"
         case .idInUse: "another loan has this id"
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a member can do; librarians also keep the catalogue and see every loan.
 public enum Role: String, Sendable, Codable, CaseIterable {
     case member
@@ -10,16 +12,27 @@ public enum PasswordPolicy {
     /// bcrypt reads no further than 72 bytes; a longer password is refused rather than truncated silently.
     public static let maxBytes = 72
 
+    /// The password as it is hashed and checked: composed (NFC), so `é` typed as one character or
+    /// as `e` and a combining accent is one password, whatever keyboard typed it.
+    public static func normalized(_ password: String) -> String { password.precomposedStringWithCanonicalMapping }
+
+    /// Whether a password typed at login can be a stored one: longer ones are refused, not cut
+    /// at bcrypt's limit (which would let anything after the 72nd byte in).
+    public static func tooLong(_ password: String) -> FieldError? {
+        normalized(password).utf8.count > maxBytes
+            ? FieldError("password", "must be at most \(maxBytes) bytes (bcrypt ignores the rest)") : nil
+    }
+
+    /// Every rule `password` breaks (checked in its normalized form).
     public static func problems(_ password: String) -> [FieldError] {
+        let password = normalized(password)
         var problems: [FieldError] = []
         if password.count < minLength { problems.append(FieldError("password", "must have at least \(minLength) characters")) }
         if !password.contains(where: \.isUppercase) { problems.append(FieldError("password", "must contain an uppercase letter")) }
         if !password.contains(where: { !$0.isLetter && !$0.isNumber && !$0.isWhitespace }) {
             problems.append(FieldError("password", "must contain a special character (not a letter or digit)"))
         }
-        if password.utf8.count > maxBytes {
-            problems.append(FieldError("password", "must be at most \(maxBytes) bytes (bcrypt ignores the rest)"))
-        }
+        if let tooLong = tooLong(password) { problems.append(tooLong) }
         // bcrypt would stop at a NUL, so "A!\0anything" would be the password "A!".
         if let problem = FreeText.problem(password, field: "password") { problems.append(problem) }
         return problems

@@ -1,3 +1,4 @@
+import Application
 import Composition
 import Foundation
 import Testing

@@ -91,6 +91,21 @@ struct OpenLibrarySearchTests {
         }
     }
 
+    @Test func anUnreachableOpenLibraryIsExplainedInWordsNotErrno() async throws {
+        // A port nothing listens on: the connection is refused.
+        var settings = OpenLibrarySettings()
+        settings.baseURL = "http://127.0.0.1:9"
+        settings.retryBase = .milliseconds(10)
+        settings.maxRetries = 0
+        do {
+            _ = try await OpenLibrarySearch(settings: settings).search(SearchQuery(text: "dune"))
+            Issue.record("searched a closed port")
+        } catch let error as SearchUnavailable {
+            #expect(error.description == "Open Library is unreachable (it could not be reached); the local catalogue search still works")
+            for leak in ["errno", "Error", "(", "127.0.0.1"] where error.reason.contains(leak) { Issue.record("'\(leak)' in \(error.reason)") }
+        }
+    }
+
     @Test func slowAnswersTimeOut() async throws {
         try await FakeUpstreams().run { base in
             await #expect(throws: SearchUnavailable.self) {

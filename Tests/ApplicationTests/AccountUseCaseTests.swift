@@ -146,7 +146,8 @@ struct DefaultCountryTests {
         let runner = CommandRunner(store: InMemoryEventStore(), clock: ManualClock(), ids: SequentialIDs())
         let deps = AccountDependencies(
             runner: runner, hasher: BcryptPasswordHasher(cost: 4), tokens: RandomSessionTokens(),
-            accounts: UnusedAccounts(), countries: try BundledCountryDirectory(), geolocator: geolocator)
+            accounts: UnusedAccounts(), countries: try BundledCountryDirectory(), geolocator: geolocator,
+            loginFailures: InMemoryLoginFailures())
         return AccountUseCases(deps).countries
     }
 

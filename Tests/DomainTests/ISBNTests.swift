@@ -34,10 +34,22 @@ struct ISBNTests {
         ("978-0-306-40615-8", .wrongCheckDigit),
         ("12345", .wrongLength(5)),
         ("030640615A", .invalidCharacter("A")),
+        ("ISBN? 0441172717", .invalidCharacter("?")),
+        ("hello", .invalidCharacter("h")),
         ("03064X6152", .invalidCharacter("X")),
         ("1234567890128", .unknownPrefix),
     ])
     func invalid(text: String, problem: ISBN.Problem) {
         #expect(throws: problem) { try ISBN(parsing: text) }
+    }
+
+    @Test("the label printed on books is understood", arguments: ["ISBN 0441172717", "ISBN-10: 0-441-17271-7", "isbn 978-0-441-17271-9", "ISBN-13:9780441172719"])
+    func labelled(text: String) throws {
+        #expect(try ISBN(parsing: text).isbn13 == "9780441172719")
+    }
+
+    @Test func messagesCountDigitsAndShowInvisibleCharacters() {
+        #expect(ISBN.Problem.wrongLength(5).description == "must have 10 or 13 digits (hyphens and spaces aside), not 5")
+        #expect(ISBN.Problem.invalidCharacter("\u{200B}").description.hasPrefix("contains 'U+200B'"))
     }
 }

@@ -86,7 +86,8 @@ extension BookCommand {
         func run() async throws {
             try await reportingFailures {
                 let request = CatalogueQuery(sort: CatalogueSort(rawValue: sort) ?? .newest, text: query, limit: limit, offset: offset)
-                let page = try await global.library().catalogue.listBooks.execute(request)
+                let (library, principal) = try await global.acting()
+                let page = try await library.catalogue.listBooks.execute(request, by: principal)
                 if global.json {
                     try printJSON(PageJSON(page))
                 } else {
@@ -117,7 +118,8 @@ extension BookCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let entry = try await global.library().catalogue.showBook.execute(try BookID.parse(id))
+                let (library, principal) = try await global.acting()
+                let entry = try await library.catalogue.showBook.execute(try BookID.parse(id), by: principal)
                 try show(entry, global, verb: nil)
             }
         }

@@ -15,6 +15,10 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as CLIFailure {
         throw error
+    } catch let error as ConfigurationError {
+        // A setting that cannot be used: one line, and status 2 (nothing was started or changed).
+        FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+        throw ExitCode(2)
     } catch let error as BookRefused {
         if case .invalid(let errors) = error.rejection {
             throw CLIFailure("invalid input: " + errors.map(\.description).joined(separator: "; "))

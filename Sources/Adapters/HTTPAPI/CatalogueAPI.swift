@@ -27,7 +27,7 @@ struct LibraryAPI: APIProtocol {
         let query = CatalogueQuery(
             sort: q.sort.flatMap { CatalogueSort(rawValue: $0.rawValue) } ?? .newest,
             text: q.q, limit: q.limit ?? 20, offset: q.offset ?? 0)
-        let page = try await library.catalogue.listBooks.execute(query)
+        let page = try await library.catalogue.listBooks.execute(query, by: principal)
         return .ok(.init(body: .json(.init(page))))
     }
 
@@ -41,7 +41,7 @@ struct LibraryAPI: APIProtocol {
     }
 
     func getBook(_ input: Operations.GetBook.Input) async throws -> Operations.GetBook.Output {
-        let entry = try await library.catalogue.showBook.execute(try BookID.parse(input.path.id))
+        let entry = try await library.catalogue.showBook.execute(try BookID.parse(input.path.id), by: principal)
         return .ok(.init(body: .json(.init(entry))))
     }
 

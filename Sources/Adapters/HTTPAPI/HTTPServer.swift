@@ -9,13 +9,16 @@ import OpenAPIRuntime
 /// documents for every error, and a bound on request bodies.
 public enum HTTPServer {
     /// The router serving the library through its use cases.
+    /// Who the caller is comes before what it sends: the token is checked from the headers alone,
+    /// and a body is read only for a caller allowed to send it, within the memory all bodies in
+    /// flight may hold together.
     public static func router(
-        library: Library, maxBodyBytes: Int = 1 << 20, bodyTimeout: Duration = .seconds(60), trustedProxies: Set<String> = []
+        library: Library, bodies: BodyLimits = BodyLimits(), trustedProxies: Set<String> = []
     ) throws -> Router<LibraryRequestContext> {
         let router = Router(context: LibraryRequestContext.self)
         router.add(middleware: ProblemMiddleware())
-        router.add(middleware: BodyLimitMiddleware(maxBytes: maxBodyBytes, timeout: bodyTimeout))
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
+        router.add(middleware: BodyLimitMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes)))
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],
@@ -53,11 +56,22 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }()
             var response = try Self.response(problem)
             if problem.status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
-            if let error = error as? LoginThrottled ?? ((error as? ServerError)?.underlyingError as? LoginThrottled) {
-                response.headers[.retryAfter] = String(max(1, Int(error.until.timeIntervalSinceNow.rounded(.up))))
-            }
+            if let seconds = Self.retryAfter(error) { response.headers[.retryAfter] = String(seconds) }
             return response
         }
+    }
+
+    /// Whole seconds a client should wait before trying again, for errors that say so.
+    static func retryAfter(_ error: any Error) -> Int? {
+        let error = (error as? ServerError)?.underlyingError ?? error
+        let seconds: TimeInterval
+        switch error {
+        case let error as LoginThrottled: seconds = error.until.timeIntervalSinceNow
+        case let error as TooManyAttempts: seconds = error.retryAfter
+        case let error as ServerBusy: seconds = error.retryAfter
+        default: return nil
+        }
+        return max(1, Int(min(seconds, 86_400).rounded(.up)))
     }
 
     private func httpProblem(_ error: any Error) -> Problem? {
@@ -73,50 +87,5 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         return Response(
             status: .init(code: problem.status), headers: [.contentType: "application/problem+json"],
             body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(problem))))
-    }
-}
-
-/// Refuses request bodies larger than `maxBytes` with a 413, whether or not they declare a length,
-/// and closes the connection of a body that has not fully arrived within `timeout`: the idle
-/// timeout counts every chunk as activity, so a client sending a byte at a time would otherwise
-/// hold its connection, and a request, for ever.
-struct BodyLimitMiddleware: RouterMiddleware {
-    typealias Context = LibraryRequestContext
-    let maxBytes: Int
-    let timeout: Duration
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
-            throw HTTPError(.contentTooLarge, message: "the request body is larger than \(maxBytes) bytes")
-        }
-        let body = request.body
-        let (maxBytes, timeout, channel) = (maxBytes, timeout, context.channel)
-        let started = ContinuousClock.now
-        let collected: ByteBuffer?
-        do {
-            collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                group.addTask { try await body.collect(upTo: maxBytes) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    channel.close(promise: nil)  // ends the body too, so the collecting task stops
-                    return nil
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? nil
-            }
-        } catch let error as any HTTPResponseError {
-            throw error  // too large
-        } catch where ContinuousClock.now - started >= timeout {
-            collected = nil
-        } catch {
-            // The client's fault (the connection ended mid-body, a broken chunk): no 500 in the log.
-            throw HTTPError(.badRequest, message: "the request body could not be read: \(error)")
-        }
-        guard let collected else {
-            throw HTTPError(.requestTimeout, message: "the request body did not arrive within \(timeout)")
-        }
-        var request = request
-        request.body = .init(buffer: collected)
-        return try await next(request, context)
     }
 }

@@ -55,16 +55,19 @@ struct Problem: Error, Encodable, Equatable {
         case let error as EmailTaken:
             return Problem(status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
                            errors: [FieldError("email", "is already registered")])
+        case let error as ServerBusy:
+            return Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: error.description)
         case let error as SearchUnavailable:
             return Problem(status: 503, slug: "search-unavailable", title: "Service Unavailable", detail: error.description)
         case let error as LoanRefused:
             switch error.rejection {
             case .noSuchLoan: return Problem(status: 404, slug: "not-found", title: "Not found", detail: error.description)
-            case .notYourLoan: return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: error.description)
             default: return Problem(status: 409, slug: "loan-refused", title: "Loan refused", detail: error.description)
             }
         case let error as LoginThrottled:
             return Problem(status: 429, slug: "login-throttled", title: "Too Many Requests", detail: error.description)
+        case let error as TooManyAttempts:
+            return Problem(status: 429, slug: "too-many-attempts", title: "Too Many Requests", detail: error.description)
         case let error as Problem: return error
         default: return nil
         }

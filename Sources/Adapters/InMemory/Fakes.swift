@@ -1,4 +1,5 @@
 import Application
+import Domain
 import Foundation
 import Synchronization
 
@@ -31,4 +32,29 @@ public struct FailingEventStore: EventStore {
     public func append(_ appends: [StreamAppend]) async throws -> Int64 { throw Touched() }
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] { throw Touched() }
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] { throw Touched() }
+}
+
+/// Failed logins in memory, for use-case tests.
+public final class InMemoryLoginFailures: LoginFailures, Sendable {
+    private struct Key: Hashable {
+        let email: String
+        let client: String
+    }
+    private let table = Mutex<[Key: [Date]]>([:])
+    public init() {}
+
+    public func failures(email: EmailAddress, client: String, since: Date) async throws -> [Date] {
+        table.withLock { $0[Key(email: email.value, client: client), default: []].filter { $0 >= since } }
+    }
+
+    public func record(email: EmailAddress, client: String, at: Date, forgetBefore: Date) async throws {
+        table.withLock {
+            $0[Key(email: email.value, client: client), default: []].append(at)
+            for key in $0.keys { $0[key]?.removeAll { $0 < forgetBefore } }
+        }
+    }
+
+    public func clear(email: EmailAddress, client: String) async throws {
+        _ = table.withLock { $0.removeValue(forKey: Key(email: email.value, client: client)) }
+    }
 }

@@ -31,7 +31,28 @@ actor OpenLibraryHTTP {
         /// 422: Open Library finds the query unusable (too short).
         case unprocessable
         case notFound
+        /// Unreachable, too slow or failing; the reason is for people, never a library's error text.
         case unavailable(String)
+
+        /// What went wrong, in words a member can read.
+        var reason: String {
+            switch self {
+            case .refused(let status): "it refused the request (HTTP \(status))"
+            case .unprocessable: "it could not handle the request"
+            case .notFound: "it has no such record"
+            case .unavailable(let reason): reason
+            }
+        }
+    }
+
+    /// A transport error in words: the error's own text (errno, addresses) goes no further.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? HTTPClientError else { return "it could not be reached" }
+        switch error {
+        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return "it did not answer in time"
+        case .remoteConnectionClosed: return "it closed the connection before answering"
+        default: return "it could not be reached"
+        }
     }
 
     let settings: OpenLibrarySettings
@@ -79,7 +100,7 @@ actor OpenLibraryHTTP {
             response = try await client.execute(request, timeout: settings.timeout)
             body = try await response.body.collect(upTo: 16 << 20)
         } catch {
-            throw .unavailable("\(error)")
+            throw .unavailable(Self.reason(error))
         }
         switch response.status.code {
         case 200: return Data(body.readableBytesView)

@@ -53,7 +53,7 @@ public struct OpenLibraryLookup: BookLookup {
         } catch OpenLibraryHTTP.Failure.notFound {
             return nil
         } catch let failure as OpenLibraryHTTP.Failure {
-            if required { throw SearchUnavailable("\(failure)") }
+            if required { throw SearchUnavailable(failure.reason) }
             return nil
         } catch {
             if required { throw SearchUnavailable("its answer could not be read") }

@@ -27,7 +27,7 @@ public struct OpenLibrarySearch: BookSearch {
         } catch .unavailable(let reason) {
             throw SearchUnavailable(reason)
         } catch {
-            throw SearchUnavailable("it answered \(error)")
+            throw SearchUnavailable(error.reason)
         }
         let answer: Answer
         do { answer = try JSONDecoder().decode(Answer.self, from: data) } catch {

@@ -149,6 +149,7 @@ enum Schema {
                 """)
         }
         migrator.registerMigration("v7-hash-chain") { db in try HashChain.migrate(db) }
+        migrator.registerMigration("v8-login-failures") { db in try SQLiteLoginFailures.migrate(db) }
         migrator.registerMigration("v9-events-insert-guard") { db in try db.execute(sql: AppendOnlyTriggers.insertGuard) }
         migrator.registerMigration("v10-chain-key") { db in try ChainKeyRecord.migrate(db) }
         return migrator

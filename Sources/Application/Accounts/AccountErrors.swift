@@ -12,11 +12,22 @@ public struct InvalidCredentials: Error, Equatable, Sendable, CustomStringConver
     public var description: String { "wrong email or password" }
 }
 
-/// Too many failed logins for this address; says when to try again, never whether it exists.
+/// Too many failed logins for this address from this client; says when to try again, never
+/// whether the address has an account.
 public struct LoginThrottled: Error, Equatable, Sendable, CustomStringConvertible {
     public let until: Date
     public init(until: Date) { self.until = until }
     public var description: String {
-        "too many failed logins for this email; try again after \(until.formatted(.iso8601))"
+        "too many failed logins for this email from your address; try again after \(until.formatted(.iso8601))"
+    }
+}
+
+/// Too many logins or signups from one client address in a short time.
+public struct TooManyAttempts: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Seconds until the next attempt is allowed.
+    public let retryAfter: TimeInterval
+    public init(retryAfter: TimeInterval) { self.retryAfter = retryAfter }
+    public var description: String {
+        "too many login and signup attempts from your address; try again in \(Int(min(retryAfter, 86_400).rounded(.up))) seconds"
     }
 }

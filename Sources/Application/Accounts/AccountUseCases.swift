@@ -1,10 +1,12 @@
 import Domain
 import Foundation
 
-/// How accounts behave: session lifetime and the login throttle.
+/// How accounts behave: session lifetime, the login throttle and the attempts a client may make.
 public struct AccountSettings: Sendable {
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
     public var throttle = LoginThrottle()
+    /// Logins and signups one client address may attempt, together.
+    public var attempts = AttemptRate(burst: 20, perMinute: 20)
     public init() {}
 }
 
@@ -16,11 +18,14 @@ public struct AccountDependencies: Sendable {
     let accounts: any Accounts
     let countries: any CountryDirectory
     let geolocator: any IPGeolocator
+    let loginFailures: any LoginFailures
     let settings: AccountSettings
+    let attempts: TokenBuckets
 
     public init(
         runner: CommandRunner, hasher: any PasswordHasher, tokens: any SessionTokens, accounts: any Accounts,
-        countries: any CountryDirectory, geolocator: any IPGeolocator, settings: AccountSettings = AccountSettings()
+        countries: any CountryDirectory, geolocator: any IPGeolocator, loginFailures: any LoginFailures,
+        settings: AccountSettings = AccountSettings()
     ) {
         self.runner = runner
         self.hasher = hasher
@@ -28,7 +33,16 @@ public struct AccountDependencies: Sendable {
         self.accounts = accounts
         self.countries = countries
         self.geolocator = geolocator
+        self.loginFailures = loginFailures
         self.settings = settings
+        self.attempts = TokenBuckets(rate: settings.attempts)
+    }
+
+    /// Lets a login or signup from `client` go ahead, or refuses it before any password is
+    /// hashed. The command line (no client address) is the operator's and is not limited.
+    func admit(_ client: String?) throws {
+        guard let client, let wait = attempts.take(client, now: runner.clock.now()) else { return }
+        throw TooManyAttempts(retryAfter: wait)
     }
 
     /// Opens a session on an account: the events, and the token to hand out once.

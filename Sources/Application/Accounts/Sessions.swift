@@ -1,26 +1,58 @@
 import Domain
 import Foundation
 
-/// Logs in with email and password; throttled per address; every attempt is an event.
+/// Logs in with email and password. Limited per client address; throttled per address and
+/// client, so a stranger's failures never lock the owner out; a throttled attempt costs no
+/// bcrypt. An account's logins are events; failures for addresses without one are not.
 public struct LogIn: Sendable {
     let deps: AccountDependencies
 
-    public func execute(email rawEmail: String, password: String) async throws -> SignedIn {
+    /// Logs in from `client` (the caller's address; nil for the command line).
+    public func execute(email rawEmail: String, password typed: String, client: String? = nil) async throws -> SignedIn {
+        try deps.admit(client)
+        if let tooLong = PasswordPolicy.tooLong(typed) { throw InvalidInput([tooLong]) }
         guard let email = try? EmailAddress(parsing: rawEmail) else { throw InvalidCredentials() }
         let runner = deps.runner
+        let now = runner.clock.now()
+        let place = client ?? "local"
+        let throttle = deps.settings.throttle
+        let since = now.addingTimeInterval(-throttle.window)
+        let failures = try await deps.loginFailures.failures(email: email, client: place, since: since)
+        if let until = throttle.closedUntil(failures, now: now) { throw LoginThrottled(until: until) }
+
         let owner = try await runner.load(EmailClaimAggregate.self, .email(email)).state.owner
-        var verified = false
-        if let owner, case .registered(let account) = try await runner.load(UserAggregate.self, .user(owner)).state {
-            verified = await deps.hasher.verify(password, against: account.passwordHash)
-        } else {
-            _ = try? await deps.hasher.hash(password)  // as slow as a real check: timing tells nothing
+        let verified = try await verify(typed, owner: owner)
+        guard verified, let owner else {
+            try await deps.loginFailures.record(email: email, client: place, at: now, forgetBefore: since)
+            if owner != nil { try await record(email, succeeded: false, at: now, opening: nil) }
+            throw InvalidCredentials()
         }
-        let session = try await runner.retrying { () async throws -> SignedIn.Session? in
+        if !failures.isEmpty { try await deps.loginFailures.clear(email: email, client: place) }
+        guard let session = try await record(email, succeeded: true, at: now, opening: owner) else { throw InvalidCredentials() }
+        return SignedIn(account: try await deps.summary(owner), session: session)
+    }
+
+    /// Whether `typed` is the owner's password; as slow when there is no owner, so timing tells nothing.
+    private func verify(_ typed: String, owner: UserID?) async throws -> Bool {
+        let password = PasswordPolicy.normalized(typed)
+        guard let owner, case .registered(let account) = try await deps.runner.load(UserAggregate.self, .user(owner)).state else {
+            _ = try? await deps.hasher.hash(password)
+            return false
+        }
+        if await deps.hasher.verify(password, against: account.passwordHash) { return true }
+        // Hashes made before passwords were composed hold the password as it was typed then.
+        guard !password.utf8.elementsEqual(typed.utf8) else { return false }
+        return await deps.hasher.verify(typed, against: account.passwordHash)
+    }
+
+    /// Appends the attempt to the address's trail and, when `opening` a session for that user,
+    /// the session in the same append.
+    private func record(_ email: EmailAddress, succeeded: Bool, at now: Date, opening owner: UserID?) async throws -> SignedIn.Session? {
+        let runner = deps.runner
+        return try await runner.retrying { () async throws -> SignedIn.Session? in
             let claim = try await runner.load(EmailClaimAggregate.self, .email(email))
-            let now = runner.clock.now()
-            if let until = deps.settings.throttle.closedUntil(claim.state, now: now) { throw LoginThrottled(until: until) }
-            let attempt = try EmailClaimAggregate.decide(.recordLogin(email, succeeded: verified, at: now), claim.state)
-            guard verified, let owner else {
+            let attempt = try EmailClaimAggregate.decide(.recordLogin(email, succeeded: succeeded, at: now), claim.state)
+            guard let owner else {
                 try await runner.append([claim.decision(attempt)], by: .anonymous)
                 return nil
             }
@@ -29,8 +61,6 @@ public struct LogIn: Sendable {
             try await runner.append([claim.decision(attempt), user.decision(opened)], by: .anonymous)
             return session
         }
-        guard let session, let owner else { throw InvalidCredentials() }
-        return SignedIn(account: try await deps.summary(owner), session: session)
     }
 }
 

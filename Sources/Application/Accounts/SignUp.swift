@@ -6,17 +6,19 @@ import Foundation
 public struct SignUp: Sendable {
     let deps: AccountDependencies
 
-    public func execute(_ form: SignupForm, role: Role = .member, openSession: Bool = true, by principal: Principal) async throws
-        -> SignedIn
-    {
+    /// Signs up `form`; `client` is the caller's address, limited in how often it may try.
+    public func execute(
+        _ form: SignupForm, role: Role = .member, openSession: Bool = true, client: String? = nil, by principal: Principal
+    ) async throws -> SignedIn {
         if role == .librarian { try principal.requireLibrarian() }
+        try deps.admit(client)
         var (email, name, country, problems) = form.validate()
         if problems.allSatisfy({ $0.field != "country" }), try await deps.countries.country(country) == nil {
             problems.append(FieldError("country", "'\(country)' is not a country code we know"))
         }
         guard let email, problems.isEmpty else { throw InvalidInput(problems) }
         // Hashed before anything is decided: the plain password goes no further than this line.
-        let hash = try await deps.hasher.hash(form.password)
+        let hash = try await deps.hasher.hash(PasswordPolicy.normalized(form.password))
         let user = UserID(deps.runner.ids.next())
         let registration = UserRegistered(user: user, email: email, displayName: name, country: country, passwordHash: hash, role: role)
         let session = try await deps.runner.retrying { () async throws -> SignedIn.Session? in

@@ -9,15 +9,16 @@ public struct CatalogueEntry: Equatable, Sendable {
     public let onLoan: Int
     public let addedAt: Date
     public let updatedAt: Date
-    /// Who borrowed a copy last, and when (members and walk-in borrowers alike).
+    /// Who borrowed a copy last, and when (members and walk-in borrowers alike); the name only
+    /// for those who may see it (`CheckoutPrivacy`).
     public var lastCheckout: Checkout?
     public var available: Int { copies - onLoan }
 
-    /// A borrower's name and the time of a checkout.
+    /// A borrower's name (nil when hidden from the reader) and the time of a checkout.
     public struct Checkout: Equatable, Sendable {
-        public let name: String
+        public let name: String?
         public let at: Date
-        public init(name: String, at: Date) {
+        public init(name: String?, at: Date) {
             self.name = name
             self.at = at
         }

@@ -7,13 +7,13 @@ public struct CatalogueUseCases: Sendable {
     public let listBooks: ListBooks
     public let showBook: ShowBook
 
-    public init(runner: CommandRunner, catalogue: any Catalogue) {
+    public init(runner: CommandRunner, catalogue: any Catalogue, loans: any LoanRegister) {
         addBook = AddBook(runner: runner, catalogue: catalogue)
         editBook = EditBook(runner: runner, catalogue: catalogue)
         withdrawBooks = WithdrawBooks(runner: runner)
         clearCatalogue = ClearCatalogue(runner: runner, catalogue: catalogue)
-        listBooks = ListBooks(catalogue: catalogue)
-        showBook = ShowBook(catalogue: catalogue)
+        listBooks = ListBooks(catalogue: catalogue, privacy: CheckoutPrivacy(loans: loans))
+        showBook = ShowBook(catalogue: catalogue, privacy: CheckoutPrivacy(loans: loans))
     }
 }
 

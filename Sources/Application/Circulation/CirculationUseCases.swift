@@ -44,7 +44,8 @@ public struct CirculationDependencies: Sendable {
         case .cliOperator, .system, .user(_, .librarian, _): break
         case .user(let user, .member, _) where user == loan.opened.borrower: break
         case .anonymous: throw Unauthenticated()
-        case .user: throw LoanRefused(.notYourLoan)
+        // Another member's loan is "not found", like an unknown one: its existence is not theirs to learn.
+        case .user: throw NotFound("loan", id.description)
         }
         return (loaded, loan)
     }

@@ -56,3 +56,14 @@ public protocol Accounts: Sendable {
     /// The open (not logged out) session stored under a token digest, or nil.
     func session(digest: String) async throws -> SessionRecord?
 }
+
+/// Failed logins, counted per address and client outside the event log (so guessing addresses
+/// cannot grow the log) and kept only as long as the throttle looks back.
+public protocol LoginFailures: Sendable {
+    /// When `email` failed to log in from `client` since `since`, oldest first.
+    func failures(email: EmailAddress, client: String, since: Date) async throws -> [Date]
+    /// Counts one failure; forgets failures older than `forgetBefore` and keeps the table bounded.
+    func record(email: EmailAddress, client: String, at: Date, forgetBefore: Date) async throws
+    /// Forgets the failures of `email` from `client`, after that client logged in.
+    func clear(email: EmailAddress, client: String) async throws
+}

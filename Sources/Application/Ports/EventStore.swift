@@ -2,11 +2,22 @@ import Domain
 import Foundation
 
 /// The name of one event stream, such as `book-<uuid>`.
+///
+/// Two names are equal when their UTF-8 bytes are, as the stores compare them: Swift's `String`
+/// equality treats canonically equivalent spellings (`ë` and `e` + U+0308) as one, and a cache
+/// keyed that way would mix two streams the database keeps apart.
 public struct StreamName: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
     public var description: String { rawValue }
+
+    public static func == (lhs: StreamName, rhs: StreamName) -> Bool { lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8) }
+
+    public func hash(into hasher: inout Hasher) {
+        var text = rawValue
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 
     /// The stream of one catalogue book.
     public static func book(_ id: BookID) -> StreamName { StreamName("book-\(id)") }

@@ -28,14 +28,15 @@ public enum Bootstrap {
         let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids)
         var settings = AccountSettings()
         settings.sessionLifetime = configuration.sessionLifetime
+        settings.attempts = AttemptRate(burst: configuration.authAttemptsPerMinute, perMinute: Double(configuration.authAttemptsPerMinute))
         let accounts = AccountDependencies(
             runner: runner, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), tokens: RandomSessionTokens(),
-            accounts: database.accounts, countries: try countries(configuration, database), geolocator: geolocator(configuration),
-            settings: settings)
+            accounts: database.accounts, countries: try countries(configuration, database), geolocator: CachedGeolocator(geolocator(configuration), clock: clock),
+            loginFailures: database.loginFailures(), settings: settings)
         let search = SearchBooks(
             search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client),
             cache: database.searchCache(), clock: clock, settings: searchSettings(configuration))
-        let catalogue = CatalogueUseCases(runner: runner, catalogue: database.catalogue)
+        let catalogue = CatalogueUseCases(runner: runner, catalogue: database.catalogue, loans: database.loans)
         let library = Library(
             catalogue: catalogue,
             accounts: AccountUseCases(accounts),
@@ -85,10 +86,11 @@ public enum Bootstrap {
         logger: Logger = Logger(label: "shelfmark"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let (library, database) = try openLibrary(configuration, clock: clock, ids: ids)
-        let router = try HTTPServer.router(
-            library: library, maxBodyBytes: configuration.maxBodyBytes,
-            bodyTimeout: .milliseconds(Int64(configuration.bodyTimeout * 1000)), trustedProxies: configuration.trustedProxies)
-        let maxConnections = configuration.maxConnections ?? OpenFiles.connectionBudget(limit: OpenFiles.softLimit())
+        let bodies = BodyLimits(
+            maxBytes: configuration.maxBodyBytes, inFlightBytes: configuration.bodyMemory,
+            timeout: .milliseconds(Int64(configuration.bodyTimeout * 1000)))
+        let router = try HTTPServer.router(library: library, bodies: bodies, trustedProxies: configuration.trustedProxies)
+        let maxConnections = configuration.connectionLimit(openFiles: OpenFiles.softLimit())
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),

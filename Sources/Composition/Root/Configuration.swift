@@ -1,5 +1,6 @@
-import Foundation
+import Application
 import Domain
+import Foundation
 import SQLiteStore
 
 /// Everything the composition root needs to build a running library.
@@ -17,8 +18,13 @@ public struct ShelfmarkConfiguration: Sendable {
     /// (`$SHELFMARK_BODY_TIMEOUT`, seconds).
     public var bodyTimeout: TimeInterval = 60
     /// The most client connections served at once; more wait in the listen backlog
-    /// (`$SHELFMARK_MAX_CONNECTIONS`). nil: what the open-file limit leaves room for.
+    /// (`$SHELFMARK_MAX_CONNECTIONS`). nil: `defaultMaxConnections`, or fewer if the open-file
+    /// limit leaves no room for them.
     public var maxConnections: Int?
+    /// The most body bytes all requests in flight may hold together (`$SHELFMARK_BODY_MEMORY`, MiB).
+    public var bodyMemory = 32 << 20
+    /// Logins and signups one client address may attempt per minute (`$SHELFMARK_AUTH_ATTEMPTS`).
+    public var authAttemptsPerMinute = 20
     /// bcrypt's cost factor (4...31); every step doubles the work.
     public var bcryptCost: UInt8 = 12
     /// Reverse proxies whose `X-Forwarded-For` is believed (`$SHELFMARK_TRUSTED_PROXIES`, comma-separated).
@@ -47,6 +53,16 @@ public struct ShelfmarkConfiguration: Sendable {
         self.databasePath = databasePath
     }
 
+    /// Connections served at once unless configured: what the body budget and the memory of idle
+    /// connections (about 20 KiB each) carry comfortably on a small server.
+    public static let defaultMaxConnections = 1_024
+
+    /// The connections to serve at once under a soft limit of `openFiles` descriptors: the
+    /// configured number or the default, never more than the descriptors leave room for.
+    public func connectionLimit(openFiles: Int?) -> Int {
+        min(maxConnections ?? Self.defaultMaxConnections, OpenFiles.connectionBudget(limit: openFiles))
+    }
+
     /// `$SHELFMARK_DB`, else `$XDG_DATA_HOME/shelfmark/library.sqlite`, else `~/.local/share/shelfmark/library.sqlite`.
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["SHELFMARK_DB"], !path.isEmpty { return path }
@@ -59,7 +75,7 @@ public struct ShelfmarkConfiguration: Sendable {
     static func durability(environment: [String: String]) throws -> Durability {
         guard let raw = environment["SHELFMARK_SYNCHRONOUS"], !raw.isEmpty else { return .full }
         guard let value = Durability(rawValue: raw.lowercased()) else {
-            throw ConfigurationError("SHELFMARK_SYNCHRONOUS must be one of full, normal, off (not '\(raw)')")
+            throw ConfigurationError("SHELFMARK_SYNCHRONOUS must be one of full, normal, off, not '\(raw.prefix(40))'")
         }
         return value
     }
@@ -82,55 +98,41 @@ public struct ShelfmarkConfiguration: Sendable {
         }
         configuration.durability = try durability(environment: environment)
         configuration.integrity = try IntegritySettings.resolve(environment: environment)
-        if let raw = environment["SHELFMARK_BCRYPT_COST"], !raw.isEmpty {
-            guard let cost = UInt8(raw), (4...31).contains(cost) else {
-                throw ConfigurationError("SHELFMARK_BCRYPT_COST must be a whole number from 4 to 31 (not '\(raw)')")
-            }
-            configuration.bcryptCost = cost
-        }
-        if let raw = environment["SHELFMARK_SESSION_DAYS"], !raw.isEmpty {
-            guard let days = Double(raw), days > 0 else {
-                throw ConfigurationError("SHELFMARK_SESSION_DAYS must be a positive number of days (not '\(raw)')")
-            }
-            configuration.sessionLifetime = days * 24 * 3600
-        }
-        try readLoanSettings(environment, into: &configuration)
-        if let raw = environment["SHELFMARK_TRUSTED_PROXIES"] {
-            configuration.trustedProxies = Set(raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-        }
+        try readNumbers(environment, into: &configuration)
+        configuration.trustedProxies = try readTrustedProxies(environment)
         return configuration
     }
 }
 
-/// A configuration value that cannot be used, said in one line.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
+/// Every numeric setting, read once and range-checked (`Settings`).
+private func readNumbers(_ environment: [String: String], into configuration: inout ShelfmarkConfiguration) throws {
+    if let cost = try Settings.bcryptCost.readInt(environment) { configuration.bcryptCost = UInt8(cost) }
+    if let days = try Settings.sessionDays.read(environment) { configuration.sessionLifetime = days * 24 * 3600 }
+    if let value = try Settings.maxLoans.readInt(environment) { configuration.loanPolicy.maxActiveLoans = value }
+    if let days = try Settings.loanDays.read(environment) { configuration.loanPolicy.period = days * 24 * 3600 }
+    if let value = try Settings.maxRenewals.readInt(environment) { configuration.loanPolicy.maxRenewals = value }
+    if let value = try Settings.noticeInterval.read(environment) { configuration.noticeInterval = value }
+    if let value = try Settings.searchTTL.read(environment) { configuration.searchFreshFor = value }
+    if let value = try Settings.idleTimeout.read(environment) { configuration.idleTimeout = value }
+    if let value = try Settings.bodyTimeout.read(environment) { configuration.bodyTimeout = value }
+    if let value = try Settings.maxConnections.readInt(environment) { configuration.maxConnections = value }
+    if let value = try Settings.bodyMemory.readInt(environment) { configuration.bodyMemory = value << 20 }
+    if let value = try Settings.authAttempts.readInt(environment) { configuration.authAttemptsPerMinute = value }
 }
 
-/// `SHELFMARK_MAX_LOANS`, `SHELFMARK_LOAN_DAYS`, `SHELFMARK_MAX_RENEWALS`, `SHELFMARK_NOTICE_INTERVAL`,
-/// `SHELFMARK_SEARCH_TTL`, `SHELFMARK_IDLE_TIMEOUT`, `SHELFMARK_BODY_TIMEOUT`, `SHELFMARK_MAX_CONNECTIONS`.
-private func readLoanSettings(_ environment: [String: String], into configuration: inout ShelfmarkConfiguration) throws {
-    func number(_ name: String) throws -> Double? {
-        guard let raw = environment[name], !raw.isEmpty else { return nil }
-        guard let value = Double(raw), value >= 0 else { throw ConfigurationError("\(name) must be a non-negative number (not '\(raw)')") }
-        return value
+/// `SHELFMARK_TRUSTED_PROXIES`: comma-separated IP addresses, each checked.
+private func readTrustedProxies(_ environment: [String: String]) throws -> Set<String> {
+    guard let raw = environment["SHELFMARK_TRUSTED_PROXIES"] else { return [] }
+    let addresses = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    for address in addresses where !isIPAddress(address) {
+        throw ConfigurationError("SHELFMARK_TRUSTED_PROXIES must be IP addresses separated by commas; '\(address.prefix(40))' is not one")
     }
-    if let value = try number("SHELFMARK_MAX_LOANS") { configuration.loanPolicy.maxActiveLoans = max(1, Int(value)) }
-    if let value = try number("SHELFMARK_LOAN_DAYS") { configuration.loanPolicy.period = max(1, value) * 24 * 3600 }
-    if let value = try number("SHELFMARK_MAX_RENEWALS") { configuration.loanPolicy.maxRenewals = Int(value) }
-    if let value = try number("SHELFMARK_NOTICE_INTERVAL") { configuration.noticeInterval = max(1, value) }
-    if let value = try number("SHELFMARK_SEARCH_TTL") { configuration.searchFreshFor = value }
-    if let value = try number("SHELFMARK_IDLE_TIMEOUT") {
-        guard value > 0 else { throw ConfigurationError("SHELFMARK_IDLE_TIMEOUT must be a positive number of seconds") }
-        configuration.idleTimeout = value
-    }
-    if let value = try number("SHELFMARK_BODY_TIMEOUT") {
-        guard value > 0 else { throw ConfigurationError("SHELFMARK_BODY_TIMEOUT must be a positive number of seconds") }
-        configuration.bodyTimeout = value
-    }
-    if let value = try number("SHELFMARK_MAX_CONNECTIONS") {
-        guard value >= 1 else { throw ConfigurationError("SHELFMARK_MAX_CONNECTIONS must be at least 1") }
-        configuration.maxConnections = Int(value)
-    }
+    return Set(addresses)
+}
+
+/// Whether `text` is an IPv4 or IPv6 address as the operating system reads one.
+private func isIPAddress(_ text: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
 }

@@ -18,14 +18,23 @@ struct LiveEnvironment: CLIEnvironment {
             openLibraryURL: o.openLibraryURL, coversURL: o.coversURL, environment: environment)
     }
 
+    /// `LOG_LEVEL` (trace, debug, info, notice, warning, error, critical); info when unset.
+    func logLevel() throws -> Logger.Level {
+        guard let raw = environment["LOG_LEVEL"], !raw.isEmpty else { return .info }
+        guard let level = Logger.Level(rawValue: raw.lowercased()) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError("LOG_LEVEL must be one of \(levels), not '\(raw.prefix(40))'")
+        }
+        return level
+    }
+
     func serve(_ options: ServeOptions) async throws {
         var configuration = try configuration(options.library)
         configuration.host = options.host
         configuration.port = options.port
         var logger = Logger(label: "shelfmark")
-        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let openFiles = OpenFiles.raiseSoftLimit()
-        configuration.maxConnections = configuration.maxConnections ?? OpenFiles.connectionBudget(limit: openFiles)
+        logger.logLevel = try logLevel()
+        configuration.maxConnections = configuration.connectionLimit(openFiles: OpenFiles.raiseSoftLimit())
         let path = configuration.databasePath
         let log = logger
         let limits = "at most \(configuration.maxConnections!) connections, idle ones closed after \(configuration.idleTimeout) s"

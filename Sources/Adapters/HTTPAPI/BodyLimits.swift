@@ -1,0 +1,141 @@
+import Application
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// How much request body the server reads, and for how long.
+public struct BodyLimits: Sendable {
+    /// The largest body one request may send.
+    public var maxBytes = 1 << 20
+    /// The most body bytes all requests in flight may hold together; beyond it a request gets a
+    /// 503 with `Retry-After` instead of memory.
+    public var inFlightBytes = 32 << 20
+    /// How long a body may take to arrive in full before its connection is closed.
+    public var timeout: Duration = .seconds(60)
+    public init(maxBytes: Int = 1 << 20, inFlightBytes: Int = 32 << 20, timeout: Duration = .seconds(60)) {
+        self.maxBytes = maxBytes
+        self.inFlightBytes = inFlightBytes
+        self.timeout = timeout
+    }
+}
+
+/// The operations an anonymous caller may send a body to: signing up and logging in. Every other
+/// body waits for a valid session, so a stranger cannot make the server hold memory for it.
+enum AnonymousBodies {
+    static let allowed: Set<String> = ["POST /api/v1/users", "POST /api/v1/sessions"]
+
+    static func allows(_ request: Request) -> Bool {
+        allowed.contains("\(request.method.rawValue) \(request.uri.path)")
+    }
+}
+
+/// The body bytes reserved by the requests in flight, against one bound.
+final class BodyBudget: Sendable {
+    private let limit: Int
+    private let reserved = Mutex(0)
+
+    init(bytes: Int) { limit = bytes }
+
+    /// Reserves `bytes`, or returns false when that would pass the bound.
+    func reserve(_ bytes: Int) -> Bool {
+        reserved.withLock { total in
+            guard total + bytes <= limit else { return false }
+            total += bytes
+            return true
+        }
+    }
+
+    func release(_ bytes: Int) { reserved.withLock { $0 -= bytes } }
+}
+
+/// The server has no room for this request's body now; the client may retry shortly.
+struct ServerBusy: Error, CustomStringConvertible {
+    let retryAfter: TimeInterval
+    var description: String { "the server is busy receiving other requests; try again in a few seconds" }
+}
+
+/// Reads request bodies within the limits: refuses a body larger than `maxBytes` with a 413
+/// whether or not it declares a length; a body from an anonymous caller (but for signup and
+/// login) with a 401, and one that does not fit the in-flight budget with a 503, both without
+/// keeping a byte of it (the body is read and dropped, so the connection can serve its next
+/// request); and closes the connection of a body that has not fully arrived within `timeout`:
+/// the idle timeout counts every chunk as activity, so a client sending a byte at a time would
+/// otherwise hold its connection, and a request, for ever.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = LibraryRequestContext
+    let limits: BodyLimits
+    let budget: BodyBudget
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let declared = request.headers[.contentLength].map { Int($0) ?? -1 }
+        if let declared, declared < 0 { throw HTTPError(.badRequest, message: "the Content-Length header is not a number of bytes") }
+        guard declared.map({ $0 > 0 }) ?? (request.headers[.transferEncoding] != nil) else { return try await next(request, context) }
+        if let declared, declared > limits.maxBytes {
+            throw HTTPError(.contentTooLarge, message: "the request body is larger than \(limits.maxBytes) bytes")
+        }
+        if RequestScope.principal == .anonymous, !AnonymousBodies.allows(request) {
+            try await drop(request.body, channel: context.channel)
+            throw Unauthenticated()
+        }
+        let reservation = declared ?? limits.maxBytes
+        guard budget.reserve(reservation) else {
+            try await drop(request.body, channel: context.channel)
+            throw ServerBusy(retryAfter: 2)
+        }
+        defer { budget.release(reservation) }
+        let maxBytes = limits.maxBytes
+        let body = request.body
+        let collected = try await withDeadline(channel: context.channel) { try await body.collect(upTo: maxBytes) }
+        if request.headers[.contentType]?.lowercased().contains("json") == true, let key = DuplicateKeys.first(in: collected) {
+            throw Problem(
+                status: 400, slug: "malformed-request", title: "Malformed request",
+                detail: "the JSON body names '\(key.prefix(100))' twice in one object; send each field once")
+        }
+        var request = request
+        request.body = .init(buffer: collected)
+        return try await next(request, context)
+    }
+
+    /// Reads the body to its end and keeps none of it.
+    private func drop(_ body: RequestBody, channel: any Channel) async throws {
+        let maxBytes = limits.maxBytes
+        try await withDeadline(channel: channel) {
+            var seen = 0
+            for try await chunk in body {
+                seen += chunk.readableBytes
+                if seen > maxBytes { throw HTTPError(.contentTooLarge, message: "the request body is larger than \(maxBytes) bytes") }
+            }
+        }
+    }
+
+    /// Runs `read` on the body within the body timeout, else closes the connection (which ends the
+    /// body, so `read` stops) and answers 408; a body cut off by the client is a 400.
+    private func withDeadline<T: Sendable>(channel: any Channel, _ read: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = limits.timeout
+        let started = ContinuousClock.now
+        let result: T?
+        do {
+            result = try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await read() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    channel.close(promise: nil)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+        } catch let error as any HTTPResponseError {
+            throw error  // too large
+        } catch where ContinuousClock.now - started >= timeout {
+            result = nil
+        } catch {
+            // The client's fault (the connection ended mid-body, a broken chunk): no 500 in the log.
+            throw HTTPError(.badRequest, message: "the request body could not be read completely")
+        }
+        guard let result else { throw HTTPError(.requestTimeout, message: "the request body did not arrive within \(timeout)") }
+        return result
+    }
+}

@@ -1,0 +1,97 @@
+import NIOCore
+
+/// Finds a key that appears twice in one JSON object. Foundation's decoder silently keeps one of
+/// them, so `{"role":"member","role":"librarian"}` would mean whatever a reader of the log or a
+/// proxy in front of us did not expect; the request is refused instead.
+///
+/// One pass, no recursion (a 100,000-deep body cannot overflow the stack); text that is not JSON
+/// is left for the decoder to report.
+enum DuplicateKeys {
+    /// The first repeated key, or nil when every object's keys are distinct.
+    static func first(in buffer: ByteBuffer) -> String? {
+        buffer.readableBytesView.withContiguousStorageIfAvailable { first(in: $0) } ?? first(in: Array(buffer.readableBytesView))
+    }
+
+    private enum Frame {
+        case object(keys: Set<String>, expectingKey: Bool)
+        case array
+    }
+
+    static func first<Bytes: RandomAccessCollection>(in bytes: Bytes) -> String? where Bytes.Element == UInt8, Bytes.Index == Int {
+        var stack: [Frame] = []
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "{"): stack.append(.object(keys: [], expectingKey: true))
+            case UInt8(ascii: "["): stack.append(.array)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = stack.popLast()
+            case UInt8(ascii: ","):
+                if case .object(let keys, _) = stack.last { stack[stack.count - 1] = .object(keys: keys, expectingKey: true) }
+            case UInt8(ascii: "\""):
+                guard let end = closingQuote(bytes, after: index) else { return nil }
+                if case .object(var keys, true) = stack.last {
+                    let key = decode(bytes[(index + 1)..<end])
+                    guard keys.insert(key).inserted else { return key }
+                    stack[stack.count - 1] = .object(keys: keys, expectingKey: false)
+                }
+                index = end
+            default: break
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index of the quote that ends the string opened at `start`.
+    private static func closingQuote<Bytes: RandomAccessCollection>(_ bytes: Bytes, after start: Int) -> Int?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var index = start + 1
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index
+            default: index += 1
+            }
+        }
+        return nil
+    }
+
+    /// A string's content with its escapes resolved, as a decoder would read the key.
+    private static func decode<Bytes: Collection>(_ raw: Bytes) -> String where Bytes.Element == UInt8 {
+        guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        var units: [UInt16] = []
+        var bytes = Array(raw)[...]
+        func flushUnits() {
+            scalars.append(contentsOf: String(decoding: units, as: UTF16.self).unicodeScalars)
+            units.removeAll()
+        }
+        var plain: [UInt8] = []
+        func flushPlain() {
+            scalars.append(contentsOf: String(decoding: plain, as: UTF8.self).unicodeScalars)
+            plain.removeAll()
+        }
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "\\"), let escape = bytes.popFirst() else {
+                flushUnits()
+                plain.append(byte)
+                continue
+            }
+            flushPlain()
+            if escape == UInt8(ascii: "u"), bytes.count >= 4, let unit = UInt16(String(decoding: bytes.prefix(4), as: UTF8.self), radix: 16) {
+                units.append(unit)
+                bytes = bytes.dropFirst(4)
+                continue
+            }
+            flushUnits()
+            let map: [UInt8: Unicode.Scalar] = [
+                UInt8(ascii: "n"): "\n", UInt8(ascii: "t"): "\t", UInt8(ascii: "r"): "\r", UInt8(ascii: "b"): "\u{8}", UInt8(ascii: "f"): "\u{C}",
+            ]
+            scalars.append(map[escape] ?? Unicode.Scalar(escape))
+        }
+        flushUnits()
+        flushPlain()
+        return String(scalars)
+    }
+}

@@ -1,0 +1,68 @@
+import Application
+import Foundation
+
+/// One numeric setting from the environment: its name, its range and its unit. Every setting is
+/// read through one of these once, at start-up, so a value out of range (`inf`, `nan`, `-1`,
+/// `1e300`, a word) stops the program with one line naming the setting and what it allows,
+/// instead of overflowing later in the middle of a request.
+struct NumericSetting: Sendable {
+    let name: String
+    let range: ClosedRange<Double>
+    /// Only whole numbers (counts, costs).
+    let whole: Bool
+    /// What the number counts, for the message: "seconds", "days".
+    let unit: String
+
+    init(_ name: String, _ range: ClosedRange<Double>, whole: Bool = false, unit: String = "") {
+        self.name = name
+        self.range = range
+        self.whole = whole
+        self.unit = unit
+    }
+
+    /// What the setting allows, in words.
+    var allowed: String {
+        let bounds = "from \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))"
+        return (whole ? "a whole number " : "a number ") + bounds + (unit.isEmpty ? "" : " (\(unit))")
+    }
+
+    /// The value, nil when the variable is unset or empty, or a `ConfigurationError`.
+    func read(_ environment: [String: String]) throws -> Double? {
+        guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+        // Decimal notation only: Swift also reads "0x10", "inf" and "nan" as numbers.
+        let decimal = raw.allSatisfy { $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }
+        guard decimal, let value = Double(raw), value.isFinite, range.contains(value), !whole || value == value.rounded() else {
+            throw ConfigurationError("\(name) must be \(allowed), not '\(raw.prefix(40))'")
+        }
+        return value
+    }
+
+    /// As an `Int`, for whole-number settings (the range keeps it far from `Int`'s limits).
+    func readInt(_ environment: [String: String]) throws -> Int? { try read(environment).map { Int($0) } }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// Every numeric setting Shelfmark reads, with its range.
+enum Settings {
+    static let sessionDays = NumericSetting("SHELFMARK_SESSION_DAYS", 0.001...3_650, unit: "days")
+    static let bcryptCost = NumericSetting("SHELFMARK_BCRYPT_COST", 4...31, whole: true)
+    static let maxLoans = NumericSetting("SHELFMARK_MAX_LOANS", 1...1_000, whole: true)
+    static let loanDays = NumericSetting("SHELFMARK_LOAN_DAYS", 0.001...3_650, unit: "days")
+    static let maxRenewals = NumericSetting("SHELFMARK_MAX_RENEWALS", 0...1_000, whole: true)
+    static let noticeInterval = NumericSetting("SHELFMARK_NOTICE_INTERVAL", 1...31_536_000, unit: "seconds")
+    static let searchTTL = NumericSetting("SHELFMARK_SEARCH_TTL", 0...31_536_000, unit: "seconds")
+    static let idleTimeout = NumericSetting("SHELFMARK_IDLE_TIMEOUT", 0.1...86_400, unit: "seconds")
+    static let bodyTimeout = NumericSetting("SHELFMARK_BODY_TIMEOUT", 0.1...3_600, unit: "seconds")
+    static let maxConnections = NumericSetting("SHELFMARK_MAX_CONNECTIONS", 1...65_536, whole: true)
+    static let bodyMemory = NumericSetting("SHELFMARK_BODY_MEMORY", 1...65_536, whole: true, unit: "MiB")
+    static let authAttempts = NumericSetting("SHELFMARK_AUTH_ATTEMPTS", 1...1_000_000, whole: true, unit: "per minute and client")
+
+    /// Every one of them, for `--help` texts and tests.
+    static let all = [
+        sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
+        maxConnections, bodyMemory, authAttempts,
+    ]
+}

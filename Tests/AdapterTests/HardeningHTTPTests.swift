@@ -1,0 +1,127 @@
+import Application
+import Composition
+import Foundation
+import HTTPAPI
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// What a stranger can send, found by attacking the server from outside (issue 12): each test
+/// failed on the code before its fix.
+@Suite("HTTP hardening: bodies, keys and borrowers")
+struct HardeningHTTPTests {
+    /// Every operation of the contract that takes a request body, and whether it names a security scheme.
+    static func operationsWithBodies() throws -> [(method: String, path: String, secured: Bool)] {
+        let lines = String(decoding: try HTTPServer.contract(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var found: [(String, String, Bool)] = []
+        var path = ""
+        var operation: (method: String, body: Bool, secured: Bool)?
+        func close() {
+            if let operation, operation.body { found.append((operation.method, path, operation.secured)) }
+            operation = nil
+        }
+        for line in lines {
+            if line.hasPrefix("  /") {
+                close()
+                path = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
+                close()
+                operation = (line.trimmingCharacters(in: .whitespaces).dropLast().uppercased(), false, false)
+            } else if line.hasPrefix("      requestBody:") {
+                operation?.body = true
+            } else if line.hasPrefix("      security:") {
+                operation?.secured = true
+            } else if !line.hasPrefix(" "), !line.isEmpty {
+                close()
+            }
+        }
+        close()
+        return found
+    }
+
+    @Test func anonymousBodiesAreRefusedBeforeTheyAreKeptButForSignupAndLogin() async throws {
+        let operations = try Self.operationsWithBodies()
+        #expect(operations.count >= 8)
+        let open = Set(operations.filter { !$0.secured }.map { "\($0.method) /api/v1\($0.path)" })
+        // The two the body gate lets through anonymously (`AnonymousBodies`): keep them in step.
+        #expect(open == ["POST /api/v1/sessions", "POST /api/v1/users"], "operations taking an anonymous body changed: \(open)")
+        try await withAPI { api in
+            for operation in operations where operation.secured {
+                let path = "/api/v1" + operation.path.replacingOccurrences(of: "{id}", with: UUID().uuidString)
+                let response = try await api.client.execute(
+                    uri: path, method: .init(rawValue: operation.method)!, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: "{\"title\":\"" + String(repeating: "x", count: 10_000) + "\"}"))
+                #expect(response.status == .unauthorized, "\(operation.method) \(path): \(response.status)")
+            }
+        }
+    }
+
+    @Test func bodiesBeyondTheInFlightBudgetAre503WithRetryAfter() async throws {
+        try await withAPI(mode: .live, configure: { $0.bodyMemory = 1_500 }) { api in
+            let port = try #require(api.client.port)
+            var held: RawConnection? = try RawConnection(port: port)
+            try held?.send(
+                "POST /api/v1/books HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(api.librarianToken)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"title\":")
+            try await Task.sleep(for: .milliseconds(300))  // the held body has its reservation
+            let body = #"{"title":"Dune","authors":["Frank Herbert"],"copies":1,"description":"\#(String(repeating: "d", count: 900))"}"#
+            let refused = try await api.send(.post, "/api/v1/books", json: body)
+            #expect(refused.status == .serviceUnavailable, "\(refused.text)")
+            #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            #expect(refused.problemType == "urn:shelfmark:problem:busy")
+            held = nil  // closing it gives its reservation back
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await api.send(.post, "/api/v1/books", json: body).status == .created)
+        }
+    }
+
+    @Test("duplicate keys are refused, however they are spelled", arguments: [
+        #"{"email":"ada@example.org","email":"bob@example.org","password":"x"}"#,
+        #"{"email":"ada@example.org","e\u006dail":"bob@example.org","password":"x"}"#,
+        #"{"password":"x","email":"a@example.org","nested":[{"a":1},{"a":2,"a":3}]}"#,
+    ])
+    func duplicateKeys(body: String) async throws {
+        try await withAPI { api in
+            let response = try await api.send(.post, "/api/v1/sessions", json: body, token: .none)
+            #expect(response.status == .badRequest, "\(response.text)")
+            #expect(response.text.contains("twice"))
+        }
+    }
+
+    @Test func borrowersAreShownToLibrariansAndToThemselvesOnly() async throws {
+        try await withAPI { api in
+            let book = try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"Health","authors":["A"],"copies":2}"#).object["id"] as? String)
+            let ada = try await api.signUpMember("ada@example.org")
+            let bob = try await api.signUpMember("bob@example.org")
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(book)"]}"#, token: ada).status == .created)
+            func lastCheckout(_ token: String??, search: Bool) async throws -> [String: Any]? {
+                let object = try await api.send(.get, search ? "/api/v1/books?q=health" : "/api/v1/books/\(book)", token: token).object
+                let entry = search ? (object["items"] as? [[String: Any]])?.first : object
+                return entry?["lastCheckout"] as? [String: Any]
+            }
+            for search in [false, true] {
+                #expect(try await lastCheckout(.none, search: search)?["name"] == nil)
+                #expect(try await lastCheckout(.none, search: search)?["at"] != nil)
+                #expect(try await lastCheckout(bob, search: search)?["name"] == nil)
+                #expect(try await lastCheckout(ada, search: search)?["name"] as? String == "ada")
+                #expect(try await lastCheckout(.some(nil), search: search)?["name"] as? String == "ada")
+            }
+        }
+    }
+
+    @Test func anotherMembersLoanIsNotFoundLikeAnUnknownOne() async throws {
+        try await withAPI { api in
+            let book = try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["A"]}"#).object["id"] as? String)
+            let ada = try await api.signUpMember("ada@example.org")
+            let bob = try await api.signUpMember("bob@example.org")
+            let loan = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(book)"]}"#, token: ada)
+            let id = try #require(((loan.object["loans"] as? [[String: Any]])?.first?["id"]) as? String)
+            for action in ["return", "renew"] {
+                let theirs = try await api.send(.post, "/api/v1/loans/\(id)/\(action)", token: bob)
+                let unknown = try await api.send(.post, "/api/v1/loans/\(UUID())/\(action)", token: bob)
+                #expect(theirs.status == .notFound && unknown.status == .notFound)
+                #expect(theirs.problemType == unknown.problemType)
+            }
+        }
+    }
+}
