@@ -62,7 +62,7 @@ extension LibraryDatabase {
     static func verifyExport(lines: some Sequence<String>, chain: ChainHasher) -> [AuditCheck] {
         let decoder = JSONDecoder()
         var previous: ExportedEvent?
-        var versions: [String: Int64] = [:]
+        var versions: [StreamName: Int64] = [:]  // keyed by bytes, as the store keeps streams apart
         var count = 0
         for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let event = try? decoder.decode(ExportedEvent.self, from: Data(line.utf8)) else {
@@ -74,10 +74,10 @@ extension LibraryDatabase {
             if chain.hash(previous: event.previousHash, event.fields) != event.hash {
                 return [AuditCheck(name: "hash chain", passed: false, detail: "the chain breaks at position \(event.position)")]
             }
-            if let last = versions[event.stream], event.version != last + 1 {
+            if let last = versions[StreamName(event.stream)], event.version != last + 1 {
                 return [AuditCheck(name: "contiguity", passed: false, detail: "stream \(event.stream) jumps to version \(event.version) at position \(event.position)")]
             }
-            versions[event.stream] = event.version
+            versions[StreamName(event.stream)] = event.version
             previous = event
             count += 1
         }

@@ -61,7 +61,7 @@ extension LibraryDatabase: LogVerifier {
         let total = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM main.events") ?? 0
         var previous = HashChain.genesis
         var expectedPosition: Int64 = 1
-        var versions: [String: Int64] = [:]
+        var versions: [StreamName: Int64] = [:]  // keyed by bytes: two spellings of a name are two streams
         var chainBreak: String?
         var gap: String?
         var unreadable: String?
@@ -80,7 +80,7 @@ extension LibraryDatabase: LogVerifier {
             if gap == nil, fields.position != expectedPosition {
                 gap = "position \(expectedPosition) is missing (the next event is at \(fields.position))"
             }
-            let stream = fields.streamID
+            let stream = StreamName(fields.streamID)
             if gap == nil, fields.streamVersion != versions[stream, default: 0] + 1 {
                 gap =
                     "stream \(stream) jumps from version \(versions[stream, default: 0]) to \(fields.streamVersion) at position \(fields.position)"
