@@ -12,18 +12,11 @@ public struct IntegritySettings: Sendable, Equatable {
 
     public init() {}
 
-    static let intervalRange: ClosedRange<Double> = 1...31_536_000
-
     /// The settings from the environment, each checked once: a bad one is one line naming it.
     static func resolve(environment: [String: String]) throws -> IntegritySettings {
         var settings = IntegritySettings()
         settings.chainKeyPath = environment["SHELFMARK_CHAIN_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        if let raw = environment["SHELFMARK_ANCHOR_INTERVAL"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
-            guard let value = Double(raw), value.isFinite, intervalRange.contains(value) else {
-                throw ConfigurationError("SHELFMARK_ANCHOR_INTERVAL must be a number from 1 to 31536000 (seconds), not '\(raw.prefix(40))'")
-            }
-            settings.anchorInterval = value
-        }
+        if let value = try Settings.anchorInterval.read(environment) { settings.anchorInterval = value }
         return settings
     }
 }

@@ -59,10 +59,11 @@ enum Settings {
     static let maxConnections = NumericSetting("SHELFMARK_MAX_CONNECTIONS", 1...65_536, whole: true)
     static let bodyMemory = NumericSetting("SHELFMARK_BODY_MEMORY", 1...65_536, whole: true, unit: "MiB")
     static let authAttempts = NumericSetting("SHELFMARK_AUTH_ATTEMPTS", 1...1_000_000, whole: true, unit: "per minute and client")
+    static let anchorInterval = NumericSetting("SHELFMARK_ANCHOR_INTERVAL", 1...31_536_000, unit: "seconds")
 
     /// Every one of them, for `--help` texts and tests.
     static let all = [
         sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
-        maxConnections, bodyMemory, authAttempts,
+        maxConnections, bodyMemory, authAttempts, anchorInterval,
     ]
 }
