@@ -17,8 +17,8 @@ struct ConnectionLimitTests {
             let idle = try RawConnection(port: port)
             let halfSent = try RawConnection(port: port)
             try halfSent.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-            #expect(idle.waitForClose(seconds: 5))
-            #expect(halfSent.waitForClose(seconds: 5))
+            #expect(await idle.waitForClose(seconds: 5))
+            #expect(await halfSent.waitForClose(seconds: 5))
         }
     }
 
@@ -32,7 +32,7 @@ struct ConnectionLimitTests {
             var closed = false
             while !closed, ContinuousClock.now - started < .seconds(10) {
                 try? slow.send(" ")
-                closed = slow.waitForClose(seconds: 0.1)
+                closed = await slow.waitForClose(seconds: 0.1)
             }
             #expect(closed)
             #expect(ContinuousClock.now - started < .seconds(5))
@@ -63,10 +63,10 @@ struct ConnectionLimitTests {
         try await Task.sleep(for: .milliseconds(200))  // one accept may take in several connections at once
         let waiting = try RawConnection(port: port)
         try waiting.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(waiting.readAll(seconds: 0.5).isEmpty, "served although the only place was taken")
-        let answer = waiting.readAll(seconds: 10)
+        #expect(await waiting.readAll(seconds: 0.5).isEmpty, "served although the only place was taken")
+        let answer = await waiting.readAll(seconds: 10)
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
-        #expect(idle.waitForClose(seconds: 1))
+        #expect(await idle.waitForClose(seconds: 1))
         #expect(try String(contentsOf: log, encoding: .utf8).contains("at most 1 connections"))
     }
 
@@ -94,8 +94,10 @@ struct ConnectionLimitTests {
     }
 }
 
-/// A plain TCP connection to the loopback server, for what an HTTP client would not do.
-final class RawConnection {
+/// A plain TCP connection to the loopback server, for what an HTTP client would not do. Its reads
+/// block: against a server running in the test process, use the `async` ones, which wait on a
+/// thread of their own and leave the cooperative pool (as many threads as cores) to the server.
+final class RawConnection: @unchecked Sendable {  // one test uses each connection at a time
     let fd: Int32
 
     init(port: Int) throws {
@@ -127,6 +129,18 @@ final class RawConnection {
     /// True when the server closes the connection within `seconds`.
     func waitForClose(seconds: Double) -> Bool {
         read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) { _ in }
+    }
+
+    /// `readAll`, waiting off the cooperative pool.
+    func readAll(seconds: Double) async -> String { await offPool { self.readAll(seconds: seconds) } }
+
+    /// `waitForClose`, waiting off the cooperative pool.
+    func waitForClose(seconds: Double) async -> Bool { await offPool { self.waitForClose(seconds: seconds) } }
+
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
     }
 
     /// Reads until the peer closes (true) or the deadline passes (false).

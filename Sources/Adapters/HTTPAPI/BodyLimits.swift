@@ -57,12 +57,12 @@ struct ServerBusy: Error, CustomStringConvertible {
 }
 
 /// Reads request bodies within the limits: refuses a body larger than `maxBytes` with a 413
-/// whether or not it declares a length; a body from an anonymous caller (but for signup and
-/// login) with a 401, and one that does not fit the in-flight budget with a 503, both without
-/// keeping a byte of it (the body is read and dropped, so the connection can serve its next
-/// request); and closes the connection of a body that has not fully arrived within `timeout`:
-/// the idle timeout counts every chunk as activity, so a client sending a byte at a time would
-/// otherwise hold its connection, and a request, for ever.
+/// whether or not it declares a length; answers a body from an anonymous caller (but for signup
+/// and login) with a 401, and one that does not fit the in-flight budget with a 503, at once and
+/// without reading it, then closes the connection (`refusing`); and closes the connection of a
+/// body that has not fully arrived within `timeout`: the idle timeout counts every chunk as
+/// activity, so a client sending a byte at a time would otherwise hold its connection, and a
+/// request, for ever.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = LibraryRequestContext
     let limits: BodyLimits
@@ -76,13 +76,11 @@ struct BodyLimitMiddleware: RouterMiddleware {
             throw HTTPError(.contentTooLarge, message: "the request body is larger than \(limits.maxBytes) bytes")
         }
         if RequestScope.principal == .anonymous, !AnonymousBodies.allows(request) {
-            try await drop(request.body, channel: context.channel)
-            throw Unauthenticated()
+            return try refusing(Unauthenticated(), body: request.body, channel: context.channel)
         }
         let reservation = declared ?? limits.maxBytes
         guard budget.reserve(reservation) else {
-            try await drop(request.body, channel: context.channel)
-            throw ServerBusy(retryAfter: 2)
+            return try refusing(ServerBusy(retryAfter: 2), body: request.body, channel: context.channel)
         }
         defer { budget.release(reservation) }
         let maxBytes = limits.maxBytes
@@ -98,16 +96,24 @@ struct BodyLimitMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Reads the body to its end and keeps none of it.
-    private func drop(_ body: RequestBody, channel: any Channel) async throws {
-        let maxBytes = limits.maxBytes
-        try await withDeadline(channel: channel) {
-            var seen = 0
-            for try await chunk in body {
-                seen += chunk.readableBytes
-                if seen > maxBytes { throw HTTPError(.contentTooLarge, message: "the request body is larger than \(maxBytes) bytes") }
-            }
-        }
+    /// The problem for `error`, answered before the body is read, with `Connection: close`. Once
+    /// it is sent, the body is read and dropped (the client may only read the answer after
+    /// sending it all), and the connection closed; if the body has not arrived by the body
+    /// deadline, the connection is closed then: nobody holds it by trickling a body nobody keeps.
+    private func refusing(_ error: any Error, body: RequestBody, channel: any Channel) throws -> Response {
+        let problem = Problem.of(error) ?? Problem(status: 400, slug: "bad-request", title: "Bad Request")
+        let bytes = try ProblemMiddleware<Context>.bodyBytes(problem)
+        var response = Response(
+            status: .init(code: problem.status), headers: [.contentType: "application/problem+json", .connection: "close"],
+            body: ResponseBody(contentLength: bytes.readableBytes) { [self] writer in
+                try await writer.write(bytes)
+                try await writer.finish(nil)
+                _ = try? await withDeadline(channel: channel) { for try await _ in body {} }
+                channel.close(promise: nil)
+            })
+        if let seconds = ProblemMiddleware<Context>.retryAfter(error) { response.headers[.retryAfter] = String(seconds) }
+        if error is Unauthenticated { response.headers[.wwwAuthenticate] = "Bearer" }
+        return response
     }
 
     /// Runs `read` on the body within the body timeout, else closes the connection (which ends the

@@ -82,10 +82,15 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func response(_ problem: Problem) throws -> Response {
+        Response(
+            status: .init(code: problem.status), headers: [.contentType: "application/problem+json"],
+            body: .init(byteBuffer: try bodyBytes(problem)))
+    }
+
+    /// The problem document's bytes.
+    static func bodyBytes(_ problem: Problem) throws -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(
-            status: .init(code: problem.status), headers: [.contentType: "application/problem+json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(problem))))
+        return ByteBuffer(bytes: try encoder.encode(problem))
     }
 }
