@@ -143,7 +143,7 @@ struct DefaultCountryTests {
     }
 
     func countries(_ geolocator: some IPGeolocator) throws -> CountryUseCases {
-        let runner = CommandRunner(store: InMemoryEventStore(), clock: ManualClock(), ids: SequentialIDs())
+        let runner = CommandRunner(store: InMemoryEventStore(), clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom())
         let deps = AccountDependencies(
             runner: runner, hasher: BcryptPasswordHasher(cost: 4), tokens: RandomSessionTokens(),
             accounts: UnusedAccounts(), countries: try BundledCountryDirectory(), geolocator: geolocator,

@@ -148,7 +148,7 @@ struct QueryIsolationTests {
     @Test func listingAndShowingReadOnlyTheReadModel() async throws {
         let t = try TestLibrary()
         let entry = try await t.library.catalogue.addBook.execute(BookDraft(title: "T", authors: ["A"]), copies: 1, by: .cliOperator)
-        let runner = CommandRunner(store: FailingEventStore(), clock: t.clock, ids: SequentialIDs())
+        let runner = CommandRunner(store: FailingEventStore(), clock: t.clock, ids: SequentialIDs(), random: FixedRandom())
         let queries = CatalogueUseCases(runner: runner, catalogue: t.database.catalogue, loans: t.database.loans)
         #expect(try await queries.listBooks.execute(CatalogueQuery()).total == 1)
         #expect(try await queries.showBook.execute(entry.id) == entry)

@@ -39,7 +39,7 @@ struct LoginAbuseTests {
         var settings = AccountSettings()
         settings.attempts = AttemptRate(burst: 3, perMinute: 1)
         accounts = AccountUseCases(AccountDependencies(
-            runner: CommandRunner(store: t.database.eventStore, clock: t.clock, ids: SequentialIDs()), hasher: hasher,
+            runner: CommandRunner(store: t.database.eventStore, clock: t.clock, ids: SequentialIDs(), random: FixedRandom()), hasher: hasher,
             tokens: RandomSessionTokens(), accounts: t.database.accounts, countries: try BundledCountryDirectory(), geolocator: NoCountry(),
             loginFailures: t.database.loginFailures(), settings: settings))
     }

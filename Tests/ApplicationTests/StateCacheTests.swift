@@ -34,7 +34,7 @@ struct StateCacheTests {
     @Test func aLoadReadsOnlyTheEventsAfterTheCachedStateIncludingOtherWriters() async throws {
         // Given a book with 1 copy, loaded once
         let store = RecordingStore()
-        let runner = CommandRunner(store: store, clock: ManualClock(), ids: SequentialIDs())
+        let runner = CommandRunner(store: store, clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom())
         let details = BookDetails(title: "Dune", authors: ["Frank Herbert"])
         try await store.append([StreamAppend(.book(id), expected: .noStream, events: [event(.added(BookAdded(book: id, details: details, copies: 1)), 1)])])
         #expect(copies(try await runner.load(BookAggregate.self, .book(id)).state) == 1)

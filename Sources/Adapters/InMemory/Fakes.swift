@@ -58,3 +58,10 @@ public final class InMemoryLoginFailures: LoginFailures, Sendable {
         _ = table.withLock { $0.removeValue(forKey: Key(email: email.value, client: client)) }
     }
 }
+
+/// Random numbers that are not random: always `value`, so tests decide the jitter.
+public struct FixedRandom: RandomSource {
+    let value: Double
+    public init(_ value: Double = 0.5) { self.value = value }
+    public func unit() -> Double { value }
+}

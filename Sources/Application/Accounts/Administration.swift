@@ -14,10 +14,10 @@ public struct ChangeRole: Sendable {
 
     public func execute(_ user: UserID, to role: Role, by principal: Principal) async throws -> AccountSummary {
         try principal.requireLibrarian()
-        try await deps.runner.retrying {
-            let loaded = try await deps.runner.load(UserAggregate.self, .user(user))
-            guard case .registered = loaded.state else { throw NotFound("user", user.description) }
-            try await deps.runner.append([loaded.decision(try UserAggregate.decide(.changeRole(role), loaded.state))], by: principal)
+        try await deps.runner.transact(by: principal) { transaction in
+            let account = try await transaction.load(UserAggregate.self, .user(user))
+            guard case .registered = account.state else { throw NotFound("user", user.description) }
+            try transaction.decide(.changeRole(role), on: account)
         }
         return try await deps.summary(user)
     }

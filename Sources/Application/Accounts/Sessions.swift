@@ -48,17 +48,13 @@ public struct LogIn: Sendable {
     /// Appends the attempt to the address's trail and, when `opening` a session for that user,
     /// the session in the same append.
     private func record(_ email: EmailAddress, succeeded: Bool, at now: Date, opening owner: UserID?) async throws -> SignedIn.Session? {
-        let runner = deps.runner
-        return try await runner.retrying { () async throws -> SignedIn.Session? in
-            let claim = try await runner.load(EmailClaimAggregate.self, .email(email))
-            let attempt = try EmailClaimAggregate.decide(.recordLogin(email, succeeded: succeeded, at: now), claim.state)
-            guard let owner else {
-                try await runner.append([claim.decision(attempt)], by: .anonymous)
-                return nil
-            }
-            let user = try await runner.load(UserAggregate.self, .user(owner))
+        try await deps.runner.transact(by: .anonymous) { transaction -> SignedIn.Session? in
+            let claim = try await transaction.load(EmailClaimAggregate.self, .email(email))
+            try transaction.decide(.recordLogin(email, succeeded: succeeded, at: now), on: claim)
+            guard let owner else { return nil }
+            let user = try await transaction.load(UserAggregate.self, .user(owner))
             let (opened, session) = try deps.openSession(in: user.state)
-            try await runner.append([claim.decision(attempt), user.decision(opened)], by: .anonymous)
+            transaction.record(user, opened)
             return session
         }
     }
@@ -70,10 +66,8 @@ public struct LogOut: Sendable {
 
     public func execute(everywhere: Bool = false, by principal: Principal) async throws {
         let (user, session) = try principal.requireUser()
-        try await deps.runner.retrying {
-            let loaded = try await deps.runner.load(UserAggregate.self, .user(user))
-            let events = try UserAggregate.decide(everywhere ? .closeAllSessions : .closeSession(session), loaded.state)
-            try await deps.runner.append([loaded.decision(events)], by: principal)
+        try await deps.runner.transact(UserAggregate.self, .user(user), by: principal) {
+            try UserAggregate.decide(everywhere ? .closeAllSessions : .closeSession(session), $0)
         }
     }
 }

@@ -21,20 +21,18 @@ public struct SignUp: Sendable {
         let hash = try await deps.hasher.hash(PasswordPolicy.normalized(form.password))
         let user = UserID(deps.runner.ids.next())
         let registration = UserRegistered(user: user, email: email, displayName: name, country: country, passwordHash: hash, role: role)
-        let session = try await deps.runner.retrying { () async throws -> SignedIn.Session? in
-            let claim = try await deps.runner.load(EmailClaimAggregate.self, .email(email))
-            let claimed: [EmailClaimEvent]
-            do { claimed = try EmailClaimAggregate.decide(.claim(email, by: user), claim.state) } catch { throw EmailTaken() }
-            let account = try await deps.runner.load(UserAggregate.self, .user(user))
-            let registered = try UserAggregate.decide(.register(registration), account.state)
-            var events = registered
+        let session = try await deps.runner.transact(by: principal) { transaction -> SignedIn.Session? in
+            let claim = try await transaction.load(EmailClaimAggregate.self, .email(email))
+            try transaction.decide(.claim(email, by: user), on: claim) { _ in EmailTaken() }
+            let account = try await transaction.load(UserAggregate.self, .user(user))
+            var events = try UserAggregate.decide(.register(registration), account.state)
             var session: SignedIn.Session?
             if openSession {
-                let (opened, newSession) = try deps.openSession(in: UserAggregate.fold(registered, from: account.state))
+                let (opened, newSession) = try deps.openSession(in: UserAggregate.fold(events, from: account.state))
                 events += opened
                 session = newSession
             }
-            try await deps.runner.append([claim.decision(claimed), account.decision(events)], by: principal)
+            transaction.record(account, events)
             return session
         }
         return SignedIn(account: try await deps.summary(user), session: session)

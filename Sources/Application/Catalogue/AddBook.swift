@@ -8,10 +8,9 @@ public struct AddBook: Sendable {
     public func execute(_ draft: BookDraft, copies: Int, by principal: Principal) async throws -> CatalogueEntry {
         try principal.requireLibrarian()
         let id = BookID(runner.ids.next())
-        try await runner.retrying {
-            let loaded = try await runner.load(BookAggregate.self, .book(id))
-            let events = try runner.decide(id, .add(id, draft, copies: copies), loaded.state)
-            try await runner.append([loaded.decision(events)], by: principal)
+        try await runner.transact(by: principal) { transaction in
+            let book = try await transaction.load(BookAggregate.self, .book(id))
+            try transaction.decide(.add(id, draft, copies: copies), on: book) { BookRefused(id, $0) }
         }
         guard let entry = try await catalogue.entry(id) else { throw NotFound("book", id.description) }
         return entry

@@ -31,9 +31,4 @@ extension CommandRunner {
         guard case .inCatalogue = loaded.state else { throw NotFound("book", id.description) }
         return loaded
     }
-
-    /// Decides a book command, naming the book in any rejection.
-    func decide(_ id: BookID, _ command: BookCommand, _ state: BookState) throws(BookRefused) -> [BookEvent] {
-        do { return try BookAggregate.decide(command, state) } catch { throw BookRefused(id, error) }
-    }
 }

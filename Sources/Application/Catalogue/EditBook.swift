@@ -7,10 +7,9 @@ public struct EditBook: Sendable {
 
     public func execute(_ id: BookID, changes: BookChanges, copies: Int? = nil, by principal: Principal) async throws -> CatalogueEntry {
         try principal.requireLibrarian()
-        try await runner.retrying {
-            let loaded = try await runner.loadBook(id)
-            let events = try decide(id, changes, copies, loaded.state)
-            try await runner.append([loaded.decision(events)], by: principal)
+        try await runner.transact(by: principal) { transaction in
+            let book = try await runner.loadBook(id)
+            transaction.record(book, try decide(id, changes, copies, book.state))
         }
         guard let entry = try await catalogue.entry(id) else { throw NotFound("book", id.description) }
         return entry
@@ -21,16 +20,16 @@ public struct EditBook: Sendable {
         var events: [BookEvent] = []
         var fieldErrors: [FieldError] = []
         do {
-            events = try runner.decide(id, .edit(changes), state)
-        } catch let refused {
-            guard case .invalid(let errors) = refused.rejection else { throw refused }
+            events = try BookAggregate.decide(.edit(changes), state)
+        } catch {
+            guard case .invalid(let errors) = error else { throw BookRefused(id, error) }
             fieldErrors = errors
         }
         if let copies {
             do {
-                events += try runner.decide(id, .setCopies(copies), BookAggregate.fold(events, from: state))
-            } catch let refused {
-                guard case .invalid(let errors) = refused.rejection, !fieldErrors.isEmpty else { throw refused }
+                events += try BookAggregate.decide(.setCopies(copies), BookAggregate.fold(events, from: state))
+            } catch {
+                guard case .invalid(let errors) = error, !fieldErrors.isEmpty else { throw BookRefused(id, error) }
                 fieldErrors += errors
             }
         }

@@ -10,15 +10,14 @@ public struct WithdrawBooks: Sendable {
         try principal.requireLibrarian()
         var seen: Set<BookID> = []
         let unique = ids.filter { seen.insert($0).inserted }
-        return try await runner.retrying {
-            var decisions: [Decision] = []
+        return try await runner.transact(by: principal) { transaction in
+            var withdrawn = 0
             for id in unique {
-                let loaded = try await runner.load(BookAggregate.self, .book(id))
-                if case .absent = loaded.state { throw NotFound("book", id.description) }
-                decisions.append(loaded.decision(try runner.decide(id, .withdraw, loaded.state)))
+                let book = try await transaction.load(BookAggregate.self, .book(id))
+                if case .absent = book.state { throw NotFound("book", id.description) }
+                if try !transaction.decide(.withdraw, on: book, else: { BookRefused(id, $0) }).isEmpty { withdrawn += 1 }
             }
-            try await runner.append(decisions, by: principal)
-            return decisions.filter { !$0.events.isEmpty }.count
+            return withdrawn
         }
     }
 }
@@ -37,21 +36,17 @@ public struct ClearCatalogue: Sendable {
 
     public func execute(by principal: Principal) async throws -> ClearReport {
         try principal.requireLibrarian()
-        return try await runner.retrying {
-            var decisions: [Decision] = []
+        return try await runner.transact(by: principal) { transaction in
             var withdrawn: [BookID] = []
             var kept: [BookRefused] = []
             for id in try await catalogue.allIDs() {
-                let loaded = try await runner.load(BookAggregate.self, .book(id))
+                let book = try await transaction.load(BookAggregate.self, .book(id))
                 do {
-                    let events = try runner.decide(id, .withdraw, loaded.state)
-                    decisions.append(loaded.decision(events))
-                    if !events.isEmpty { withdrawn.append(id) }
+                    if try !transaction.decide(.withdraw, on: book, else: { BookRefused(id, $0) }).isEmpty { withdrawn.append(id) }
                 } catch let refused as BookRefused {
                     kept.append(refused)
                 }
             }
-            try await runner.append(decisions, by: principal)
             return ClearReport(withdrawn: withdrawn, kept: kept)
         }
     }

@@ -11,29 +11,28 @@ public struct BorrowBooks: Sendable {
         let (member, _) = try principal.requireUser()
         guard !books.isEmpty else { throw InvalidInput("bookIds", "name at least one book") }
         let account = try await deps.accounts.account(member)
-        let runner = deps.runner
-        let loanIDs = try await runner.retrying { () async throws -> [LoanID] in
+        // New ids, made once: a retry lends under the same ids (nothing of a failed attempt was written).
+        let loans = books.map { ($0, LoanID(deps.runner.ids.next())) }
+        try await deps.runner.transact(by: principal) { transaction in
             let now = deps.now
             let dueAt = now.addingTimeInterval(deps.policy.period)
-            let loans = books.map { ($0, LoanID(runner.ids.next())) }
-            let patron = try await runner.load(PatronAggregate.self, .patron(member))
-            var decisions = [try deps.decide(PatronAggregate.self, .borrow(
-                member: member, loans: Dictionary(loans.map { ($1, $0) }, uniquingKeysWith: { a, _ in a }),
-                now: now, dueAt: dueAt, policy: deps.policy), patron)]
+            let patron = try await transaction.load(PatronAggregate.self, .patron(member))
+            let borrowing = PatronCommand.borrow(
+                member: member, loans: Dictionary(loans.map { ($1, $0) }, uniquingKeysWith: { a, _ in a }), now: now, dueAt: dueAt,
+                policy: deps.policy)
+            try transaction.decide(borrowing, on: patron, else: LoanRefused.init)
             for (bookID, loanID) in loans {
-                let book = try await runner.load(BookAggregate.self, .book(bookID))
+                let book = try await transaction.load(BookAggregate.self, .book(bookID))
                 guard case .inCatalogue(let record) = book.state else { throw NotFound("book", bookID.description) }
-                decisions.append(book.decision(try runner.decide(bookID, .lend(loanID), book.state)))
+                try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0) }
                 let opened = LoanOpened(
                     loan: loanID, book: bookID, bookTitle: record.details.title, borrower: member,
                     borrowerName: account?.displayName ?? member.description, lentAt: now, dueAt: dueAt)
-                decisions.append(try deps.decide(LoanAggregate.self, .open(opened), try await runner.load(LoanAggregate.self, .loan(loanID))))
+                try transaction.decide(.open(opened), on: Loaded<LoanAggregate>.new(.loan(loanID)), else: LoanRefused.init)
             }
-            try await runner.append(decisions, by: principal)
-            return loans.map(\.1)
         }
         var summaries: [LoanSummary] = []
-        for id in loanIDs { summaries.append(try await deps.summary(id)) }
+        for (_, id) in loans { summaries.append(try await deps.summary(id)) }
         return summaries
     }
 }
@@ -47,20 +46,16 @@ public struct CheckoutWalkIn: Sendable {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 100 else { throw InvalidInput("borrowerName", "must be 1 to 100 characters") }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
-        let runner = deps.runner
-        let loanID = LoanID(runner.ids.next())
-        try await runner.retrying {
+        let loanID = LoanID(deps.runner.ids.next())
+        try await deps.runner.transact(by: principal) { transaction in
             let now = deps.now
-            let book = try await runner.load(BookAggregate.self, .book(bookID))
+            let book = try await transaction.load(BookAggregate.self, .book(bookID))
             guard case .inCatalogue(let record) = book.state else { throw NotFound("book", bookID.description) }
             let opened = LoanOpened(
                 loan: loanID, book: bookID, bookTitle: record.details.title, borrower: nil, borrowerName: name, lentAt: now,
                 dueAt: now.addingTimeInterval(deps.policy.period))
-            let loan = try await runner.load(LoanAggregate.self, .loan(loanID))
-            try await runner.append([
-                book.decision(try runner.decide(bookID, .lend(loanID), book.state)),
-                try deps.decide(LoanAggregate.self, .open(opened), loan),
-            ], by: principal)
+            try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0) }
+            try transaction.decide(.open(opened), on: Loaded<LoanAggregate>.new(.loan(loanID)), else: LoanRefused.init)
         }
         return try await deps.summary(loanID)
     }

@@ -26,10 +26,6 @@ public struct CirculationDependencies: Sendable {
 
     var now: Date { runner.clock.now() }
 
-    func decide<A: EventSourced>(_: A.Type, _ command: A.Command, _ loaded: Loaded<A>) throws -> Decision where A.Rejection == LoanRejection {
-        do { return loaded.decision(try A.decide(command, loaded.state)) } catch { throw LoanRefused(error) }
-    }
-
     /// The loan, as the read model has it after a change.
     func summary(_ id: LoanID) async throws -> LoanSummary {
         guard let loan = try await loans.loan(id) else { throw NotFound("loan", id.description) }

@@ -35,11 +35,9 @@ public struct ScanNotices: Sendable {
         let now = asOf ?? deps.now
         var issued = 0
         for loan in try await deps.loans.loans(LoanFilter(dueBy: now.addingTimeInterval(deps.policy.dueSoonNotice))) {
-            issued += try await deps.runner.retrying {
-                let loaded = try await deps.runner.load(LoanAggregate.self, .loan(loan.id))
-                let decision = try deps.decide(LoanAggregate.self, .issueNotices(now: now, policy: deps.policy), loaded)
-                try await deps.runner.append([decision], by: principal)
-                return decision.events.count
+            issued += try await deps.runner.transact(by: principal) { transaction in
+                let loaded = try await transaction.load(LoanAggregate.self, .loan(loan.id))
+                return try transaction.decide(.issueNotices(now: now, policy: deps.policy), on: loaded, else: LoanRefused.init).count
             }
         }
         return issued
@@ -60,9 +58,6 @@ public struct MemberNotices: Sendable {
         let mine = try await deps.notices.notices(of: member, limit: Int.max).items
         let ids = id.map { [$0] } ?? mine.map(\.id)
         if let id, !mine.contains(where: { $0.id == id }) { throw NotFound("notice", id) }
-        try await deps.runner.retrying {
-            let inbox = try await deps.runner.load(InboxAggregate.self, .inbox(member))
-            try await deps.runner.append([inbox.decision(InboxAggregate.decide((member, ids), inbox.state))], by: principal)
-        }
+        try await deps.runner.transact(InboxAggregate.self, .inbox(member), by: principal) { InboxAggregate.decide((member, ids), $0) }
     }
 }

@@ -7,18 +7,15 @@ public struct ReturnLoan: Sendable {
 
     public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
         let runner = deps.runner
-        try await runner.retrying {
+        try await runner.transact(by: principal) { transaction in
             let (loaded, loan) = try await deps.loadLoan(id, by: principal)
-            let returned = try deps.decide(LoanAggregate.self, .giveBack(now: deps.now), loaded)
-            guard !returned.events.isEmpty else { return }
-            var decisions = [returned]
-            let book = try await runner.load(BookAggregate.self, .book(loan.opened.book))
-            decisions.append(book.decision(try runner.decide(loan.opened.book, .takeBack(id), book.state)))
+            guard try !transaction.decide(.giveBack(now: deps.now), on: loaded, else: LoanRefused.init).isEmpty else { return }
+            let book = try await transaction.load(BookAggregate.self, .book(loan.opened.book))
+            try transaction.decide(.takeBack(id), on: book) { BookRefused(loan.opened.book, $0) }
             if let member = loan.opened.borrower {
-                let patron = try await runner.load(PatronAggregate.self, .patron(member))
-                decisions.append(try deps.decide(PatronAggregate.self, .end(id), patron))
+                let patron = try await transaction.load(PatronAggregate.self, .patron(member))
+                try transaction.decide(.end(id), on: patron, else: LoanRefused.init)
             }
-            try await runner.append(decisions, by: principal)
         }
         return try await deps.summary(id)
     }
@@ -30,16 +27,14 @@ public struct RenewLoan: Sendable {
 
     public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
         let runner = deps.runner
-        try await runner.retrying {
+        try await runner.transact(by: principal) { transaction in
             let (loaded, loan) = try await deps.loadLoan(id, by: principal)
-            let renewed = try deps.decide(LoanAggregate.self, .renew(now: deps.now, policy: deps.policy), loaded)
-            var decisions = [renewed]
-            if let member = loan.opened.borrower, case .renewed(let e)? = renewed.events.compactMap(LoanAggregate.unwrap).first {
-                let patron = try await runner.load(PatronAggregate.self, .patron(member))
+            let renewed = try transaction.decide(.renew(now: deps.now, policy: deps.policy), on: loaded, else: LoanRefused.init)
+            if let member = loan.opened.borrower, case .renewed(let e)? = renewed.first {
+                let patron = try await transaction.load(PatronAggregate.self, .patron(member))
                 let update = PatronLoan(member: member, loan: id, book: loan.opened.book, dueAt: e.dueAt)
-                decisions.append(try deps.decide(PatronAggregate.self, .renew(update), patron))
+                try transaction.decide(.renew(update), on: patron, else: LoanRefused.init)
             }
-            try await runner.append(decisions, by: principal)
         }
         return try await deps.summary(id)
     }

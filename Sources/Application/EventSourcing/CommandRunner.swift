@@ -7,6 +7,9 @@ public struct Loaded<A: EventSourced>: Sendable where A.State: Sendable {
     public let state: A.State
     public let version: Int64
 
+    /// A stream this command creates (its id was made just now): nothing to read, it must not exist.
+    static func new(_ stream: StreamName) -> Loaded<A> { Loaded(stream: stream, state: A.initial, version: 0) }
+
     /// The append that records `events` on this stream, expecting it unchanged since loading.
     func decision(_ events: [A.Event]) -> Decision {
         Decision(stream: stream, expected: version == 0 ? .noStream : .exactly(version), events: events.map(A.wrap))
@@ -20,20 +23,25 @@ struct Decision: Sendable {
     let events: [DomainEvent]
 }
 
-/// Loads streams, stamps metadata, appends atomically and retries on conflict: the
-/// "load, decide, append" path every command takes.
+/// Loads streams, stamps metadata and appends atomically; `transact` (Transaction.swift) is the
+/// "load, decide, append, retry" path every command takes.
 public struct CommandRunner: Sendable {
     let store: any EventStore
     let clock: any WallClock
     let ids: any IDGenerator
+    let random: any RandomSource
     let maxAttempts: Int
     let cache: StateCache
 
-    public init(store: any EventStore, clock: any WallClock, ids: any IDGenerator, maxAttempts: Int = 64, cache: StateCache = StateCache()) {
+    public init(
+        store: any EventStore, clock: any WallClock, ids: any IDGenerator, random: any RandomSource, maxAttempts: Int = 64,
+        cache: StateCache = StateCache()
+    ) {
         self.store = store
         self.clock = clock
         self.ids = ids
-        self.maxAttempts = maxAttempts
+        self.random = random
+        self.maxAttempts = max(1, maxAttempts)
         self.cache = cache
     }
 
@@ -60,14 +68,5 @@ public struct CommandRunner: Sendable {
         }
         guard !appends.isEmpty else { return nil }
         return try await store.append(appends)
-    }
-
-    /// Runs `attempt` again while it meets a concurrent change, up to `maxAttempts` times. Every
-    /// round of a race has a winner, so N writers racing on one stream need at most N attempts.
-    func retrying<T>(_ attempt: () async throws -> T) async throws -> T {
-        for _ in 1..<maxAttempts {
-            do { return try await attempt() } catch is AppendConflict { await Task.yield() }
-        }
-        do { return try await attempt() } catch is AppendConflict { throw TooMuchContention(attempts: maxAttempts) }
     }
 }

@@ -11,3 +11,9 @@ public protocol IDGenerator: Sendable {
     /// A new, never-seen UUID.
     func next() -> UUID
 }
+
+/// Chance, injected like time: the core never draws its own (retries are jittered with it).
+public protocol RandomSource: Sendable {
+    /// A number drawn uniformly from 0 (included) to 1 (excluded).
+    func unit() -> Double
+}

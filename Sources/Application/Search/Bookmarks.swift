@@ -51,10 +51,7 @@ public struct Bookmarks: Sendable {
     }
 
     private func record(_ command: BookmarkCommand, _ member: UserID, _ principal: Principal) async throws -> [BookmarkEntry] {
-        try await runner.retrying {
-            let loaded = try await runner.load(BookmarkAggregate.self, .bookmarks(member))
-            try await runner.append([loaded.decision(BookmarkAggregate.decide(command, loaded.state))], by: principal)
-        }
+        try await runner.transact(BookmarkAggregate.self, .bookmarks(member), by: principal) { try BookmarkAggregate.decide(command, $0) }
         return try await shelf.bookmarks(of: member, sort: .newest)
     }
 }

@@ -15,7 +15,8 @@ import ServiceLifecycle
 public enum Bootstrap {
     /// Opens the library's database (creating its folder and file on first use) and wires the use cases.
     public static func openLibrary(
-        _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs()
+        _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
+        random: any RandomSource = SystemRandom()
     ) throws -> (Library, LibraryDatabase) {
         let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
         do {
@@ -25,7 +26,7 @@ public enum Bootstrap {
         }
         let database = try LibraryDatabase(
             path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath)
-        let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids)
+        let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids, random: random)
         var settings = AccountSettings()
         settings.sessionLifetime = configuration.sessionLifetime
         settings.attempts = AttemptRate(burst: configuration.authAttemptsPerMinute, perMinute: Double(configuration.authAttemptsPerMinute))

@@ -60,3 +60,9 @@ public struct NoGeolocation: IPGeolocator {
     public init() {}
     public func country(for ip: String) async -> String? { nil }
 }
+
+/// The system's random numbers (Swift's default generator, seeded by the kernel).
+public struct SystemRandom: RandomSource {
+    public init() {}
+    public func unit() -> Double { Double.random(in: 0..<1) }
+}

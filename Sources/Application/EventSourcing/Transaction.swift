@@ -1,0 +1,81 @@
+import Domain
+import Foundation
+
+/// One attempt of a command: the streams it loaded and the events it decided for them, appended
+/// together at the versions they were read at when the attempt ends.
+public struct Transaction: Sendable {
+    let runner: CommandRunner
+    private(set) var decisions: [Decision] = []
+
+    init(runner: CommandRunner) { self.runner = runner }
+
+    /// One aggregate's stream as it is now.
+    func load<A: EventSourced>(_ type: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
+        try await runner.load(type, stream)
+    }
+
+    /// Records `events` for `loaded`'s stream.
+    mutating func record<A: EventSourced>(_ loaded: Loaded<A>, _ events: [A.Event]) {
+        decisions.append(loaded.decision(events))
+    }
+
+    /// Decides `command` on `loaded`, records the events and returns them; a rejection is thrown
+    /// as `refusal` makes it (the use case's error, naming what was refused).
+    @discardableResult
+    mutating func decide<A: EventSourced, Refusal: Error>(
+        _ command: A.Command, on loaded: Loaded<A>, else refusal: (A.Rejection) -> Refusal
+    ) throws(Refusal) -> [A.Event] {
+        let events: [A.Event]
+        do { events = try A.decide(command, loaded.state) } catch { throw refusal(error) }
+        record(loaded, events)
+        return events
+    }
+
+    /// Decides `command` on `loaded` and records the events; a rejection is thrown as it is.
+    @discardableResult
+    mutating func decide<A: EventSourced>(_ command: A.Command, on loaded: Loaded<A>) throws(A.Rejection) -> [A.Event] {
+        try decide(command, on: loaded) { $0 }
+    }
+
+    /// Whether any event was decided.
+    var changes: Bool { decisions.contains { !$0.events.isEmpty } }
+}
+
+extension CommandRunner {
+    /// Load, decide, append: runs `body` (which loads streams and decides events on them), then
+    /// appends every decision in one atomic step at the versions read. When another command
+    /// changed one of those streams meanwhile, runs it all again after a jittered pause, at
+    /// most `maxAttempts` times: every round of a race has a winner.
+    public func transact<T>(by principal: Principal, _ body: (inout Transaction) async throws -> T) async throws -> T {
+        for attempt in 1...maxAttempts {
+            var transaction = Transaction(runner: self)
+            let result = try await body(&transaction)
+            do {
+                try await append(transaction.decisions, by: principal)
+                return result
+            } catch is AppendConflict {
+                if attempt == maxAttempts { break }
+                await pause(after: attempt)
+            }
+        }
+        throw TooMuchContention(attempts: maxAttempts)
+    }
+
+    /// Loads one stream, decides on its state and appends, as `transact` does.
+    public func transact<A: EventSourced>(
+        _ type: A.Type, _ stream: StreamName, by principal: Principal, _ decide: (A.State) throws -> [A.Event]
+    ) async throws {
+        try await transact(by: principal) { transaction in
+            let loaded = try await transaction.load(type, stream)
+            transaction.record(loaded, try decide(loaded.state))
+        }
+    }
+
+    /// Backs off before attempt `attempt + 1`: a yield at first, then a random pause of up to
+    /// 50 µs doubled per attempt (at most 10 ms), so racing writers stop colliding in step.
+    func pause(after attempt: Int) async {
+        guard attempt > 1 else { return await Task.yield() }
+        let ceiling = min(0.010, 0.000_050 * Double(1 << min(attempt - 1, 20)))
+        try? await Task.sleep(for: .seconds(ceiling * random.unit()))
+    }
+}
