@@ -6,16 +6,25 @@ import GRDB
 import Testing
 
 /// `Golden/log-v1.jsonl` was written by `shelfmark audit export` from a library driven through the
-/// CLI so that every stored event type appears. Old logs must replay forever: any change to an
-/// event's shape keeps this test passing (add a `.v2` and an upcaster; never edit this file).
+/// CLI so that every stored event type of its time appears. Old logs must replay forever: any change
+/// to an event's shape keeps this test passing (add a `.v2` and an upcaster; never edit this file).
+/// A new stored type comes with a new golden file beside it (`log-v2.jsonl`…), never an edit.
 @Suite("Golden log")
 struct GoldenLogTests {
-    let lines = try! String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Golden/log-v1.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    let lines = Self.lines(of: "log-v1.jsonl")
 
-    @Test func itHoldsEveryEventTypeAndVerifiesOffline() throws {
-        let types = Set(try lines.map { try JSONDecoder().decode(ExportedEvent.self, from: Data($0.utf8)).type })
-        #expect(types == Set(EventCodec.allTypes))
+    static func lines(of file: String) -> [String] {
+        try! String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func theGoldenFilesHoldEveryEventType() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".jsonl") }
+        let types = Set(try files.flatMap(Self.lines).map { try JSONDecoder().decode(ExportedEvent.self, from: Data($0.utf8)).type })
+        #expect(types == Set(EventCodec.allTypes), "a new stored type needs a new golden file beside the old ones")
+    }
+
+    @Test func itVerifiesOffline() throws {
         let verified = LibraryDatabase.verifyExport(lines: lines)
         #expect(verified.filter { !$0.passed }.isEmpty)
         var tampered = lines

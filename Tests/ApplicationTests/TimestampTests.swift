@@ -1,5 +1,5 @@
 import Foundation
-@testable import SQLiteStore
+import Application
 import Testing
 
 @Suite("Stored timestamps")

@@ -13,13 +13,19 @@ struct AccountsProjection: SQLiteProjection {
     }
 
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
-        guard case .user(let event) = recorded.event else { return }
+        switch recorded.event {
+        case .user(let event): try apply(event, at: recorded.metadata.recordedAt, db)
+        case .book, .emailClaim, .loan, .patron, .inbox, .bookmark: return
+        }
+    }
+
+    private func apply(_ event: UserEvent, at recordedAt: Date, _ db: Database) throws {
         switch event {
         case .registered(let e):
             try db.cached(
                 sql: "INSERT INTO accounts (id, email, display_name, country, role, registered_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [e.user.description, e.email.value, e.displayName, e.country, e.role.rawValue,
-                            Timestamp.format(recorded.metadata.recordedAt)])
+                            Timestamp.format(recordedAt)])
         case .roleChanged(let e):
             try db.cached(sql: "UPDATE accounts SET role = ? WHERE id = ?", arguments: [e.role.rawValue, e.user.description])
         case .sessionOpened(let e):

@@ -26,7 +26,7 @@ struct BookmarksProjection: SQLiteProjection {
                             Timestamp.format(recorded.metadata.recordedAt), recorded.position])
         case .bookmark(.removed(let e)):
             try db.cached(sql: "DELETE FROM bookmarks WHERE member_id = ? AND key = ?", arguments: [e.member.description, e.key])
-        default:
+        case .book, .user, .emailClaim, .loan, .patron, .inbox:
             return
         }
     }

@@ -13,12 +13,19 @@ struct CatalogueProjection: SQLiteProjection {
     }
 
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
-        if case .loan(.opened(let e)) = recorded.event {
+        switch recorded.event {
+        case .book(let event):
+            try apply(event, recorded, db)
+        case .loan(.opened(let e)):
             try db.cached(
                 sql: "UPDATE catalogue_books SET last_checkout_name = ?, last_checkout_at = ? WHERE id = ?",
                 arguments: [e.borrowerName, Timestamp.format(e.lentAt), e.book.description])
+        case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark:
+            return
         }
-        guard case .book(let event) = recorded.event else { return }
+    }
+
+    private func apply(_ event: BookEvent, _ recorded: RecordedEvent, _ db: Database) throws {
         let at = Timestamp.format(recorded.metadata.recordedAt)
         switch event {
         case .added(let e):

@@ -40,7 +40,7 @@ struct LoansProjection: SQLiteProjection {
                 try db.cached(sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
                                arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
             }
-        default:
+        case .book, .user, .emailClaim, .patron, .bookmark:
             return
         }
     }

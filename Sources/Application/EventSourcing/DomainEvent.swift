@@ -9,73 +9,87 @@ public enum DomainEvent: Equatable, Sendable {
     case patron(PatronEvent)
     case inbox(InboxEvent)
     case bookmark(BookmarkEvent)
+
+    /// Every aggregate in the log: `EventCodec` reads the stored names each declares.
+    static let aggregates: [any EventSourced.Type] = [
+        BookAggregate.self, UserAggregate.self, EmailClaimAggregate.self, LoanAggregate.self, PatronAggregate.self,
+        InboxAggregate.self, BookmarkAggregate.self,
+    ]
 }
 
-/// An aggregate whose events live in the shared log as `DomainEvent`s.
-public protocol EventSourced: Aggregate {
-    /// Lifts one of this aggregate's events into the log's event type.
-    static func wrap(_ event: Event) -> DomainEvent
-    /// This aggregate's event, or nil when the log event belongs to another aggregate.
-    static func unwrap(_ event: DomainEvent) -> Event?
+/// An aggregate whose events live in the shared log as one case of `DomainEvent`.
+public protocol EventSourced: Aggregate where Event: StoredEvent {
+    /// Its case of `DomainEvent`.
+    static var logCase: LogCase<Event> { get }
 }
+
+extension EventSourced {
+    /// Lifts one of this aggregate's events into the log's event type.
+    public static func wrap(_ event: Event) -> DomainEvent { logCase.wrap(event) }
+    /// This aggregate's event, or nil when the log event belongs to another aggregate.
+    public static func unwrap(_ event: DomainEvent) -> Event? { logCase.unwrap(event) }
+}
+
+/// One case of `DomainEvent`: how an aggregate's event goes in and comes back out.
+public struct LogCase<Event: Sendable>: Sendable {
+    let wrap: @Sendable (Event) -> DomainEvent
+    let unwrap: @Sendable (DomainEvent) -> Event?
+
+    init(_ wrap: @escaping @Sendable (Event) -> DomainEvent, unwrap: @escaping @Sendable (DomainEvent) -> Event?) {
+        self.wrap = wrap
+        self.unwrap = unwrap
+    }
+}
+
+// Each aggregate's case of the log and its streams, one place per aggregate.
 
 extension BookAggregate: EventSourced {
-    public static func wrap(_ event: BookEvent) -> DomainEvent { .book(event) }
-    public static func unwrap(_ event: DomainEvent) -> BookEvent? {
-        guard case .book(let event) = event else { return nil }
-        return event
-    }
+    public static let logCase = LogCase(DomainEvent.book) { if case .book(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
+    /// The stream of one catalogue book.
+    public static func book(_ id: BookID) -> StreamName { StreamName("book-\(id)") }
 }
 
 extension UserAggregate: EventSourced {
-    public static func wrap(_ event: UserEvent) -> DomainEvent { .user(event) }
-    public static func unwrap(_ event: DomainEvent) -> UserEvent? {
-        guard case .user(let event) = event else { return nil }
-        return event
-    }
+    public static let logCase = LogCase(DomainEvent.user) { if case .user(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
+    /// The stream of one account.
+    public static func user(_ id: UserID) -> StreamName { StreamName("user-\(id)") }
 }
 
 extension EmailClaimAggregate: EventSourced {
-    public static func wrap(_ event: EmailClaimEvent) -> DomainEvent { .emailClaim(event) }
-    public static func unwrap(_ event: DomainEvent) -> EmailClaimEvent? {
-        guard case .emailClaim(let event) = event else { return nil }
-        return event
-    }
+    public static let logCase = LogCase(DomainEvent.emailClaim) { if case .emailClaim(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
+    /// The stream that makes an address unique and throttles logins to it.
+    public static func email(_ email: EmailAddress) -> StreamName { StreamName("email-\(email.value)") }
 }
 
 extension LoanAggregate: EventSourced {
-    public static func wrap(_ event: LoanEvent) -> DomainEvent { .loan(event) }
-    public static func unwrap(_ event: DomainEvent) -> LoanEvent? {
-        guard case .loan(let event) = event else { return nil }
-        return event
-    }
-}
-
-extension PatronAggregate: EventSourced {
-    public static func wrap(_ event: PatronEvent) -> DomainEvent { .patron(event) }
-    public static func unwrap(_ event: DomainEvent) -> PatronEvent? {
-        guard case .patron(let event) = event else { return nil }
-        return event
-    }
+    public static let logCase = LogCase(DomainEvent.loan) { if case .loan(let e) = $0 { e } else { nil } }
 }
 
 extension StreamName {
     /// The stream of one loan.
     public static func loan(_ id: LoanID) -> StreamName { StreamName("loan-\(id)") }
+}
+
+extension PatronAggregate: EventSourced {
+    public static let logCase = LogCase(DomainEvent.patron) { if case .patron(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
     /// The stream of a member's active loans.
     public static func patron(_ id: UserID) -> StreamName { StreamName("patron-\(id)") }
-    /// The stream of one account.
-    public static func user(_ id: UserID) -> StreamName { StreamName("user-\(id)") }
-    /// The stream that makes an address unique and throttles logins to it.
-    public static func email(_ email: EmailAddress) -> StreamName { StreamName("email-\(email.value)") }
 }
 
 extension InboxAggregate: EventSourced {
-    public static func wrap(_ event: InboxEvent) -> DomainEvent { .inbox(event) }
-    public static func unwrap(_ event: DomainEvent) -> InboxEvent? {
-        guard case .inbox(let event) = event else { return nil }
-        return event
-    }
+    public static let logCase = LogCase(DomainEvent.inbox) { if case .inbox(let e) = $0 { e } else { nil } }
 }
 
 extension StreamName {
@@ -84,11 +98,7 @@ extension StreamName {
 }
 
 extension BookmarkAggregate: EventSourced {
-    public static func wrap(_ event: BookmarkEvent) -> DomainEvent { .bookmark(event) }
-    public static func unwrap(_ event: DomainEvent) -> BookmarkEvent? {
-        guard case .bookmark(let event) = event else { return nil }
-        return event
-    }
+    public static let logCase = LogCase(DomainEvent.bookmark) { if case .bookmark(let e) = $0 { e } else { nil } }
 }
 
 extension StreamName {

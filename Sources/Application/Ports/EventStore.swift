@@ -18,9 +18,6 @@ public struct StreamName: Hashable, Sendable, Codable, CustomStringConvertible, 
         var text = rawValue
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
-
-    /// The stream of one catalogue book.
-    public static func book(_ id: BookID) -> StreamName { StreamName("book-\(id)") }
 }
 
 /// What an append expects of a stream's current version (its number of events).

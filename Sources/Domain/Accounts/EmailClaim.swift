@@ -11,6 +11,32 @@ public enum EmailClaimEvent: Equatable, Sendable {
     case loginSucceeded(LoginAttempted)
 }
 
+/// How the log stores each case: its name, written once here, and its payload.
+extension EmailClaimEvent: StoredEvent {
+    /// The stored names: the log's format, never renamed or reused.
+    public enum StoredType: String, CaseIterable, Sendable {
+        case claimed = "email.claimed.v1"
+        case loginFailed = "email.login-failed.v1"
+        case loginSucceeded = "email.login-succeeded.v1"
+    }
+
+    public var stored: (type: StoredType, payload: any Encodable & Sendable) {
+        switch self {
+        case .claimed(let e): (.claimed, e)
+        case .loginFailed(let e): (.loginFailed, e)
+        case .loginSucceeded(let e): (.loginSucceeded, e)
+        }
+    }
+
+    public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> EmailClaimEvent {
+        switch type {
+        case .claimed: .claimed(try payload.decode())
+        case .loginFailed: .loginFailed(try payload.decode())
+        case .loginSucceeded: .loginSucceeded(try payload.decode())
+        }
+    }
+}
+
 /// An account took this address.
 public struct EmailClaimed: Equatable, Sendable, Codable {
     public let email: EmailAddress

@@ -10,6 +10,35 @@ public enum UserEvent: Equatable, Sendable {
     case sessionClosed(SessionClosed)
 }
 
+/// How the log stores each case: its name, written once here, and its payload.
+extension UserEvent: StoredEvent {
+    /// The stored names: the log's format, never renamed or reused.
+    public enum StoredType: String, CaseIterable, Sendable {
+        case registered = "user.registered.v1"
+        case roleChanged = "user.role-changed.v1"
+        case sessionOpened = "user.session-opened.v1"
+        case sessionClosed = "user.session-closed.v1"
+    }
+
+    public var stored: (type: StoredType, payload: any Encodable & Sendable) {
+        switch self {
+        case .registered(let e): (.registered, e)
+        case .roleChanged(let e): (.roleChanged, e)
+        case .sessionOpened(let e): (.sessionOpened, e)
+        case .sessionClosed(let e): (.sessionClosed, e)
+        }
+    }
+
+    public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> UserEvent {
+        switch type {
+        case .registered: .registered(try payload.decode())
+        case .roleChanged: .roleChanged(try payload.decode())
+        case .sessionOpened: .sessionOpened(try payload.decode())
+        case .sessionClosed: .sessionClosed(try payload.decode())
+        }
+    }
+}
+
 /// An account was created. Only the password's hash is ever recorded.
 public struct UserRegistered: Equatable, Sendable, Codable {
     public let user: UserID

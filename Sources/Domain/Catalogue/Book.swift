@@ -11,6 +11,44 @@ public enum BookEvent: Equatable, Sendable {
     case copyReturned(CopyMovement)
 }
 
+/// How the log stores each case: its name, written once here, and its payload.
+extension BookEvent: StoredEvent {
+    /// The stored names: the log's format, never renamed or reused.
+    public enum StoredType: String, CaseIterable, Sendable {
+        case added = "book.added.v1"
+        case edited = "book.edited.v1"
+        case copiesAdded = "book.copies-added.v1"
+        case copiesRemoved = "book.copies-removed.v1"
+        case withdrawn = "book.withdrawn.v1"
+        case copyLent = "book.copy-lent.v1"
+        case copyReturned = "book.copy-returned.v1"
+    }
+
+    public var stored: (type: StoredType, payload: any Encodable & Sendable) {
+        switch self {
+        case .added(let e): (.added, e)
+        case .edited(let e): (.edited, e)
+        case .copiesAdded(let e): (.copiesAdded, e)
+        case .copiesRemoved(let e): (.copiesRemoved, e)
+        case .withdrawn(let e): (.withdrawn, e)
+        case .copyLent(let e): (.copyLent, e)
+        case .copyReturned(let e): (.copyReturned, e)
+        }
+    }
+
+    public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> BookEvent {
+        switch type {
+        case .added: .added(try payload.decode())
+        case .edited: .edited(try payload.decode())
+        case .copiesAdded: .copiesAdded(try payload.decode())
+        case .copiesRemoved: .copiesRemoved(try payload.decode())
+        case .withdrawn: .withdrawn(try payload.decode())
+        case .copyLent: .copyLent(try payload.decode())
+        case .copyReturned: .copyReturned(try payload.decode())
+        }
+    }
+}
+
 /// A copy went out on a loan or came back; `onLoan` is the number out afterwards.
 public struct CopyMovement: Equatable, Sendable, Codable {
     public let book: BookID

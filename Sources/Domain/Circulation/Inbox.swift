@@ -4,6 +4,26 @@ public enum InboxEvent: Equatable, Sendable {
     case noticesRead(NoticesRead)
 }
 
+/// How the log stores each case: its name, written once here, and its payload.
+extension InboxEvent: StoredEvent {
+    /// The stored names: the log's format, never renamed or reused.
+    public enum StoredType: String, CaseIterable, Sendable {
+        case noticesRead = "inbox.notices-read.v1"
+    }
+
+    public var stored: (type: StoredType, payload: any Encodable & Sendable) {
+        switch self {
+        case .noticesRead(let e): (.noticesRead, e)
+        }
+    }
+
+    public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> InboxEvent {
+        switch type {
+        case .noticesRead: .noticesRead(try payload.decode())
+        }
+    }
+}
+
 /// The member read these notices (ids as the notices read model gives them: `<loan>:<kind>`).
 public struct NoticesRead: Equatable, Sendable, Codable {
     public let member: UserID

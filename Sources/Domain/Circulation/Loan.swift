@@ -10,6 +10,35 @@ public enum LoanEvent: Equatable, Sendable {
     case noticeIssued(NoticeIssued)
 }
 
+/// How the log stores each case: its name, written once here, and its payload.
+extension LoanEvent: StoredEvent {
+    /// The stored names: the log's format, never renamed or reused.
+    public enum StoredType: String, CaseIterable, Sendable {
+        case opened = "loan.opened.v1"
+        case renewed = "loan.renewed.v1"
+        case returned = "loan.returned.v1"
+        case noticeIssued = "loan.notice-issued.v1"
+    }
+
+    public var stored: (type: StoredType, payload: any Encodable & Sendable) {
+        switch self {
+        case .opened(let e): (.opened, e)
+        case .renewed(let e): (.renewed, e)
+        case .returned(let e): (.returned, e)
+        case .noticeIssued(let e): (.noticeIssued, e)
+        }
+    }
+
+    public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> LoanEvent {
+        switch type {
+        case .opened: .opened(try payload.decode())
+        case .renewed: .renewed(try payload.decode())
+        case .returned: .returned(try payload.decode())
+        case .noticeIssued: .noticeIssued(try payload.decode())
+        }
+    }
+}
+
 /// A copy was lent. `borrower` is nil for a walk-in borrower known by name only.
 public struct LoanOpened: Equatable, Sendable, Codable {
     public let loan: LoanID

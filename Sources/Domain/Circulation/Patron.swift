@@ -9,6 +9,32 @@ public enum PatronEvent: Equatable, Sendable {
     case loanEnded(PatronLoanEnded)
 }
 
+/// How the log stores each case: its name, written once here, and its payload.
+extension PatronEvent: StoredEvent {
+    /// The stored names: the log's format, never renamed or reused.
+    public enum StoredType: String, CaseIterable, Sendable {
+        case loanStarted = "patron.loan-started.v1"
+        case loanRenewed = "patron.loan-renewed.v1"
+        case loanEnded = "patron.loan-ended.v1"
+    }
+
+    public var stored: (type: StoredType, payload: any Encodable & Sendable) {
+        switch self {
+        case .loanStarted(let e): (.loanStarted, e)
+        case .loanRenewed(let e): (.loanRenewed, e)
+        case .loanEnded(let e): (.loanEnded, e)
+        }
+    }
+
+    public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> PatronEvent {
+        switch type {
+        case .loanStarted: .loanStarted(try payload.decode())
+        case .loanRenewed: .loanRenewed(try payload.decode())
+        case .loanEnded: .loanEnded(try payload.decode())
+        }
+    }
+}
+
 /// A loan of the member, with its current due date.
 public struct PatronLoan: Equatable, Sendable, Codable {
     public let member: UserID

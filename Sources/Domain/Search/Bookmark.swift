@@ -8,6 +8,29 @@ public enum BookmarkEvent: Equatable, Sendable {
     case removed(BookmarkRemoved)
 }
 
+/// How the log stores each case: its name, written once here, and its payload.
+extension BookmarkEvent: StoredEvent {
+    /// The stored names: the log's format, never renamed or reused.
+    public enum StoredType: String, CaseIterable, Sendable {
+        case added = "bookmark.added.v1"
+        case removed = "bookmark.removed.v1"
+    }
+
+    public var stored: (type: StoredType, payload: any Encodable & Sendable) {
+        switch self {
+        case .added(let e): (.added, e)
+        case .removed(let e): (.removed, e)
+        }
+    }
+
+    public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> BookmarkEvent {
+        switch type {
+        case .added: .added(try payload.decode())
+        case .removed: .removed(try payload.decode())
+        }
+    }
+}
+
 /// What a bookmark keeps of the book, so the list shows without asking anyone.
 public struct BookmarkSnapshot: Equatable, Sendable, Codable {
     public let title: String
