@@ -20,21 +20,6 @@ public enum Principal: Equatable, Sendable {
         case .user(let id, _, _): "user:\(id)"
         }
     }
-
-    /// Librarians and the operator pass; others are refused (401 when anonymous, 403 when a member).
-    public func requireLibrarian() throws {
-        switch self {
-        case .cliOperator, .system, .user(_, .librarian, _): return
-        case .anonymous: throw Unauthenticated()
-        case .user: throw Forbidden("only a librarian may do this")
-        }
-    }
-
-    /// The logged-in user, or `Unauthenticated`.
-    public func requireUser() throws -> (UserID, SessionID) {
-        guard case .user(let id, _, let session) = self else { throw Unauthenticated() }
-        return (id, session)
-    }
 }
 
 /// The caller must log in (or its session expired or was revoked).

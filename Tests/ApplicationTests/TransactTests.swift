@@ -67,11 +67,13 @@ struct TransactTests {
         #expect(try await store.read(.book(id)).count == 1)
     }
 
-    @Test func thePauseGrowsWithTheAttemptAndIsDrawnFromTheRandomSource() async {
-        // FixedRandom(0) never waits: a pause of 0 × the ceiling.
-        let runner = CommandRunner(store: InMemoryEventStore(), clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom(0))
-        let started = ContinuousClock.now
-        for attempt in 1...30 { await runner.pause(after: attempt) }
-        #expect(ContinuousClock.now - started < .seconds(5))
+    @Test func thePauseGrowsWithTheAttemptAndIsDrawnFromTheRandomSource() {
+        let half = CommandRunner(store: InMemoryEventStore(), clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom(0.5))
+        #expect(half.backoff(after: 1) == nil)
+        #expect(half.backoff(after: 2) == .microseconds(50))
+        #expect(half.backoff(after: 3) == .microseconds(100))
+        #expect(half.backoff(after: 40) == .milliseconds(5))
+        let none = CommandRunner(store: InMemoryEventStore(), clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom(0))
+        #expect(none.backoff(after: 10) == .zero)
     }
 }

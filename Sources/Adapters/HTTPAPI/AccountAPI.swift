@@ -41,7 +41,6 @@ extension LibraryAPI {
 
     func changeRole(_ input: Operations.ChangeRole.Input) async throws -> Operations.ChangeRole.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
-        try principal.requireLibrarian()
         guard let id = UserID(input.path.id) else { throw NotFound("user", input.path.id) }
         let role: Role = body.role == .librarian ? .librarian : .member
         return .ok(.init(body: .json(.init(try await accounts.changeRole.execute(id, to: role, by: principal)))))

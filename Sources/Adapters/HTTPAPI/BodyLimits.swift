@@ -21,16 +21,6 @@ public struct BodyLimits: Sendable {
     }
 }
 
-/// The operations an anonymous caller may send a body to: signing up and logging in. Every other
-/// body waits for a valid session, so a stranger cannot make the server hold memory for it.
-enum AnonymousBodies {
-    static let allowed: Set<String> = ["POST /api/v1/users", "POST /api/v1/sessions"]
-
-    static func allows(_ request: Request) -> Bool {
-        allowed.contains("\(request.method.rawValue) \(request.uri.path)")
-    }
-}
-
 /// The body bytes reserved by the requests in flight, against one bound.
 final class BodyBudget: Sendable {
     private let limit: Int
@@ -57,8 +47,8 @@ struct ServerBusy: Error, CustomStringConvertible {
 }
 
 /// Reads request bodies within the limits: refuses a body larger than `maxBytes` with a 413
-/// whether or not it declares a length; answers a body from an anonymous caller (but for signup
-/// and login) with a 401, and one that does not fit the in-flight budget with a 503, at once and
+/// whether or not it declares a length; answers a body from a caller the authorization table
+/// refuses with its 401 or 403, and one that does not fit the in-flight budget with a 503, at once and
 /// without reading it, then closes the connection (`refusing`); and closes the connection of a
 /// body that has not fully arrived within `timeout`: the idle timeout counts every chunk as
 /// activity, so a client sending a byte at a time would otherwise hold its connection, and a
@@ -75,8 +65,10 @@ struct BodyLimitMiddleware: RouterMiddleware {
         if let declared, declared > limits.maxBytes {
             throw HTTPError(.contentTooLarge, message: "the request body is larger than \(limits.maxBytes) bytes")
         }
-        if RequestScope.principal == .anonymous, !AnonymousBodies.allows(request) {
-            return try refusing(Unauthenticated(), body: request.body, channel: context.channel)
+        if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
+            do { try Authorization.require(operation, by: RequestScope.principal) } catch {
+                return try refusing(error, body: request.body, channel: context.channel)
+            }
         }
         let reservation = declared ?? limits.maxBytes
         guard budget.reserve(reservation) else {

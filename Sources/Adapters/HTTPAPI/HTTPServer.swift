@@ -19,6 +19,7 @@ public enum HTTPServer {
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
         router.add(middleware: BodyLimitMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes)))
+        router.add(middleware: AccessMiddleware())
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],

@@ -13,7 +13,7 @@ public struct ChangeRole: Sendable {
     }
 
     public func execute(_ user: UserID, to role: Role, by principal: Principal) async throws -> AccountSummary {
-        try principal.requireLibrarian()
+        try Authorization.require(.changeRole, by: principal)
         try await deps.runner.transact(by: principal) { transaction in
             let account = try await transaction.load(UserAggregate.self, .user(user))
             guard case .registered = account.state else { throw NotFound("user", user.description) }
@@ -28,7 +28,7 @@ public struct ListUsers: Sendable {
     let deps: AccountDependencies
 
     public func execute(limit: Int = 50, offset: Int = 0, by principal: Principal) async throws -> Page<AccountSummary> {
-        try principal.requireLibrarian()
+        try Authorization.require(.listUsers, by: principal)
         try CatalogueQuery(limit: limit, offset: offset).validate()
         return try await deps.accounts.list(limit: limit, offset: offset)
     }

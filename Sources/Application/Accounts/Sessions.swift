@@ -65,7 +65,7 @@ public struct LogOut: Sendable {
     let deps: AccountDependencies
 
     public func execute(everywhere: Bool = false, by principal: Principal) async throws {
-        let (user, session) = try principal.requireUser()
+        let (user, session) = try Authorization.user(.logOut, by: principal)
         try await deps.runner.transact(UserAggregate.self, .user(user), by: principal) {
             try UserAggregate.decide(everywhere ? .closeAllSessions : .closeSession(session), $0)
         }
@@ -90,6 +90,6 @@ public struct ShowMe: Sendable {
     let deps: AccountDependencies
 
     public func execute(by principal: Principal) async throws -> AccountSummary {
-        try await deps.summary(try principal.requireUser().0)
+        try await deps.summary(try Authorization.user(.showOwnAccount, by: principal).0)
     }
 }

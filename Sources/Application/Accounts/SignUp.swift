@@ -10,7 +10,7 @@ public struct SignUp: Sendable {
     public func execute(
         _ form: SignupForm, role: Role = .member, openSession: Bool = true, client: String? = nil, by principal: Principal
     ) async throws -> SignedIn {
-        if role == .librarian { try principal.requireLibrarian() }
+        try Authorization.require(role == .librarian ? .registerLibrarian : .signUp, by: principal)
         try deps.admit(client)
         var (email, name, country, problems) = form.validate()
         if problems.allSatisfy({ $0.field != "country" }), try await deps.countries.country(country) == nil {

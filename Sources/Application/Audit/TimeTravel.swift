@@ -9,7 +9,7 @@ public struct ReplayLog: Sendable {
 
     public func execute(into path: String, until: ReplayLimit = .end, by principal: Principal,
                         progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> Int64 {
-        try principal.requireLibrarian()
+        try Authorization.require(.replayLog, by: principal)
         return try await replayer.replay(into: path, until: until, progress: progress)
     }
 }
@@ -38,7 +38,7 @@ public struct TimeTravel: Sendable {
     }
 
     public func execute(at moment: Date, view: View, by principal: Principal) async throws -> Answer {
-        try principal.requireLibrarian()
+        try Authorization.require(.timeTravel, by: principal)
         var member: UserID?
         if case .member(let email) = view { member = try await claims.user(email: email) }
         return try await replayer.withSnapshot(until: .time(moment)) { snapshot in

@@ -21,14 +21,14 @@ public struct VerifyLog: Sendable {
     public func execute(
         anchors: String? = nil, by principal: Principal, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
     ) async throws -> [AuditCheck] {
-        try principal.requireLibrarian()
+        try Authorization.require(.verifyLog, by: principal)
         let source: AnchorSource = anchors.map { .file($0) } ?? anchorFile.map { .ifPresent($0) } ?? .none
         return try await verifier.verify(anchors: source, progress: progress)
     }
 
     /// Appends a signed checkpoint of the log's head to `file`, else to the data folder's anchor file.
     public func anchor(to file: String? = nil, by principal: Principal) async throws -> (LogAnchor, file: String) {
-        try principal.requireLibrarian()
+        try Authorization.require(.anchorLog, by: principal)
         guard let path = file ?? anchorFile else { throw InvalidInput("to", "give the anchor file to append to") }
         return (try await verifier.anchor(to: path, at: clock.now()), path)
     }
@@ -42,7 +42,7 @@ public struct ExportLog: Sendable {
     public init(archive: any LogArchive) { self.archive = archive }
 
     public func execute(from position: Int64 = 1, by principal: Principal, to write: (String) throws -> Void) async throws -> Int64 {
-        try principal.requireLibrarian()
+        try Authorization.require(.exportLog, by: principal)
         guard position >= 1 else { throw InvalidInput("from", "must be a position, 1 or more") }
         return try await archive.export(from: position, to: write)
     }
@@ -66,7 +66,7 @@ public struct AggregateHistory: Sendable {
     }
 
     public func execute(_ subject: Subject, by principal: Principal) async throws -> [HistoryEntry] {
-        try principal.requireLibrarian()
+        try Authorization.require(.showHistory, by: principal)
         let stream: StreamName
         switch subject {
         case .book(let id): stream = .book(try BookID.parse(id))

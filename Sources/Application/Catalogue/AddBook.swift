@@ -6,7 +6,7 @@ public struct AddBook: Sendable {
     let catalogue: any Catalogue
 
     public func execute(_ draft: BookDraft, copies: Int, by principal: Principal) async throws -> CatalogueEntry {
-        try principal.requireLibrarian()
+        try Authorization.require(.addBook, by: principal)
         let id = BookID(runner.ids.next())
         try await runner.transact(by: principal) { transaction in
             let book = try await transaction.load(BookAggregate.self, .book(id))

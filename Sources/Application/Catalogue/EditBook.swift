@@ -6,7 +6,7 @@ public struct EditBook: Sendable {
     let catalogue: any Catalogue
 
     public func execute(_ id: BookID, changes: BookChanges, copies: Int? = nil, by principal: Principal) async throws -> CatalogueEntry {
-        try principal.requireLibrarian()
+        try Authorization.require(.editBook, by: principal)
         try await runner.transact(by: principal) { transaction in
             let book = try await runner.loadBook(id)
             transaction.record(book, try decide(id, changes, copies, book.state))

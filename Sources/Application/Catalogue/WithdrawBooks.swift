@@ -7,7 +7,7 @@ public struct WithdrawBooks: Sendable {
     /// Returns the number of books withdrawn now (a book withdrawn before counts as none).
     @discardableResult
     public func execute(_ ids: [BookID], by principal: Principal) async throws -> Int {
-        try principal.requireLibrarian()
+        try Authorization.require(.withdrawBooks, by: principal)
         var seen: Set<BookID> = []
         let unique = ids.filter { seen.insert($0).inserted }
         return try await runner.transact(by: principal) { transaction in
@@ -35,7 +35,7 @@ public struct ClearCatalogue: Sendable {
     let catalogue: any Catalogue
 
     public func execute(by principal: Principal) async throws -> ClearReport {
-        try principal.requireLibrarian()
+        try Authorization.require(.clearCatalogue, by: principal)
         return try await runner.transact(by: principal) { transaction in
             var withdrawn: [BookID] = []
             var kept: [BookRefused] = []

@@ -8,7 +8,7 @@ public struct BorrowBooks: Sendable {
     let deps: CirculationDependencies
 
     public func execute(_ books: [BookID], by principal: Principal) async throws -> [LoanSummary] {
-        let (member, _) = try principal.requireUser()
+        let (member, _) = try Authorization.user(.borrowBooks, by: principal)
         guard !books.isEmpty else { throw InvalidInput("bookIds", "name at least one book") }
         let account = try await deps.accounts.account(member)
         // New ids, made once: a retry lends under the same ids (nothing of a failed attempt was written).
@@ -42,7 +42,7 @@ public struct CheckoutWalkIn: Sendable {
     let deps: CirculationDependencies
 
     public func execute(_ bookID: BookID, borrowerName raw: String, by principal: Principal) async throws -> LoanSummary {
-        try principal.requireLibrarian()
+        try Authorization.require(.lendWalkIn, by: principal)
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 100 else { throw InvalidInput("borrowerName", "must be 1 to 100 characters") }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }

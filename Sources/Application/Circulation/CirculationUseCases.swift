@@ -36,13 +36,8 @@ public struct CirculationDependencies: Sendable {
     func loadLoan(_ id: LoanID, by principal: Principal) async throws -> (Loaded<LoanAggregate>, LoanRecord) {
         let loaded = try await runner.load(LoanAggregate.self, .loan(id))
         guard case .lent(let loan) = loaded.state else { throw NotFound("loan", id.description) }
-        switch principal {
-        case .cliOperator, .system, .user(_, .librarian, _): break
-        case .user(let user, .member, _) where user == loan.opened.borrower: break
-        case .anonymous: throw Unauthenticated()
         // Another member's loan is "not found", like an unknown one: its existence is not theirs to learn.
-        case .user: throw NotFound("loan", id.description)
-        }
+        guard Authorization.mayActOn(ownedBy: loan.opened.borrower, by: principal) else { throw NotFound("loan", id.description) }
         return (loaded, loan)
     }
 }

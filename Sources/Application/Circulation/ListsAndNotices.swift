@@ -7,7 +7,7 @@ public struct ListLoans: Sendable {
 
     /// The principal's own loans, active and past.
     public func mine(by principal: Principal) async throws -> [LoanSummary] {
-        let (member, _) = try principal.requireUser()
+        let (member, _) = try Authorization.user(.listOwnLoans, by: principal)
         return try await deps.loans.loans(LoanFilter(member: member, includeReturned: true))
     }
 
@@ -15,7 +15,7 @@ public struct ListLoans: Sendable {
     public func active(member: UserID? = nil, book: BookID? = nil, overdueOnly: Bool = false, by principal: Principal) async throws
         -> [LoanSummary]
     {
-        try principal.requireLibrarian()
+        try Authorization.require(.listLoans, by: principal)
         return try await deps.loans.loans(LoanFilter(member: member, book: book, dueBy: overdueOnly ? deps.now : nil))
     }
 
@@ -31,7 +31,7 @@ public struct ScanNotices: Sendable {
     /// Scans as of `asOf` (default: the clock's now); returns the number of notices issued.
     @discardableResult
     public func execute(asOf: Date? = nil, by principal: Principal) async throws -> Int {
-        try principal.requireLibrarian()
+        try Authorization.require(.scanNotices, by: principal)
         let now = asOf ?? deps.now
         var issued = 0
         for loan in try await deps.loans.loans(LoanFilter(dueBy: now.addingTimeInterval(deps.policy.dueSoonNotice))) {
@@ -49,12 +49,12 @@ public struct MemberNotices: Sendable {
     let deps: CirculationDependencies
 
     public func list(limit: Int = 50, by principal: Principal) async throws -> (items: [NoticeSummary], unread: Int) {
-        try await deps.notices.notices(of: try principal.requireUser().0, limit: limit)
+        try await deps.notices.notices(of: try Authorization.user(.readOwnNotices, by: principal).0, limit: limit)
     }
 
     /// Marks one notice (or, with nil, every notice) of the principal read. Another member's notice is not found.
     public func markRead(_ id: String?, by principal: Principal) async throws {
-        let (member, _) = try principal.requireUser()
+        let (member, _) = try Authorization.user(.readOwnNotices, by: principal)
         let mine = try await deps.notices.notices(of: member, limit: Int.max).items
         let ids = id.map { [$0] } ?? mine.map(\.id)
         if let id, !mine.contains(where: { $0.id == id }) { throw NotFound("notice", id) }

@@ -6,6 +6,7 @@ public struct ReturnLoan: Sendable {
     let deps: CirculationDependencies
 
     public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
+        try Authorization.require(.returnLoan, by: principal)
         let runner = deps.runner
         try await runner.transact(by: principal) { transaction in
             let (loaded, loan) = try await deps.loadLoan(id, by: principal)
@@ -26,6 +27,7 @@ public struct RenewLoan: Sendable {
     let deps: CirculationDependencies
 
     public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
+        try Authorization.require(.renewLoan, by: principal)
         let runner = deps.runner
         try await runner.transact(by: principal) { transaction in
             let (loaded, loan) = try await deps.loadLoan(id, by: principal)

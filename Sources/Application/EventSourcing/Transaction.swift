@@ -71,11 +71,18 @@ extension CommandRunner {
         }
     }
 
-    /// Backs off before attempt `attempt + 1`: a yield at first, then a random pause of up to
-    /// 50 µs doubled per attempt (at most 10 ms), so racing writers stop colliding in step.
+    /// Backs off before attempt `attempt + 1` (`backoff`), or only yields after the first.
     func pause(after attempt: Int) async {
-        guard attempt > 1 else { return await Task.yield() }
+        guard let pause = backoff(after: attempt) else { return await Task.yield() }
+        try? await Task.sleep(for: pause)
+    }
+
+    /// How long to wait before attempt `attempt + 1`: nil after the first (a yield is enough),
+    /// then a random share of a ceiling of 50 µs doubled per attempt, at most 10 ms, so racing
+    /// writers stop colliding in step.
+    func backoff(after attempt: Int) -> Duration? {
+        guard attempt > 1 else { return nil }
         let ceiling = min(0.010, 0.000_050 * Double(1 << min(attempt - 1, 20)))
-        try? await Task.sleep(for: .seconds(ceiling * random.unit()))
+        return .seconds(ceiling * random.unit())
     }
 }

@@ -18,7 +18,7 @@ public struct Bookmarks: Sendable {
 
     /// Bookmarks an Open Library work, `OL…W` or `/works/OL…W`.
     public func add(work rawKey: String, by principal: Principal) async throws -> [BookmarkEntry] {
-        let (member, _) = try principal.requireUser()
+        let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
         let key = rawKey.split(separator: "/").last.map(String.init) ?? rawKey
         guard key.hasPrefix("OL"), key.hasSuffix("W"), key.count <= 20, key.dropFirst(2).dropLast().allSatisfy(\.isNumber) else {
             throw InvalidInput("workKey", "must be an Open Library work key such as OL27448W")
@@ -33,7 +33,7 @@ public struct Bookmarks: Sendable {
 
     /// Bookmarks a catalogue book.
     public func add(book: BookID, by principal: Principal) async throws -> [BookmarkEntry] {
-        let (member, _) = try principal.requireUser()
+        let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
         guard let entry = try await catalogue.entry(book) else { throw NotFound("book", book.description) }
         let snapshot = BookmarkSnapshot(title: entry.details.title, authors: entry.details.authors, firstPublishYear: nil, coverID: nil, ratingAverage: nil)
         let added = BookmarkAdded(member: member, key: BookmarkAggregate.key(of: book), book: book, snapshot: snapshot)
@@ -42,12 +42,12 @@ public struct Bookmarks: Sendable {
 
     /// Removes a bookmark by its key (`OL…W` or `book:<id>`).
     public func remove(_ key: String, by principal: Principal) async throws {
-        let (member, _) = try principal.requireUser()
+        let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
         _ = try await record(.remove(member: member, key: key), member, principal)
     }
 
     public func list(sort: BookmarkSort = .newest, by principal: Principal) async throws -> [BookmarkEntry] {
-        try await shelf.bookmarks(of: try principal.requireUser().0, sort: sort)
+        try await shelf.bookmarks(of: try Authorization.user(.keepBookmarks, by: principal).0, sort: sort)
     }
 
     private func record(_ command: BookmarkCommand, _ member: UserID, _ principal: Principal) async throws -> [BookmarkEntry] {

@@ -16,7 +16,7 @@ public struct ImportBook: Sendable {
     public func execute(isbn: String? = nil, workKey: String? = nil, overrides: BookChanges = BookChanges(), copies: Int = 1, by principal: Principal)
         async throws -> CatalogueEntry
     {
-        try principal.requireLibrarian()
+        try Authorization.require(.importBook, by: principal)
         let found: BookRecordFound?
         switch (isbn, workKey) {
         case (let isbn?, nil):

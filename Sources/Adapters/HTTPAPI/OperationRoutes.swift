@@ -1,0 +1,63 @@
+import Application
+import Hummingbird
+
+/// Which operation each route of the contract runs, so the caller is checked against the one
+/// authorization table before anything it sent (path, query or body) is read: 401 and 403 come
+/// before any validation. A test keeps this table and the contract in step.
+enum OperationRoutes {
+    static let table: [String: LibraryOperation] = [
+        "GET /api/v1/health": .checkHealth,
+        "POST /api/v1/users": .signUp,
+        "GET /api/v1/users": .listUsers,
+        "POST /api/v1/users/{id}/role": .changeRole,
+        "POST /api/v1/sessions": .logIn,
+        "DELETE /api/v1/sessions": .logOut,
+        "DELETE /api/v1/sessions/current": .logOut,
+        "GET /api/v1/me": .showOwnAccount,
+        "GET /api/v1/countries": .listCountries,
+        "GET /api/v1/countries/default": .listCountries,
+        "POST /api/v1/loans": .borrowBooks,
+        "GET /api/v1/loans": .listLoans,
+        "POST /api/v1/loans/{id}/return": .returnLoan,
+        "POST /api/v1/loans/{id}/renew": .renewLoan,
+        "POST /api/v1/books/{id}/checkout": .lendWalkIn,
+        "GET /api/v1/me/loans": .listOwnLoans,
+        "GET /api/v1/me/notifications": .readOwnNotices,
+        "POST /api/v1/me/notifications/{id}/read": .readOwnNotices,
+        "POST /api/v1/me/notifications/read-all": .readOwnNotices,
+        "GET /api/v1/search": .searchOpenLibrary,
+        "GET /api/v1/me/bookmarks": .keepBookmarks,
+        "PUT /api/v1/me/bookmarks/{key}": .keepBookmarks,
+        "DELETE /api/v1/me/bookmarks/{key}": .keepBookmarks,
+        "PUT /api/v1/me/bookmarks/books/{id}": .keepBookmarks,
+        "GET /api/v1/audit/verify": .verifyLog,
+        "GET /api/v1/audit/history": .showHistory,
+        "GET /api/v1/audit/as-of": .timeTravel,
+        "GET /api/v1/books": .listBooks,
+        "POST /api/v1/books": .addBook,
+        "DELETE /api/v1/books": .clearCatalogue,
+        "POST /api/v1/books/import": .importBook,
+        "GET /api/v1/books/{id}": .showBook,
+        "PATCH /api/v1/books/{id}": .editBook,
+        "DELETE /api/v1/books/{id}": .withdrawBooks,
+    ]
+
+    /// The operation of the route a request matched, or nil (no route: the router answers 404/405).
+    static func operation(_ request: Request, endpoint: String?) -> LibraryOperation? {
+        guard let endpoint else { return nil }
+        return table["\(request.method.rawValue) \(endpoint)"]
+    }
+}
+
+/// Checks the caller against the authorization table for the matched route, before anything it
+/// sent is read. Signup is open to anyone; registering a librarian is decided by the use case.
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = LibraryRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
+            try Authorization.require(operation, by: RequestScope.principal)
+        }
+        return try await next(request, context)
+    }
+}
