@@ -113,11 +113,14 @@ struct AccountUseCaseTests {
         await #expect(throws: Unauthenticated()) {
             try await accounts.signUp.execute(form("eve@example.org"), role: .librarian, by: .anonymous)
         }
-        #expect(try await accounts.changeRole.execute(try await accounts.changeRole.user(email: "BOB@example.org"), to: .librarian, by: .cliOperator).role == .librarian)
+        #expect(try await accounts.changeRole.execute(try await accounts.members.find("BOB@example.org", by: .cliOperator), to: .librarian, by: .cliOperator).role == .librarian)
         // The new role applies to the existing session at once.
         let bobAsLibrarian = try await accounts.authenticate.execute(token: try #require(bob.session?.token))
         #expect(try await accounts.changeRole.execute(ada.account.id, to: .librarian, by: bobAsLibrarian).role == .librarian)
-        await #expect(throws: NotFound.self) { try await accounts.changeRole.user(email: "nobody@example.org") }
+        await #expect(throws: NotFound.self) { try await accounts.members.find("nobody@example.org", by: .cliOperator) }
+        let bobID = try await accounts.members.find("bob@example.org", by: .cliOperator)
+        #expect(try await accounts.members.find(bobID.description, by: .cliOperator) == bobID)
+        await #expect(throws: Unauthenticated.self) { try await accounts.members.find("bob@example.org", by: .anonymous) }
     }
 
     @Test func theDatabaseNeverHoldsThePasswordOrTheTokenInClear() async throws {

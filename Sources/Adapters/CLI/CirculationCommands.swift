@@ -63,7 +63,7 @@ struct LoanCommand: AsyncParsableCommand {
                     return try printLoans(try await list.mine(by: principal), library, global)
                 }
                 var memberID: UserID?
-                if let member { memberID = try await library.accounts.changeRole.user(email: member) }
+                if let member { memberID = try await library.accounts.members.find(member, by: principal) }
                 let bookID = try book.map { id throws(NotFound) in try BookID.parse(id) }
                 try printLoans(try await list.active(member: memberID, book: bookID, overdueOnly: overdue, by: principal), library, global)
             }

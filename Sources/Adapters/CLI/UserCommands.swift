@@ -70,8 +70,9 @@ struct UserCommand: AsyncParsableCommand {
 private func changeRole(_ email: String, to role: Role, _ global: GlobalOptions) async throws {
     try await reportingFailures {
         let library = try await global.library()
-        let change = library.accounts.changeRole
-        let account = try await change.execute(try await change.user(email: email), to: role, by: try await SavedSession.principal(library))
+        let principal = try await SavedSession.principal(library)
+        let member = try await library.accounts.members.find(email, by: principal)
+        let account = try await library.accounts.changeRole.execute(member, to: role, by: principal)
         try printAccount(account, global, verb: "\(account.email) is now a \(role.rawValue):")
     }
 }

@@ -16,7 +16,7 @@ extension LibraryAPI {
 
     func listLoans(_ input: Operations.ListLoans.Input) async throws -> Operations.ListLoans.Output {
         var member: UserID?
-        if let email = input.query.member { member = try await accounts.changeRole.user(email: email) }
+        if let email = input.query.member { member = try await accounts.members.find(email, by: principal) }
         let book = try input.query.book.map { id throws(NotFound) in try BookID.parse(id) }
         let loans = try await circulation.list.active(member: member, book: book, overdueOnly: input.query.overdue ?? false, by: principal)
         return .ok(.init(body: .json(.init(items: loans.map(loan)))))

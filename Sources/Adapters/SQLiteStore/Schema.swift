@@ -155,21 +155,3 @@ enum Schema {
         return migrator
     }
 }
-
-extension Database {
-    /// Runs one SQL statement compiled once per connection and then reused: the writer's and the
-    /// replay's hot paths run the same few statements for every event.
-    func cached(sql: String, arguments: StatementArguments = StatementArguments()) throws {
-        try cachedStatement(sql: sql).execute(arguments: arguments)
-    }
-}
-
-extension DatabasePool {
-    /// Reads on the calling thread: a free reader connection is taken and the block runs at once,
-    /// where the async `read` hands the block to the reader's queue and back (two thread switches
-    /// per read, and a request makes several). For short reads of the read models and of one
-    /// stream; long scans (verify, export, replay) keep the async form.
-    func readHere<T>(_ block: (Database) throws -> T) throws -> T {
-        try read(block)
-    }
-}

@@ -81,6 +81,7 @@ public struct AccountUseCases: Sendable {
     public let showMe: ShowMe
     public let changeRole: ChangeRole
     public let listUsers: ListUsers
+    public let members: MemberDirectory
     public let countries: CountryUseCases
 
     public init(_ deps: AccountDependencies) {
@@ -91,6 +92,7 @@ public struct AccountUseCases: Sendable {
         showMe = ShowMe(deps: deps)
         changeRole = ChangeRole(deps: deps)
         listUsers = ListUsers(deps: deps)
+        members = MemberDirectory(deps: deps)
         countries = CountryUseCases(countries: deps.countries, geolocator: deps.geolocator)
     }
 }

@@ -4,14 +4,6 @@ import Domain
 public struct ChangeRole: Sendable {
     let deps: AccountDependencies
 
-    /// The account with this email (as typed), or `NotFound`.
-    public func user(email raw: String) async throws -> UserID {
-        guard let email = try? EmailAddress(parsing: raw),
-            let owner = try await deps.runner.load(EmailClaimAggregate.self, .email(email)).state.owner
-        else { throw NotFound("user", raw) }
-        return owner
-    }
-
     public func execute(_ user: UserID, to role: Role, by principal: Principal) async throws -> AccountSummary {
         try Authorization.require(.changeRole, by: principal)
         try await deps.runner.transact(by: principal) { transaction in

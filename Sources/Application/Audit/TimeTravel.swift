@@ -17,11 +17,11 @@ public struct ReplayLog: Sendable {
 /// What the library looked like at a past moment: the catalogue, who had which book, or one member.
 public struct TimeTravel: Sendable {
     let replayer: any LogReplayer
-    let claims: ChangeRole
+    let members: MemberDirectory
 
-    public init(replayer: any LogReplayer, claims: ChangeRole) {
+    public init(replayer: any LogReplayer, members: MemberDirectory) {
         self.replayer = replayer
-        self.claims = claims
+        self.members = members
     }
 
     public enum View: Sendable, Equatable {
@@ -40,7 +40,7 @@ public struct TimeTravel: Sendable {
     public func execute(at moment: Date, view: View, by principal: Principal) async throws -> Answer {
         try Authorization.require(.timeTravel, by: principal)
         var member: UserID?
-        if case .member(let email) = view { member = try await claims.user(email: email) }
+        if case .member(let email) = view { member = try await members.find(email, by: principal) }
         return try await replayer.withSnapshot(until: .time(moment)) { snapshot in
             var answer = Answer(events: snapshot.events)
             switch view {

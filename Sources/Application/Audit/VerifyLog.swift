@@ -53,11 +53,11 @@ public struct ExportLog: Sendable {
 /// The history of one aggregate: every event of its stream in order. Librarians and the operator only.
 public struct AggregateHistory: Sendable {
     let archive: any LogArchive
-    let claims: ChangeRole
+    let members: MemberDirectory
 
-    public init(archive: any LogArchive, claims: ChangeRole) {
+    public init(archive: any LogArchive, members: MemberDirectory) {
         self.archive = archive
-        self.claims = claims
+        self.members = members
     }
 
     /// What to show the history of.
@@ -70,7 +70,7 @@ public struct AggregateHistory: Sendable {
         let stream: StreamName
         switch subject {
         case .book(let id): stream = .book(try BookID.parse(id))
-        case .member(let email): stream = .user(try await claims.user(email: email))
+        case .member(let email): stream = .user(try await members.find(email, by: principal))
         case .loan(let id):
             guard let loan = LoanID(id) else { throw NotFound("loan", id) }
             stream = .loan(loan)

@@ -1,0 +1,38 @@
+import Domain
+
+/// Everything an adapter may ask of the library.
+public struct Library: Sendable {
+    public let catalogue: CatalogueUseCases
+    public let accounts: AccountUseCases
+    public let circulation: CirculationUseCases
+    public let search: SearchBooks
+    public let bookmarks: Bookmarks
+    public let importBook: ImportBook
+    public let verifyLog: VerifyLog
+    public let exportLog: ExportLog
+    public let history: AggregateHistory
+    public let replay: ReplayLog
+    public let timeTravel: TimeTravel
+    public let health: any HealthCheck
+    public let readModels: any ReadModelRebuilder
+
+    public init(
+        catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
+        bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, replayer: any LogReplayer,
+        health: any HealthCheck, readModels: any ReadModelRebuilder
+    ) {
+        replay = ReplayLog(replayer: replayer)
+        timeTravel = TimeTravel(replayer: replayer, members: accounts.members)
+        self.exportLog = exportLog
+        self.history = AggregateHistory(archive: exportLog.archive, members: accounts.members)
+        self.verifyLog = verifyLog
+        self.importBook = importBook
+        self.search = search
+        self.bookmarks = bookmarks
+        self.catalogue = catalogue
+        self.accounts = accounts
+        self.circulation = circulation
+        self.health = health
+        self.readModels = readModels
+    }
+}
