@@ -20,8 +20,8 @@ struct CirculationTests {
     func loan(_ command: LoanCommand, _ state: LoanState) -> Result<[LoanEvent], LoanRejection> {
         Result { () throws(LoanRejection) in try LoanAggregate.decide(command, state) }
     }
-    func patron(_ command: PatronCommand, _ state: PatronState) -> Result<[PatronEvent], LoanRejection> {
-        Result { () throws(LoanRejection) in try PatronAggregate.decide(command, state) }
+    func patron(_ command: PatronCommand, _ state: PatronState) -> Result<[PatronEvent], PatronRejection> {
+        Result { () throws(PatronRejection) in try PatronAggregate.decide(command, state) }
     }
     func patronWith(_ count: Int, dueAt: Date) -> PatronState {
         PatronAggregate.fold((1...max(1, count)).prefix(count).map {
@@ -70,7 +70,7 @@ struct CirculationTests {
         let request = [loanID(1): bookID(10), loanID(2): bookID(11), loanID(3): bookID(12)]
         #expect(patron(.borrow(member: member, loans: request, now: t0, dueAt: t0 + 14 * day, policy: policy), three)
             == .failure(.limitReached(max: 5, active: 3, requested: 3)))
-        #expect(LoanRejection.limitReached(max: 5, active: 3, requested: 3).description.hasPrefix("you have 3 loans, you can borrow 2 more"))
+        #expect(PatronRejection.limitReached(max: 5, active: 3, requested: 3).description.hasPrefix("you have 3 loans, you can borrow 2 more"))
         let two = [loanID(1): bookID(10), loanID(2): bookID(11)]
         #expect((try? patron(.borrow(member: member, loans: two, now: t0, dueAt: t0 + 14 * day, policy: policy), three).get())?.count == 2)
     }
@@ -97,5 +97,98 @@ struct CirculationTests {
         let ended = try PatronAggregate.decide(.end(loanID(101)), one)
         #expect(ended.count == 1)
         #expect(try PatronAggregate.decide(.end(loanID(101)), PatronAggregate.fold(ended, from: one)) == [])
+    }
+
+    // "Overdue", the one definition (LoanPolicy.isOverdue), and everything that asks it.
+
+    @Test func aLoanIsOverdueFromItsDueInstantUntilItIsReturned() {
+        let due = t0 + 14 * day
+        #expect(!LoanPolicy.isOverdue(dueAt: due, returnedAt: nil, now: due - 1))
+        #expect(LoanPolicy.isOverdue(dueAt: due, returnedAt: nil, now: due))
+        #expect(LoanPolicy.isOverdue(dueAt: due, returnedAt: nil, now: due + 1))
+        #expect(!LoanPolicy.isOverdue(dueAt: due, returnedAt: due + 1, now: due + 2))
+        #expect(!LoanPolicy.isOverdue(dueAt: due, returnedAt: due - 1, now: due + 2))
+    }
+
+    @Test func theLoanThePatronAndTheNoticesAgreeOnOverdue() {
+        let due = t0 + 14 * day
+        let patron = patronWith(1, dueAt: due)
+        for now in [due - 1, due, due + 1] {
+            let rule = LoanPolicy.isOverdue(dueAt: due, returnedAt: nil, now: now)
+            #expect(lent.isOverdue(at: now) == rule)
+            #expect(!patron.overdue(at: now).isEmpty == rule)
+            let notices = (try? LoanAggregate.decide(.issueNotices(now: now, policy: policy), lent)) ?? []
+            #expect(notices.contains { if case .noticeIssued(let n) = $0 { n.kind == .overdue } else { false } } == rule)
+            #expect(policy.isDueSoon(dueAt: due, now: now) == !rule)
+        }
+    }
+
+    // LoanState: lent, then returned, switched over explicitly.
+
+    @Test func givenALentLoanWhenItIsReturnedThenItsStateIsReturned() {
+        let returned = LoanAggregate.fold([.returned(LoanReturned(loan: loanID(1), book: book, borrower: member, at: t0 + day))], from: lent)
+        guard case .lent(let record) = lent else { Issue.record("a new loan is lent"); return }
+        #expect(returned == .returned(record, at: t0 + day))
+        #expect(returned.record == record && returned.returnedAt == t0 + day && lent.returnedAt == nil)
+        #expect(!returned.isOverdue(at: t0 + 30 * day))
+        #expect(LoanAggregate.initial.record == nil && !LoanAggregate.initial.isOverdue(at: t0))
+    }
+
+    @Test func givenAReturnedLoanWhenRenewedOrScannedThenRefusedOrNothing() {
+        let returned = LoanAggregate.fold([.returned(LoanReturned(loan: loanID(1), book: book, borrower: member, at: t0 + day))], from: lent)
+        #expect(loan(.renew(now: t0 + 2 * day, policy: policy), returned) == .failure(.alreadyReturned))
+        #expect(loan(.issueNotices(now: t0 + 30 * day, policy: policy), returned) == .success([]))
+        #expect(loan(.open(opened), returned) == .success([]))
+    }
+
+    @Test func givenALoanWhenTheSameIdIsOpenedThenOnlyTheSameLoanIsARepeat() {
+        #expect(loan(.open(opened), .absent) == .success([.opened(opened)]))
+        #expect(loan(.open(opened), lent) == .success([]))
+        let other = LoanOpened(loan: loanID(1), book: bookID(2), bookTitle: "Emma", borrower: member, borrowerName: "Ada", lentAt: t0, dueAt: t0 + day)
+        #expect(loan(.open(other), lent) == .failure(.idInUse))
+    }
+
+    // The borrowing rules (PatronRules), each on its own.
+
+    @Test func givenLoansDueLaterWhenTheMemberBorrowsThenTheOverdueBlockHolds() {
+        let due = t0 + 14 * day
+        let request: [LoanID: BookID] = [loanID(1): bookID(9)]
+        #expect((try? patron(.borrow(member: member, loans: request, now: due - 1, dueAt: due + 14 * day, policy: policy), patronWith(1, dueAt: due)).get())?.count == 1)
+    }
+
+    @Test func givenALoanDueExactlyNowWhenTheMemberBorrowsThenTheOverdueBlockRefuses() {
+        let due = t0 + 14 * day
+        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: due, dueAt: due + 14 * day, policy: policy), patronWith(1, dueAt: due))
+            == .failure(.blockedByOverdue(loans: [loanID(101)])))
+    }
+
+    @Test func givenAnOverdueLoanWhenItEndsThenTheMemberMayBorrowAgain() throws {
+        let late = patronWith(1, dueAt: t0 - day)
+        let back = PatronAggregate.fold(try PatronAggregate.decide(.end(loanID(101)), late), from: late)
+        #expect((try? patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: t0, dueAt: t0 + 14 * day, policy: policy), back).get())?.count == 1)
+    }
+
+    @Test func givenFourLoansWhenOneMoreIsAskedThenTheLimitIsReachedExactly() {
+        let four = patronWith(4, dueAt: t0 + 14 * day)
+        #expect((try? patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), four).get())?.count == 1)
+        let five = patronWith(5, dueAt: t0 + 14 * day)
+        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), five)
+            == .failure(.limitReached(max: 5, active: 5, requested: 1)))
+    }
+
+    @Test func givenSeveralBrokenRulesWhenBorrowingThenTheFirstOfTheListIsTheAnswer() {
+        // Overdue and over the limit: the overdue block comes first, as PatronRules.all lists it.
+        let lateAndFull = patronWith(5, dueAt: t0 - day)
+        let answer = patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), lateAndFull)
+        guard case .failure(.blockedByOverdue(let loans)) = answer else { Issue.record("expected the overdue block, got \(answer)"); return }
+        #expect(Set(loans) == Set((101...105).map(loanID)))
+    }
+
+    @Test func givenARenewalAlreadyRecordedWhenTheSameRenewalComesThenNothingIsDecided() throws {
+        let one = patronWith(1, dueAt: t0 + day)
+        let renewal = PatronLoan(member: member, loan: loanID(101), book: bookID(1), dueAt: t0 + 15 * day)
+        let renewed = try PatronAggregate.decide(.renew(renewal), one)
+        #expect(renewed == [.loanRenewed(renewal)])
+        #expect(try PatronAggregate.decide(.renew(renewal), PatronAggregate.fold(renewed, from: one)) == [])
     }
 }

@@ -59,11 +59,7 @@ struct Problem: Error, Encodable, Equatable {
             return Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: error.description)
         case let error as SearchUnavailable:
             return Problem(status: 503, slug: "search-unavailable", title: "Service Unavailable", detail: error.description)
-        case let error as LoanRefused:
-            switch error.rejection {
-            case .noSuchLoan: return Problem(status: 404, slug: "not-found", title: "Not found", detail: error.description)
-            default: return Problem(status: 409, slug: "loan-refused", title: "Loan refused", detail: error.description)
-            }
+        case let error as LoanRefused: return of(error)
         case let error as LoginThrottled:
             return Problem(status: 429, slug: "login-throttled", title: "Too Many Requests", detail: error.description)
         case let error as TooManyAttempts:
@@ -86,6 +82,14 @@ struct Problem: Error, Encodable, Equatable {
         case .notInCatalogue: Problem(status: 404, slug: "not-found", title: "Not found", detail: refused.description)
         case .alreadyInCatalogue, .copiesOnLoan, .fewerCopiesThanOnLoan, .noCopyAvailable:
             Problem(status: 409, slug: "conflict", title: "Conflicts with the library's state", detail: refused.description)
+        }
+    }
+
+    private static func of(_ refused: LoanRefused) -> Problem {
+        switch refused.rejection {
+        case .loan(.noSuchLoan): Problem(status: 404, slug: "not-found", title: "Not found", detail: refused.description)
+        case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .patron:
+            Problem(status: 409, slug: "loan-refused", title: "Loan refused", detail: refused.description)
         }
     }
 

@@ -55,7 +55,10 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
         var arguments: StatementArguments = []
         if let member = filter.member { clauses.append("borrower_id = ?"); arguments += [member.description] }
         if let book = filter.book { clauses.append("book_id = ?"); arguments += [book.description] }
-        if !filter.includeReturned { clauses.append("returned_at IS NULL") }
+        // With `dueBy`, `returned_at IS NULL AND due_at <= ?` is the SQL mirror of LoanPolicy.isOverdue
+        // (not returned, due at or before the instant): timestamps are fixed-width UTC text, so text
+        // order is time order, to the millisecond the log stores. OverdueMirrorTests keeps them equal.
+        if !filter.includeReturned || filter.dueBy != nil { clauses.append("returned_at IS NULL") }
         if let dueBy = filter.dueBy { clauses.append("due_at <= ?"); arguments += [Timestamp.format(dueBy)] }
         let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         let sql = "SELECT * FROM loans \(whereClause) ORDER BY returned_at IS NOT NULL, returned_at DESC, due_at, id"

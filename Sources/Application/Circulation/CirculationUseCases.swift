@@ -3,9 +3,22 @@ import Foundation
 
 /// A circulation rule refused the request; says which book when one is to blame.
 public struct LoanRefused: Error, Equatable, Sendable, CustomStringConvertible {
-    public let rejection: LoanRejection
-    public init(_ rejection: LoanRejection) { self.rejection = rejection }
-    public var description: String { rejection.description }
+    /// Which aggregate refused: the loan itself, or the member's patron record (what they may borrow).
+    public enum Rejection: Equatable, Sendable {
+        case loan(LoanRejection)
+        case patron(PatronRejection)
+    }
+
+    public let rejection: Rejection
+    public init(_ rejection: LoanRejection) { self.rejection = .loan(rejection) }
+    public init(_ rejection: PatronRejection) { self.rejection = .patron(rejection) }
+
+    public var description: String {
+        switch rejection {
+        case .loan(let rejection): rejection.description
+        case .patron(let rejection): rejection.description
+        }
+    }
 }
 
 /// What the circulation use cases need.
@@ -35,7 +48,7 @@ public struct CirculationDependencies: Sendable {
     /// Loads a loan the principal may act on: its borrower, a librarian or the operator.
     func loadLoan(_ id: LoanID, by principal: Principal) async throws -> (Loaded<LoanAggregate>, LoanRecord) {
         let loaded = try await runner.load(LoanAggregate.self, .loan(id))
-        guard case .lent(let loan) = loaded.state else { throw NotFound("loan", id.description) }
+        guard let loan = loaded.state.record else { throw NotFound("loan", id.description) }
         // Another member's loan is "not found", like an unknown one: its existence is not theirs to learn.
         guard Authorization.mayActOn(ownedBy: loan.opened.borrower, by: principal) else { throw NotFound("loan", id.description) }
         return (loaded, loan)

@@ -29,14 +29,16 @@ public struct LoanSummary: Equatable, Sendable {
         self.returnedAt = returnedAt
     }
 
-    public func isOverdue(at now: Date) -> Bool { returnedAt == nil && now >= dueAt }
+    /// Whether the loan is overdue at `now`, by the domain's one definition.
+    public func isOverdue(at now: Date) -> Bool { LoanPolicy.isOverdue(dueAt: dueAt, returnedAt: returnedAt, now: now) }
 }
 
 /// Which loans to list.
 public struct LoanFilter: Equatable, Sendable {
     public var member: UserID?
     public var book: BookID?
-    /// Only active loans due at or before this instant.
+    /// Only active loans due at or before this instant: with `dueBy: now`, exactly the loans
+    /// `LoanPolicy.isOverdue` calls overdue at `now` (an adapter's filter must mirror it).
     public var dueBy: Date?
     public var includeReturned = false
     public init(member: UserID? = nil, book: BookID? = nil, dueBy: Date? = nil, includeReturned: Bool = false) {

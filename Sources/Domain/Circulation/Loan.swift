@@ -109,29 +109,57 @@ public struct NoticeIssued: Equatable, Sendable, Codable {
     }
 }
 
-/// How lending works: the configurable numbers.
-public struct LoanPolicy: Equatable, Sendable {
-    public var maxActiveLoans = 5
-    public var period: TimeInterval = 14 * 24 * 3600
-    public var maxRenewals = 2
-    public var dueSoonNotice: TimeInterval = 2 * 24 * 3600
-    public init() {}
-}
-
-/// A loan as it stands.
+/// A loan's record: what was lent, to whom, until when, and the notices issued.
 public struct LoanRecord: Equatable, Sendable {
     public var opened: LoanOpened
     public var dueAt: Date
     public var renewals = 0
     public var notices: Set<NoticeKind> = []
-    public var returnedAt: Date?
     public var id: LoanID { opened.loan }
-    public func isOverdue(at now: Date) -> Bool { returnedAt == nil && now >= dueAt }
 }
 
+/// Where a loan stands. "Overdue" is not a stored state: it depends on the time (`isOverdue(at:)`).
 public enum LoanState: Equatable, Sendable {
     case absent
+    /// Out with the borrower.
     case lent(LoanRecord)
+    /// Back on the shelf since `at`.
+    case returned(LoanRecord, at: Date)
+
+    /// The loan's record, lent or returned; nil when there is no loan.
+    public var record: LoanRecord? {
+        switch self {
+        case .absent: nil
+        case .lent(let loan), .returned(let loan, _): loan
+        }
+    }
+
+    /// When the copy came back, if it did.
+    public var returnedAt: Date? {
+        switch self {
+        case .absent, .lent: nil
+        case .returned(_, let at): at
+        }
+    }
+
+    /// Whether the loan is overdue at `now`, by `LoanPolicy.isOverdue`.
+    public func isOverdue(at now: Date) -> Bool {
+        guard let loan = record else { return false }
+        return LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: returnedAt, now: now)
+    }
+
+    /// The state with its record changed, lent or returned alike.
+    func updating(_ change: (inout LoanRecord) -> Void) -> LoanState {
+        switch self {
+        case .absent: return self
+        case .lent(var loan):
+            change(&loan)
+            return .lent(loan)
+        case .returned(var loan, let at):
+            change(&loan)
+            return .returned(loan, at: at)
+        }
+    }
 }
 
 public enum LoanCommand: Equatable, Sendable {
@@ -142,16 +170,13 @@ public enum LoanCommand: Equatable, Sendable {
     case issueNotices(now: Date, policy: LoanPolicy)
 }
 
-/// Why circulation refuses a command. Each names what a person needs to know.
+/// Why circulation refuses a command about a loan. Each names what a person needs to know.
+/// (What a member may borrow is the patron's: `PatronRejection`.)
 public enum LoanRejection: Error, Equatable, Sendable {
     case noSuchLoan
     case alreadyReturned
     case renewalLimitReached(max: Int)
     case overdueCannotBeRenewed
-    case limitReached(max: Int, active: Int, requested: Int)
-    case tooManyInOneRequest(max: Int)
-    case blockedByOverdue(loans: [LoanID])
-    case duplicateBook(BookID)
     /// Another loan has this id already.
     case idInUse
 }
@@ -160,44 +185,77 @@ public enum LoanAggregate: Aggregate {
     public static let initial = LoanState.absent
 
     public static func evolve(_ state: LoanState, _ event: LoanEvent) -> LoanState {
-        switch (state, event) {
-        case (_, .opened(let e)): return .lent(LoanRecord(opened: e, dueAt: e.dueAt))
-        case (.lent(var loan), .renewed(let e)):
-            loan.dueAt = e.dueAt
-            loan.renewals = e.renewals
-            return .lent(loan)
-        case (.lent(var loan), .returned(let e)):
-            loan.returnedAt = e.at
-            return .lent(loan)
-        case (.lent(var loan), .noticeIssued(let e)):
-            loan.notices.insert(e.kind)
-            return .lent(loan)
-        case (.absent, _): return state
+        switch event {
+        case .opened(let e): return .lent(LoanRecord(opened: e, dueAt: e.dueAt))
+        case .renewed(let e):
+            return state.updating {
+                $0.dueAt = e.dueAt
+                $0.renewals = e.renewals
+            }
+        case .noticeIssued(let e): return state.updating { $0.notices.insert(e.kind) }
+        case .returned(let e):
+            switch state {
+            case .absent: return state
+            case .lent(let loan), .returned(let loan, _): return .returned(loan, at: e.at)
+            }
         }
     }
 
     public static func decide(_ command: LoanCommand, _ state: LoanState) throws(LoanRejection) -> [LoanEvent] {
-        if case .open(let opened) = command {
-            guard case .lent(let loan) = state else { return [.opened(opened)] }
-            guard loan.opened == opened else { throw .idInUse }
-            return []
+        switch state {
+        case .absent:
+            guard case .open(let opened) = command else { throw .noSuchLoan }
+            return [.opened(opened)]
+        case .lent(let loan): return try decide(command, lent: loan)
+        case .returned(let loan, _): return try decide(command, returned: loan)
         }
-        guard case .lent(let loan) = state else { throw .noSuchLoan }
+    }
+
+    private static func decide(_ command: LoanCommand, lent loan: LoanRecord) throws(LoanRejection) -> [LoanEvent] {
         switch command {
-        case .open: return []
+        case .open(let opened): return try reopen(opened, loan)
         case .giveBack(let now):
-            guard loan.returnedAt == nil else { return [] }  // returning twice changes nothing
             return [.returned(LoanReturned(loan: loan.id, book: loan.opened.book, borrower: loan.opened.borrower, at: now))]
         case .renew(let now, let policy):
-            guard loan.returnedAt == nil else { throw .alreadyReturned }
-            guard !loan.isOverdue(at: now) else { throw .overdueCannotBeRenewed }
+            guard !LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: nil, now: now) else { throw .overdueCannotBeRenewed }
             guard loan.renewals < policy.maxRenewals else { throw .renewalLimitReached(max: policy.maxRenewals) }
             return [.renewed(LoanRenewed(loan: loan.id, dueAt: now.addingTimeInterval(policy.period), renewals: loan.renewals + 1))]
         case .issueNotices(let now, let policy):
-            guard loan.returnedAt == nil, let member = loan.opened.borrower else { return [] }
+            guard let member = loan.opened.borrower else { return [] }
             return NoticeKind.allCases.filter { kind in
-                !loan.notices.contains(kind) && (kind == .overdue ? now >= loan.dueAt : now >= loan.dueAt.addingTimeInterval(-policy.dueSoonNotice) && now < loan.dueAt)
+                guard !loan.notices.contains(kind) else { return false }
+                switch kind {
+                case .overdue: return LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: nil, now: now)
+                case .dueSoon: return policy.isDueSoon(dueAt: loan.dueAt, now: now)
+                }
             }.map { .noticeIssued(NoticeIssued(loan: loan.id, member: member, bookTitle: loan.opened.bookTitle, kind: $0, dueAt: loan.dueAt, at: now)) }
+        }
+    }
+
+    private static func decide(_ command: LoanCommand, returned loan: LoanRecord) throws(LoanRejection) -> [LoanEvent] {
+        switch command {
+        case .open(let opened): return try reopen(opened, loan)
+        case .giveBack: return []  // returning twice changes nothing
+        case .renew: throw .alreadyReturned
+        case .issueNotices: return []  // a returned loan is owed no notice
+        }
+    }
+
+    /// Opening a loan that exists: nothing when it is the same loan (a repeat), else the id is taken.
+    private static func reopen(_ opened: LoanOpened, _ loan: LoanRecord) throws(LoanRejection) -> [LoanEvent] {
+        guard loan.opened == opened else { throw .idInUse }
+        return []
+    }
+}
+
+extension LoanRejection: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .noSuchLoan: "no such loan"
+        case .alreadyReturned: "this loan was returned already"
+        case .renewalLimitReached(let max): "this loan was renewed \(max) times already, the most allowed"
+        case .overdueCannotBeRenewed: "an overdue loan cannot be renewed: return the book"
+        case .idInUse: "another loan has this id"
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 
 // The Patron aggregate, one stream per member: the member's active loans, so the loan limit
 // and the overdue block hold under concurrent requests (every borrow appends to this stream).
+// The rules a borrowing must pass are in PatronRules.swift.
 
 public enum PatronEvent: Equatable, Sendable {
     case loanStarted(PatronLoan)
@@ -65,7 +66,7 @@ public struct PatronState: Equatable, Sendable {
 
     /// Active loans past their due date at `now`, oldest due first.
     public func overdue(at now: Date) -> [PatronLoan] {
-        active.values.filter { now >= $0.dueAt }.sorted { $0.dueAt < $1.dueAt }
+        active.values.filter { LoanPolicy.isOverdue(dueAt: $0.dueAt, returnedAt: nil, now: now) }.sorted { $0.dueAt < $1.dueAt }
     }
 }
 
@@ -88,10 +89,10 @@ public enum PatronAggregate: Aggregate {
         return state
     }
 
-    public static func decide(_ command: PatronCommand, _ state: PatronState) throws(LoanRejection) -> [PatronEvent] {
+    public static func decide(_ command: PatronCommand, _ state: PatronState) throws(PatronRejection) -> [PatronEvent] {
         switch command {
         case .borrow(let member, let loans, let now, let dueAt, let policy):
-            if let rejection = PatronRules.check(loans: loans, state: state, now: now, policy: policy) { throw rejection }
+            try PatronRules.check(Borrowing(loans: loans, state: state, now: now, policy: policy))
             return loans.sorted { $0.key.description < $1.key.description }.map {
                 .loanStarted(PatronLoan(member: member, loan: $0.key, book: $0.value, dueAt: dueAt))
             }
@@ -100,45 +101,6 @@ public enum PatronAggregate: Aggregate {
         case .end(let loan):
             guard let active = state.active[loan] else { return [] }
             return [.loanEnded(PatronLoanEnded(member: active.member, loan: loan))]
-        }
-    }
-}
-
-/// The borrowing rules, one small function each, run in order.
-enum PatronRules {
-    static func check(loans: [LoanID: BookID], state: PatronState, now: Date, policy: LoanPolicy) -> LoanRejection? {
-        let rules: [() -> LoanRejection?] = [
-            { loans.count > policy.maxActiveLoans ? .tooManyInOneRequest(max: policy.maxActiveLoans) : nil },
-            { duplicate(Array(loans.values) + state.active.values.map(\.book)).map(LoanRejection.duplicateBook) },
-            { let late = state.overdue(at: now); return late.isEmpty ? nil : .blockedByOverdue(loans: late.map(\.loan)) },
-            {
-                state.active.count + loans.count > policy.maxActiveLoans
-                    ? .limitReached(max: policy.maxActiveLoans, active: state.active.count, requested: loans.count) : nil
-            },
-        ]
-        return rules.lazy.compactMap { $0() }.first
-    }
-
-    /// A book asked for twice, or already borrowed by the member.
-    private static func duplicate(_ books: [BookID]) -> BookID? {
-        var seen: Set<BookID> = []
-        return books.first { !seen.insert($0).inserted }
-    }
-}
-
-extension LoanRejection: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .noSuchLoan: "no such loan"
-        case .alreadyReturned: "this loan was returned already"
-        case .renewalLimitReached(let max): "this loan was renewed \(max) times already, the most allowed"
-        case .overdueCannotBeRenewed: "an overdue loan cannot be renewed: return the book"
-        case .limitReached(let max, let active, let requested):
-            "you have \(active) \(active == 1 ? "loan" : "loans"), you can borrow \(Swift.max(0, max - active)) more (asked for \(requested); at most \(max) at once)"
-        case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
-        case .blockedByOverdue(let loans): "return your overdue \(loans.count == 1 ? "loan" : "loans") first (\(loans.map(\.description).joined(separator: ", ")))"
-        case .duplicateBook(let book): "book \(book) is asked for twice or already borrowed by you"
-        case .idInUse: "another loan has this id"
         }
     }
 }

@@ -1,0 +1,24 @@
+import Foundation
+
+/// How lending works: the configurable numbers, and "overdue" defined once.
+public struct LoanPolicy: Equatable, Sendable {
+    public var maxActiveLoans = 5
+    public var period: TimeInterval = 14 * 24 * 3600
+    public var maxRenewals = 2
+    public var dueSoonNotice: TimeInterval = 2 * 24 * 3600
+    public init() {}
+
+    /// "Overdue", the one definition: not returned, and the due date has come (due exactly `now`
+    /// is overdue). The loan, the patron and the application's `LoanSummary` all ask this. Its
+    /// mirror in SQL is the loans read model's `dueBy` filter, `returned_at IS NULL AND due_at <= ?`
+    /// (`SQLiteLoans.loans`), which agrees at the millisecond precision the log stores dates in;
+    /// `OverdueMirrorTests` checks the two agree around the boundary.
+    public static func isOverdue(dueAt: Date, returnedAt: Date?, now: Date) -> Bool {
+        returnedAt == nil && dueAt <= now
+    }
+
+    /// Due within the warning window before the due date, and not overdue yet.
+    public func isDueSoon(dueAt: Date, now: Date) -> Bool {
+        !Self.isOverdue(dueAt: dueAt, returnedAt: nil, now: now) && now >= dueAt.addingTimeInterval(-dueSoonNotice)
+    }
+}
