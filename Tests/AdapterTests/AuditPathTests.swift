@@ -12,8 +12,11 @@ struct AuditPathTests {
             _ = try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#)
             let report = try await api.send(.get, "/api/v1/audit/verify").object
             let names = (report["checks"] as? [[String: Any]])?.map { $0["name"] as? String }
-            #expect(report["ok"] as? Bool == true && names == ["chain key", "hash chain", "contiguity", "append-only triggers", "replay", "anchors"])
-            #expect(try await api.send(.get, "/api/v1/audit/verify", token: try await api.signUpMember("m@example.org")).status == .forbidden)
+            #expect(
+                report["ok"] as? Bool == true
+                    && names == ["chain key", "hash chain", "contiguity", "append-only triggers", "replay", "anchors"])
+            #expect(
+                try await api.send(.get, "/api/v1/audit/verify", token: try await api.signUpMember("m@example.org")).status == .forbidden)
         }
     }
 
@@ -54,13 +57,15 @@ struct AuditPathTests {
 
     @Test func historyOfABookAndAMember() async throws {
         try await withAPI { api in
-            let id = try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#).object["id"] as? String)
+            let id = try #require(
+                try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#).object["id"] as? String)
             _ = try await api.send(.patch, "/api/v1/books/\(id)", json: #"{"title":"U"}"#)
             let items = try #require(try await api.send(.get, "/api/v1/audit/history?book=\(id)").object["items"] as? [[String: Any]])
             #expect(items.map { $0["type"] as? String } == ["book.added.v1", "book.edited.v1"])
             #expect((items[0]["actor"] as? String)?.hasPrefix("user:") == true)
             let member = try await api.signUpMember("ada@example.org")
-            let mine = try #require(try await api.send(.get, "/api/v1/audit/history?member=ada@example.org").object["items"] as? [[String: Any]])
+            let mine = try #require(
+                try await api.send(.get, "/api/v1/audit/history?member=ada@example.org").object["items"] as? [[String: Any]])
             #expect(mine.map { $0["type"] as? String } == ["user.registered.v1", "user.session-opened.v1"])
             #expect(try await api.send(.get, "/api/v1/audit/history?book=\(id)&loan=x").status == .badRequest)
             #expect(try await api.send(.get, "/api/v1/audit/history?stream=nothing-here").status == .notFound)

@@ -41,13 +41,15 @@ struct CLIAccountTests {
         #expect(try run("user", "demote", "lib@example.org").stdout.contains("is now a member"))
     }
 
-    @Test("account errors: one line, non-zero exit", arguments: [
-        (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "invalid input"),
-        (["signup", "--email", "a@b.org", "--country", "ZZ"], "Valid-Pass1\n", "not a country code we know"),
-        (["login", "--email", "ghost@example.org"], "Valid-Pass1\n", "wrong email or password"),
-        (["login", "--email", "ghost@example.org"], nil, "no password on standard input"),
-        (["user", "promote", "ghost@example.org"], nil, "no user with id 'ghost@example.org'"),
-    ])
+    @Test(
+        "account errors: one line, non-zero exit",
+        arguments: [
+            (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "invalid input"),
+            (["signup", "--email", "a@b.org", "--country", "ZZ"], "Valid-Pass1\n", "not a country code we know"),
+            (["login", "--email", "ghost@example.org"], "Valid-Pass1\n", "wrong email or password"),
+            (["login", "--email", "ghost@example.org"], nil, "no password on standard input"),
+            (["user", "promote", "ghost@example.org"], nil, "no user with id 'ghost@example.org'"),
+        ])
     func errors(arguments: [String], stdin: String?, message: String) throws {
         let result = try shelfmark(arguments, database: db.path, stdin: stdin)
         #expect(result.status != 0)

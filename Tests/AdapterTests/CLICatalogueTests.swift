@@ -13,8 +13,9 @@ struct CLICatalogueTests {
     }
 
     @Test func addListShowEditDelete() throws {
-        let added = try run("--json", "book", "add", "--title", "The Dispossessed", "--author", "Ursula K. Le Guin",
-                            "--isbn", "0-06-051275-X", "--category", "sf", "--copies", "2")
+        let added = try run(
+            "--json", "book", "add", "--title", "The Dispossessed", "--author", "Ursula K. Le Guin",
+            "--isbn", "0-06-051275-X", "--category", "sf", "--copies", "2")
         #expect(added.status == 0, "\(added.stderr)")
         let id = try addedID(added)
 
@@ -44,15 +45,17 @@ struct CLICatalogueTests {
         #expect(try run("book", "list").stdout.contains("No books."))
     }
 
-    @Test("bad input: one line on stderr, non-zero exit, nothing written", arguments: [
-        ["book", "add", "--author", "A"],
-        ["book", "add", "--title", "T", "--author", "A", "--isbn", "978-0-306-40615-8"],
-        ["book", "add", "--title", "T", "--author", "A", "--copies", "0"],
-        ["book", "show", "nope"],
-        ["book", "delete", "7d2c1a0e-0000-4000-8000-000000000000"],
-        ["book", "list", "--limit", "0"],
-        ["book", "clear"],
-    ])
+    @Test(
+        "bad input: one line on stderr, non-zero exit, nothing written",
+        arguments: [
+            ["book", "add", "--author", "A"],
+            ["book", "add", "--title", "T", "--author", "A", "--isbn", "978-0-306-40615-8"],
+            ["book", "add", "--title", "T", "--author", "A", "--copies", "0"],
+            ["book", "show", "nope"],
+            ["book", "delete", "7d2c1a0e-0000-4000-8000-000000000000"],
+            ["book", "list", "--limit", "0"],
+            ["book", "clear"],
+        ])
     func badInput(arguments: [String]) throws {
         let result = try shelfmark(arguments, database: db.path)
         #expect(result.status != 0)
@@ -86,13 +89,15 @@ struct CLICatalogueTests {
         #expect(try run("book", "add", "--help").stdout.contains("--isbn"))
     }
 
-    @Test("every command's help works (ArgumentParser validates each command's options there)", arguments: [
-        "serve", "book add", "book import", "book list", "book show", "book edit", "book delete", "book clear", "signup", "login",
-        "logout", "whoami", "user list", "user add", "user promote", "user demote", "countries list", "countries default",
-        "loan borrow", "loan return", "loan renew", "loan list", "loan checkout", "notices scan", "notices list", "notices read",
-        "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild", "audit verify", "audit export",
-        "audit history", "audit replay", "audit as-of",
-    ])
+    @Test(
+        "every command's help works (ArgumentParser validates each command's options there)",
+        arguments: [
+            "serve", "book add", "book import", "book list", "book show", "book edit", "book delete", "book clear", "signup", "login",
+            "logout", "whoami", "user list", "user add", "user promote", "user demote", "countries list", "countries default",
+            "loan borrow", "loan return", "loan renew", "loan list", "loan checkout", "notices scan", "notices list", "notices read",
+            "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild", "audit verify", "audit export",
+            "audit history", "audit replay", "audit as-of",
+        ])
     func help(command: String) throws {
         let result = try shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path)
         #expect(result.status == 0 && result.stdout.contains("USAGE"), "\(command): \(result.stdout)\(result.stderr)")

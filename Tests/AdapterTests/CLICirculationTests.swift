@@ -10,7 +10,8 @@ struct CLICirculationTests {
     func json(_ result: CLIResult) throws -> Any { try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) }
 
     @Test func borrowListRenewReturnAndNoticesAcrossProcesses() throws {
-        let book = try #require((try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)
+        let book = try #require(
+            (try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)
         #expect(try run("signup", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
         let borrowed = try run("--json", "loan", "borrow", book)
         #expect(borrowed.status == 0, "\(borrowed.stderr)")
@@ -36,7 +37,8 @@ struct CLICirculationTests {
     }
 
     @Test func walkInCheckoutByTheOperator() throws {
-        let book = try #require((try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)
+        let book = try #require(
+            (try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)
         let checkout = try run("loan", "checkout", book, "--name", "Mrs Hudson")
         #expect(checkout.status == 0 && checkout.stdout.contains("Mrs Hudson"))
         #expect(try run("loan", "list").stdout.contains("Mrs Hudson"))
@@ -46,12 +48,14 @@ struct CLICirculationTests {
         #expect(delete.status != 0 && delete.stderr.contains("on loan"))
     }
 
-    @Test("circulation errors: one line, non-zero exit", arguments: [
-        (["loan", "borrow", "7d2c1a0e-0000-4000-8000-000000000000"], "log in first"),
-        (["loan", "return", "nope"], "no loan with id 'nope'"),
-        (["notices", "scan", "--as-of", "yesterday"], "--as-of must be an ISO 8601 time"),
-        (["notices", "list"], "log in first"),
-    ])
+    @Test(
+        "circulation errors: one line, non-zero exit",
+        arguments: [
+            (["loan", "borrow", "7d2c1a0e-0000-4000-8000-000000000000"], "log in first"),
+            (["loan", "return", "nope"], "no loan with id 'nope'"),
+            (["notices", "scan", "--as-of", "yesterday"], "--as-of must be an ISO 8601 time"),
+            (["notices", "list"], "log in first"),
+        ])
     func errors(arguments: [String], message: String) throws {
         let result = try shelfmark(arguments, database: db.path)
         #expect(result.status != 0)

@@ -9,7 +9,8 @@ struct CLIResult {
 }
 
 /// Runs the built `shelfmark` binary with `arguments` against the database at `database`.
-func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment extra: [String: String] = [:]) throws -> CLIResult {
+func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment extra: [String: String] = [:]) throws -> CLIResult
+{
     let process = Process()
     process.executableURL = try shelfmarkExecutable()
     process.arguments = arguments
@@ -32,8 +33,9 @@ func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, en
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                     stderr: String(decoding: stderr, as: UTF8.self))
+    return CLIResult(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
 }
 
 /// `shelfmark`, built beside the test bundle by `swift test`.
@@ -56,7 +58,8 @@ final class TemporaryDatabase: @unchecked Sendable {
 
 /// `shelfmark` for async tests: waits for the process on its own thread, so loopback fakes served
 /// by the cooperative pool keep running meanwhile (the pool has as few threads as cores).
-func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult {
+func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult
+{
     try await withCheckedThrowingContinuation { continuation in
         Thread {
             continuation.resume(with: Result { try shelfmark(arguments, database: database, stdin: stdin, environment: environment) })

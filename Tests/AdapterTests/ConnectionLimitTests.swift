@@ -2,8 +2,9 @@ import Application
 import Composition
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Idle connections are closed, slow bodies cut off and the number of connections is bounded, so
@@ -24,7 +25,12 @@ struct ConnectionLimitTests {
 
     @Test func aBodyTrickledAByteAtATimeIsCutOffAtTheBodyTimeout() async throws {
         // Every byte is activity for the idle timeout; the body timeout bounds the whole body.
-        try await withAPI(mode: .live, configure: { $0.idleTimeout = 30; $0.bodyTimeout = 0.5 }) { client in
+        try await withAPI(
+            mode: .live,
+            configure: {
+                $0.idleTimeout = 30; $0.bodyTimeout = 0.5
+            }
+        ) { client in
             let port = try #require(client.client.port)
             let slow = try RawConnection(port: port)
             try slow.send("POST /api/v1/books HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")

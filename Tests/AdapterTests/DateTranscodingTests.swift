@@ -1,7 +1,8 @@
-@testable import HTTPAPI
 import Foundation
 import OpenAPIRuntime
 import Testing
+
+@testable import HTTPAPI
 
 @Suite("Dates in the API")
 struct DateTranscodingTests {
@@ -10,7 +11,8 @@ struct DateTranscodingTests {
         let ours = WholeSecondDates()
         let reference: any DateTranscoder = .iso8601
         var generator = SystemRandomNumberGenerator()
-        let dates = [Date(timeIntervalSince1970: 951_782_400.999), Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.5)]
+        let dates =
+            [Date(timeIntervalSince1970: 951_782_400.999), Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.5)]
             + (0..<3_000).map { _ in Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...4_102_444_800, using: &generator)) }
         for date in dates {
             let text = try ours.encode(date)

@@ -8,13 +8,18 @@ import Testing
 /// connections, are in `.ci/faults`.)
 @Suite("HTTP API: abuse")
 struct HTTPAbuseTests {
-    @Test("control characters in stored text are a 400 naming the field", arguments: [
-        ("/api/v1/books", #"{"title":"a\u0000b","authors":["A"]}"#, "title"),
-        ("/api/v1/books", #"{"title":"T","authors":["A"],"description":"\u001b[2J"}"#, "description"),
-        ("/api/v1/users", #"{"email":"x\u0000y@example.org","password":"Member-Pass1","country":"FR"}"#, "email"),
-        ("/api/v1/users", #"{"email":"nul@example.org","password":"A!\u0000zzzzzz","country":"FR"}"#, "password"),
-        ("/api/v1/users", #"{"email":"n@example.org","password":"Member-Pass1","displayName":"a\u0000","country":"FR"}"#, "displayName"),
-    ])
+    @Test(
+        "control characters in stored text are a 400 naming the field",
+        arguments: [
+            ("/api/v1/books", #"{"title":"a\u0000b","authors":["A"]}"#, "title"),
+            ("/api/v1/books", #"{"title":"T","authors":["A"],"description":"\u001b[2J"}"#, "description"),
+            ("/api/v1/users", #"{"email":"x\u0000y@example.org","password":"Member-Pass1","country":"FR"}"#, "email"),
+            ("/api/v1/users", #"{"email":"nul@example.org","password":"A!\u0000zzzzzz","country":"FR"}"#, "password"),
+            (
+                "/api/v1/users", #"{"email":"n@example.org","password":"Member-Pass1","displayName":"a\u0000","country":"FR"}"#,
+                "displayName"
+            ),
+        ])
     func controlCharacters(path: String, json: String, field: String) async throws {
         try await withAPI { client in
             let response = try await client.send(.post, path, json: json, token: path.hasSuffix("users") ? .none : .some(nil))

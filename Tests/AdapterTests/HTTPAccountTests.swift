@@ -8,13 +8,17 @@ import Testing
 struct HTTPAccountTests {
     @Test func signupLoginMeLogout() async throws {
         try await withAPI { api in
-            let signup = try await api.send(.post, "/api/v1/users", json: #"{"email":"Ada@Example.org","password":"Analytical-1","displayName":"Ada","country":"gb"}"#, token: .none)
+            let signup = try await api.send(
+                .post, "/api/v1/users", json: #"{"email":"Ada@Example.org","password":"Analytical-1","displayName":"Ada","country":"gb"}"#,
+                token: .none)
             #expect(signup.status == .created)
             let user = try #require(try signup.object["user"] as? [String: Any])
-            #expect(user["email"] as? String == "ada@example.org" && user["country"] as? String == "GB" && user["role"] as? String == "member")
+            #expect(
+                user["email"] as? String == "ada@example.org" && user["country"] as? String == "GB" && user["role"] as? String == "member")
             #expect(signup.text.contains("password") == false)
 
-            let login = try await api.send(.post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Analytical-1"}"#, token: .none)
+            let login = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Analytical-1"}"#, token: .none)
             #expect(login.status == .created)
             let token = try #require(try login.object["token"] as? String)
             let me = try await api.send(.get, "/api/v1/me", token: token)
@@ -31,7 +35,8 @@ struct HTTPAccountTests {
 
     @Test func signupErrorsListEveryRuleByField() async throws {
         try await withAPI { api in
-            let response = try await api.send(.post, "/api/v1/users", json: #"{"email":"nope","password":"short","country":"ZZ"}"#, token: .none)
+            let response = try await api.send(
+                .post, "/api/v1/users", json: #"{"email":"nope","password":"short","country":"ZZ"}"#, token: .none)
             #expect(response.status == .badRequest)
             let errors = try #require(try response.object["errors"] as? [[String: String]])
             #expect(errors.filter { $0["field"] == "password" }.count == 3)
@@ -39,7 +44,8 @@ struct HTTPAccountTests {
             let missing = try await api.send(.post, "/api/v1/users", json: #"{"email":"a@b.org"}"#, token: .none)
             #expect(missing.status == .badRequest)
             _ = try await api.signUpMember("taken@example.org")
-            let taken = try await api.send(.post, "/api/v1/users", json: #"{"email":"TAKEN@example.org","password":"Member-Pass1","country":"FR"}"#, token: .none)
+            let taken = try await api.send(
+                .post, "/api/v1/users", json: #"{"email":"TAKEN@example.org","password":"Member-Pass1","country":"FR"}"#, token: .none)
             #expect(taken.status == .conflict && taken.problemType == "urn:shelfmark:problem:email-taken")
         }
     }
@@ -48,10 +54,12 @@ struct HTTPAccountTests {
         try await withAPI { api in
             _ = try await api.signUpMember("ada@example.org")
             for _ in 1...5 {
-                let wrong = try await api.send(.post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Wrong-1"}"#, token: .none)
+                let wrong = try await api.send(
+                    .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Wrong-1"}"#, token: .none)
                 #expect(wrong.status == .unauthorized && wrong.problemType == "urn:shelfmark:problem:invalid-credentials")
             }
-            let refused = try await api.send(.post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+            let refused = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
             #expect(refused.status == .tooManyRequests)
             #expect(refused.headers[.retryAfter] != nil)
         }
@@ -70,7 +78,9 @@ struct HTTPAccountTests {
     @Test func logoutEverywhereRevokesEverySession() async throws {
         try await withAPI { api in
             let first = try await api.signUpMember("ada@example.org")
-            let second = try #require(try await api.send(.post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none).object["token"] as? String)
+            let second = try #require(
+                try await api.send(.post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+                    .object["token"] as? String)
             #expect(try await api.send(.delete, "/api/v1/sessions", token: first).status == .noContent)
             #expect(try await api.send(.get, "/api/v1/me", token: second).status == .unauthorized)
         }
@@ -80,21 +90,26 @@ struct HTTPAccountTests {
     @Test func authorizationMatrix() async throws {
         try await withAPI { api in
             let member = try await api.signUpMember("member@example.org")
-            let book = try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#).object["id"] as? String)
+            let book = try #require(
+                try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#).object["id"] as? String)
             let memberID = try #require(try await api.send(.get, "/api/v1/me", token: member).object["id"] as? String)
-            let routes: [(HTTPRequest.Method, String, String?, anonymous: HTTPResponse.Status, member: HTTPResponse.Status, librarian: HTTPResponse.Status)] = [
-                (.get, "/api/v1/books", nil, .ok, .ok, .ok),
-                (.get, "/api/v1/books/\(book)", nil, .ok, .ok, .ok),
-                (.post, "/api/v1/books", #"{"title":"N","authors":["A"]}"#, .unauthorized, .forbidden, .created),
-                (.patch, "/api/v1/books/\(book)", #"{"title":"U"}"#, .unauthorized, .forbidden, .ok),
-                (.get, "/api/v1/me", nil, .unauthorized, .ok, .ok),
-                (.get, "/api/v1/users", nil, .unauthorized, .forbidden, .ok),
-                (.post, "/api/v1/users/\(memberID)/role", #"{"role":"member"}"#, .unauthorized, .forbidden, .ok),
-                (.get, "/api/v1/countries", nil, .ok, .ok, .ok),
-                (.get, "/api/v1/health", nil, .ok, .ok, .ok),
-                (.delete, "/api/v1/books?confirm=true", nil, .unauthorized, .forbidden, .ok),
-                (.delete, "/api/v1/books/\(book)", nil, .unauthorized, .forbidden, .noContent),
-            ]
+            let routes:
+                [(
+                    HTTPRequest.Method, String, String?, anonymous: HTTPResponse.Status, member: HTTPResponse.Status,
+                    librarian: HTTPResponse.Status
+                )] = [
+                    (.get, "/api/v1/books", nil, .ok, .ok, .ok),
+                    (.get, "/api/v1/books/\(book)", nil, .ok, .ok, .ok),
+                    (.post, "/api/v1/books", #"{"title":"N","authors":["A"]}"#, .unauthorized, .forbidden, .created),
+                    (.patch, "/api/v1/books/\(book)", #"{"title":"U"}"#, .unauthorized, .forbidden, .ok),
+                    (.get, "/api/v1/me", nil, .unauthorized, .ok, .ok),
+                    (.get, "/api/v1/users", nil, .unauthorized, .forbidden, .ok),
+                    (.post, "/api/v1/users/\(memberID)/role", #"{"role":"member"}"#, .unauthorized, .forbidden, .ok),
+                    (.get, "/api/v1/countries", nil, .ok, .ok, .ok),
+                    (.get, "/api/v1/health", nil, .ok, .ok, .ok),
+                    (.delete, "/api/v1/books?confirm=true", nil, .unauthorized, .forbidden, .ok),
+                    (.delete, "/api/v1/books/\(book)", nil, .unauthorized, .forbidden, .noContent),
+                ]
             for (method, uri, json, anonymous, asMember, asLibrarian) in routes {
                 #expect(try await api.send(method, uri, json: json, token: .none).status == anonymous, "anonymous \(method) \(uri)")
                 #expect(try await api.send(method, uri, json: json, token: member).status == asMember, "member \(method) \(uri)")
@@ -125,7 +140,8 @@ struct HTTPAccountTests {
             let countries = try #require(try JSONSerialization.jsonObject(with: Data(list.text.utf8)) as? [[String: Any]])
             #expect(countries.count == 249)
             #expect(countries.contains { $0["code"] as? String == "FR" && $0["frenchName"] as? String == "France" })
-            let guess = try await api.client.execute(uri: "/api/v1/countries/default", method: .get, headers: [.acceptLanguage: "fr-CA,fr;q=0.8"])
+            let guess = try await api.client.execute(
+                uri: "/api/v1/countries/default", method: .get, headers: [.acceptLanguage: "fr-CA,fr;q=0.8"])
             #expect(try guess.object["code"] as? String == "CA")
             let none = try await api.client.execute(uri: "/api/v1/countries/default", method: .get, headers: [.acceptLanguage: "en"])
             #expect(none.status == .noContent)

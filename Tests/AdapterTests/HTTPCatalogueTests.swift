@@ -52,14 +52,16 @@ struct HTTPCatalogueTests {
         }
     }
 
-    @Test("bad input is a 400 problem with field errors, and changes nothing", arguments: [
-        (#"{"authors":["A"]}"#, "title"),
-        (#"{"title":"T","authors":["A"],"isbn":"978-0-306-40615-8"}"#, "isbn"),
-        (#"{"title":"T","authors":["A"],"copies":0}"#, "copies"),
-        (#"{"title":" ","authors":["A"]}"#, "title"),
-        (#"{"title":"T","authors":[]}"#, "authors"),
-        (#"{"title":5,"authors":["A"]}"#, "title"),
-    ])
+    @Test(
+        "bad input is a 400 problem with field errors, and changes nothing",
+        arguments: [
+            (#"{"authors":["A"]}"#, "title"),
+            (#"{"title":"T","authors":["A"],"isbn":"978-0-306-40615-8"}"#, "isbn"),
+            (#"{"title":"T","authors":["A"],"copies":0}"#, "copies"),
+            (#"{"title":" ","authors":["A"]}"#, "title"),
+            (#"{"title":"T","authors":[]}"#, "authors"),
+            (#"{"title":5,"authors":["A"]}"#, "title"),
+        ])
     func badInput(json: String, field: String) async throws {
         try await withAPI { client in
             let response = try await client.send(.post, "/api/v1/books", json: json)
@@ -93,7 +95,10 @@ struct HTTPCatalogueTests {
 
     @Test func queryParametersAreValidated() async throws {
         try await withAPI { client in
-            for uri in ["/api/v1/books?limit=0", "/api/v1/books?limit=101", "/api/v1/books?offset=-1", "/api/v1/books?sort=bogus", "/api/v1/books?limit=abc"] {
+            for uri in [
+                "/api/v1/books?limit=0", "/api/v1/books?limit=101", "/api/v1/books?offset=-1", "/api/v1/books?sort=bogus",
+                "/api/v1/books?limit=abc",
+            ] {
                 let response = try await client.send(.get, uri)
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect(response.problemType != nil, "\(uri)")

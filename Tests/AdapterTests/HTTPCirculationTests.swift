@@ -8,7 +8,9 @@ import Testing
 @Suite("HTTP API: circulation and notices")
 struct HTTPCirculationTests {
     func addBook(_ api: APIClient, _ title: String, copies: Int = 1) async throws -> String {
-        try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"\#(title)","authors":["A"],"copies":\#(copies)}"#).object["id"] as? String)
+        try #require(
+            try await api.send(.post, "/api/v1/books", json: #"{"title":"\#(title)","authors":["A"],"copies":\#(copies)}"#).object["id"]
+                as? String)
     }
 
     @Test func borrowReturnRenewAndWhoHasWhich() async throws {
@@ -44,7 +46,8 @@ struct HTTPCirculationTests {
         try await withAPI { api in
             let a = try await addBook(api, "A")
             let gone = try await addBook(api, "Gone")
-            _ = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(gone)"]}"#, token: try await api.signUpMember("bob@example.org"))
+            _ = try await api.send(
+                .post, "/api/v1/loans", json: #"{"bookIds":["\#(gone)"]}"#, token: try await api.signUpMember("bob@example.org"))
             let ada = try await api.signUpMember("ada@example.org")
             let refused = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(a)","\#(gone)"]}"#, token: ada)
             #expect(refused.status == .conflict)
@@ -52,7 +55,8 @@ struct HTTPCirculationTests {
             #expect(try await api.send(.get, "/api/v1/books/\(a)").object["available"] as? Int == 1)
             var six: [String] = []
             for n in 1...6 { six.append(try await addBook(api, "Six \(n)")) }
-            let tooMany = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":[\#(six.map { "\"\($0)\"" }.joined(separator: ","))]}"#, token: ada)
+            let tooMany = try await api.send(
+                .post, "/api/v1/loans", json: #"{"bookIds":[\#(six.map { "\"\($0)\"" }.joined(separator: ","))]}"#, token: ada)
             #expect(tooMany.status == .conflict && tooMany.problemType == "urn:shelfmark:problem:loan-refused")
             #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":[]}"#, token: ada).status == .badRequest)
             #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["nope"]}"#, token: ada).status == .notFound)
@@ -68,7 +72,9 @@ struct HTTPCirculationTests {
             #expect((book["lastCheckout"] as? [String: Any])?["name"] as? String == "Mrs Hudson")
             #expect(try await api.send(.delete, "/api/v1/books/\(dune)").status == .conflict)
             let member = try await api.signUpMember("ada@example.org")
-            #expect(try await api.send(.post, "/api/v1/books/\(dune)/checkout", json: #"{"borrowerName":"X"}"#, token: member).status == .forbidden)
+            #expect(
+                try await api.send(.post, "/api/v1/books/\(dune)/checkout", json: #"{"borrowerName":"X"}"#, token: member).status
+                    == .forbidden)
         }
     }
 
@@ -96,7 +102,8 @@ struct HTTPCirculationTests {
             #expect(try await api.send(.get, "/api/v1/me/notifications", token: bob).object["unread"] as? Int == 0)
             #expect(try await api.send(.post, "/api/v1/me/notifications/\(id)/read", token: bob).status == .notFound)
 
-            let login = try await api.send(.post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+            let login = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
             let carried = try #require(try login.object["notifications"] as? [String: Any])
             #expect(carried["unread"] as? Int == 1 && (carried["items"] as? [Any])?.count == 1)
 
@@ -106,7 +113,8 @@ struct HTTPCirculationTests {
 
             let overdue = try await api.send(.get, "/api/v1/loans?overdue=true").object["items"] as? [[String: Any]]
             #expect(overdue?.first?["overdue"] as? Bool == true)
-            let blocked = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(try await addBook(api, "Other"))"]}"#, token: ada)
+            let blocked = try await api.send(
+                .post, "/api/v1/loans", json: #"{"bookIds":["\#(try await addBook(api, "Other"))"]}"#, token: ada)
             #expect(blocked.status == .conflict && blocked.text.contains("overdue"))
         }
     }
@@ -116,7 +124,9 @@ struct HTTPCirculationTests {
             let dune = try await addBook(api, "Dune", copies: 5)
             let member = try await api.signUpMember("member@example.org")
             let other = try await api.signUpMember("other@example.org")
-            let loan = try #require((try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: other).object["loans"] as? [[String: Any]])?.first?["id"] as? String)
+            let loan = try #require(
+                (try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: other).object["loans"]
+                    as? [[String: Any]])?.first?["id"] as? String)
             let routes: [(HTTPRequest.Method, String, String?, HTTPResponse.Status, HTTPResponse.Status, HTTPResponse.Status)] = [
                 (.get, "/api/v1/loans", nil, .unauthorized, .forbidden, .ok),
                 (.get, "/api/v1/me/loans", nil, .unauthorized, .ok, .ok),

@@ -6,11 +6,13 @@ import Testing
 /// What `.ci/fuzz` (schemathesis against the served contract) found, kept as regressions.
 @Suite("HTTP API: contract fuzzing findings")
 struct HTTPContractTests {
-    @Test("control characters in a catalogue search are a 400 on q, not a 500", arguments: [
-        "/api/v1/books?q=a%00",
-        "/api/v1/books?sort=author&q=%00%C3%B7M%5CTA",
-        "/api/v1/books?q=dune%01",
-    ])
+    @Test(
+        "control characters in a catalogue search are a 400 on q, not a 500",
+        arguments: [
+            "/api/v1/books?q=a%00",
+            "/api/v1/books?sort=author&q=%00%C3%B7M%5CTA",
+            "/api/v1/books?q=dune%01",
+        ])
     func controlCharactersInSearch(uri: String) async throws {
         try await withAPI { client in
             _ = try await client.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["Frank Herbert"]}"#)
@@ -44,11 +46,13 @@ struct HTTPContractTests {
         }
     }
 
-    @Test("control characters and over-long text in an Open Library search are a 400, before the cache or Open Library", arguments: [
-        ("/api/v1/search?q=harry%00potter", "q"),
-        ("/api/v1/search?title=x%1B%5B31m", "title"),
-        ("/api/v1/search?author=\(String(repeating: "e%CC%81", count: 101))", "author"),
-    ])
+    @Test(
+        "control characters and over-long text in an Open Library search are a 400, before the cache or Open Library",
+        arguments: [
+            ("/api/v1/search?q=harry%00potter", "q"),
+            ("/api/v1/search?title=x%1B%5B31m", "title"),
+            ("/api/v1/search?author=\(String(repeating: "e%CC%81", count: 101))", "author"),
+        ])
     func searchTextIsTypedText(uri: String, field: String) async throws {
         try await withAPI { client in
             let response = try await client.send(.get, uri, token: .none)
@@ -84,9 +88,11 @@ struct HTTPContractTests {
         }
     }
 
-    @Test("a refused token is a 401 on public operations too, as the contract now declares", arguments: [
-        "/api/v1/health", "/api/v1/books", "/api/v1/countries", "/api/v1/search?q=dune",
-    ])
+    @Test(
+        "a refused token is a 401 on public operations too, as the contract now declares",
+        arguments: [
+            "/api/v1/health", "/api/v1/books", "/api/v1/countries", "/api/v1/search?q=dune",
+        ])
     func staleTokenOnPublicOperations(uri: String) async throws {
         try await withAPI { client in
             let response = try await client.send(.get, uri, token: "smk_logged-out")

@@ -17,18 +17,20 @@ struct APIClient: Sendable {
     func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String?? = .some(nil)) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if json != nil { headers[.contentType] = "application/json" }
-        let bearer: String? = switch token {
-        case .some(nil): librarianToken
-        case .some(let value?): value
-        case .none: nil
-        }
+        let bearer: String? =
+            switch token {
+            case .some(nil): librarianToken
+            case .some(let value?): value
+            case .none: nil
+            }
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }
 
     /// Signs up a member over HTTP and returns its token.
     func signUpMember(_ email: String, password: String = "Member-Pass1") async throws -> String {
-        let response = try await send(.post, "/api/v1/users", json: #"{"email":"\#(email)","password":"\#(password)","country":"FR"}"#, token: .none)
+        let response = try await send(
+            .post, "/api/v1/users", json: #"{"email":"\#(email)","password":"\#(password)","country":"FR"}"#, token: .none)
         #expect(response.status == .created, "\(response.text)")
         return try #require(try response.object["token"] as? String)
     }

@@ -31,7 +31,8 @@ struct HardeningAccountTests {
             #expect(try await api.send(.post, "/api/v1/users", json: signup("lib@example.org"), token: .none).status == .created)
             let hidden = try await api.send(.post, "/api/v1/users", json: signup("lib\u{200B}@example.org"), token: .none)
             #expect(hidden.status == .badRequest, "\(hidden.text)")
-            let login = try await api.send(.post, "/api/v1/sessions", json: self.login("ZOE\u{308}@example.org", "Member-Pass1"), token: .none)
+            let login = try await api.send(
+                .post, "/api/v1/sessions", json: self.login("ZOE\u{308}@example.org", "Member-Pass1"), token: .none)
             #expect(login.status == .created, "\(login.text)")
         }
     }
@@ -41,7 +42,8 @@ struct HardeningAccountTests {
             #expect(try await api.send(.post, "/api/v1/users", json: signup("zo\u{EB}@example.org"), token: .none).status == .created)
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<6 {
-                statuses.append(try await send(api, "/api/v1/sessions", login("zoe\u{308}@example.org", "Wrong-Pass1"), from: "203.0.113.5").status)
+                statuses.append(
+                    try await send(api, "/api/v1/sessions", login("zoe\u{308}@example.org", "Wrong-Pass1"), from: "203.0.113.5").status)
             }
             #expect(statuses == Array(repeating: .unauthorized, count: 5) + [.tooManyRequests])
             let stranger = try await send(api, "/api/v1/sessions", login("zo\u{EB}@example.org", "Member-Pass1"), from: "203.0.113.5")
@@ -53,10 +55,16 @@ struct HardeningAccountTests {
     }
 
     @Test func oneClientMakesOnlySoManyAttemptsAMinute() async throws {
-        try await withAPI(mode: .live, configure: { $0.trustedProxies = ["127.0.0.1"]; $0.authAttemptsPerMinute = 3 }) { api in
+        try await withAPI(
+            mode: .live,
+            configure: {
+                $0.trustedProxies = ["127.0.0.1"]; $0.authAttemptsPerMinute = 3
+            }
+        ) { api in
             var statuses: [HTTPResponse.Status] = []
             for n in 0..<4 {
-                statuses.append(try await send(api, "/api/v1/sessions", login("guess\(n)@example.org", "Wrong-Pass1"), from: "203.0.113.9").status)
+                statuses.append(
+                    try await send(api, "/api/v1/sessions", login("guess\(n)@example.org", "Wrong-Pass1"), from: "203.0.113.9").status)
             }
             #expect(statuses == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests])
             let signup = try await send(api, "/api/v1/users", signup("new@example.org"), from: "203.0.113.9")
@@ -70,10 +78,13 @@ struct HardeningAccountTests {
     @Test func passwordsPastBcryptsLimitAreRefusedAtLoginToo() async throws {
         try await withAPI { api in
             let password = "A!" + String(repeating: "p", count: 70)  // 72 bytes
-            #expect(try await api.send(.post, "/api/v1/users", json: signup("ada@example.org", password: password), token: .none).status == .created)
+            #expect(
+                try await api.send(.post, "/api/v1/users", json: signup("ada@example.org", password: password), token: .none).status
+                    == .created)
             let longer = try await api.send(.post, "/api/v1/sessions", json: login("ada@example.org", password + "anything"), token: .none)
             #expect(longer.status == .badRequest, "\(longer.text)")
-            #expect(try await api.send(.post, "/api/v1/sessions", json: login("ada@example.org", password), token: .none).status == .created)
+            #expect(
+                try await api.send(.post, "/api/v1/sessions", json: login("ada@example.org", password), token: .none).status == .created)
         }
     }
 }

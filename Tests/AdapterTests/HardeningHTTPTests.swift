@@ -1,10 +1,11 @@
 import Application
 import Composition
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import HTTPAPI
 
 /// What a stranger can send, found by attacking the server from outside (issue 12): each test
 /// failed on the code before its fix.
@@ -50,7 +51,10 @@ struct HardeningHTTPTests {
             }
         }
         #expect(routes.count >= 30)
-        #expect(routes == Set(OperationRoutes.table.keys), "in the contract only: \(routes.subtracting(OperationRoutes.table.keys)); in the table only: \(Set(OperationRoutes.table.keys).subtracting(routes))")
+        #expect(
+            routes == Set(OperationRoutes.table.keys),
+            "in the contract only: \(routes.subtracting(OperationRoutes.table.keys)); in the table only: \(Set(OperationRoutes.table.keys).subtracting(routes))"
+        )
     }
 
     @Test func callersAreCheckedAgainstTheTableBeforeAnythingTheySentIsRead() async throws {
@@ -116,11 +120,13 @@ struct HardeningHTTPTests {
         }
     }
 
-    @Test("duplicate keys are refused, however they are spelled", arguments: [
-        #"{"email":"ada@example.org","email":"bob@example.org","password":"x"}"#,
-        #"{"email":"ada@example.org","e\u006dail":"bob@example.org","password":"x"}"#,
-        #"{"password":"x","email":"a@example.org","nested":[{"a":1},{"a":2,"a":3}]}"#,
-    ])
+    @Test(
+        "duplicate keys are refused, however they are spelled",
+        arguments: [
+            #"{"email":"ada@example.org","email":"bob@example.org","password":"x"}"#,
+            #"{"email":"ada@example.org","e\u006dail":"bob@example.org","password":"x"}"#,
+            #"{"password":"x","email":"a@example.org","nested":[{"a":1},{"a":2,"a":3}]}"#,
+        ])
     func duplicateKeys(body: String) async throws {
         try await withAPI { api in
             let response = try await api.send(.post, "/api/v1/sessions", json: body, token: .none)
@@ -131,7 +137,8 @@ struct HardeningHTTPTests {
 
     @Test func borrowersAreShownToLibrariansAndToThemselvesOnly() async throws {
         try await withAPI { api in
-            let book = try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"Health","authors":["A"],"copies":2}"#).object["id"] as? String)
+            let book = try #require(
+                try await api.send(.post, "/api/v1/books", json: #"{"title":"Health","authors":["A"],"copies":2}"#).object["id"] as? String)
             let ada = try await api.signUpMember("ada@example.org")
             let bob = try await api.signUpMember("bob@example.org")
             #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(book)"]}"#, token: ada).status == .created)
@@ -152,7 +159,8 @@ struct HardeningHTTPTests {
 
     @Test func anotherMembersLoanIsNotFoundLikeAnUnknownOne() async throws {
         try await withAPI { api in
-            let book = try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["A"]}"#).object["id"] as? String)
+            let book = try #require(
+                try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["A"]}"#).object["id"] as? String)
             let ada = try await api.signUpMember("ada@example.org")
             let bob = try await api.signUpMember("bob@example.org")
             let loan = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(book)"]}"#, token: ada)

@@ -1,22 +1,26 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import OpenLibrary
 import Testing
+
+@testable import OpenLibrary
 
 @Suite("Importing from Open Library into the catalogue")
 struct ImportTests {
     @Test func byISBNWithTheLibrariansOverrides() async throws {
         let fake = FakeUpstreams()
         try await fake.run { base in
-            try await withAPI(configure: { $0.openLibraryURL = base + "/ok"; $0.coversURL = "https://covers.example" }) { api in
+            try await withAPI(configure: {
+                $0.openLibraryURL = base + "/ok"; $0.coversURL = "https://covers.example"
+            }) { api in
                 // The recordings hold the edition but neither its work nor its author: Open Library gave no author.
                 let noAuthor = try await api.send(.post, "/api/v1/books/import", json: #"{"isbn":"0-14-032872-6"}"#)
                 #expect(noAuthor.status == .badRequest && noAuthor.text.contains("at least one author"))
                 #expect(fake.requests.withLock { $0 }.contains { $0.hasSuffix("/works/OL45883W.json") })
                 #expect(fake.requests.withLock { $0 }.contains { $0.hasSuffix("/authors/OL34184A.json") })
 
-                let created = try await api.send(.post, "/api/v1/books/import", json: #"{"isbn":"0140328726","authors":["Roald Dahl"],"copies":2}"#)
+                let created = try await api.send(
+                    .post, "/api/v1/books/import", json: #"{"isbn":"0140328726","authors":["Roald Dahl"],"copies":2}"#)
                 #expect(created.status == .created, "\(created.text)")
                 let book = try created.object
                 #expect(book["title"] as? String == "Fantastic Mr. Fox" && book["publisher"] as? String == "Puffin")
@@ -29,8 +33,11 @@ struct ImportTests {
 
     @Test func byWorkKeyWithTitleDescriptionAndCover() async throws {
         try await FakeUpstreams().run { base in
-            try await withAPI(configure: { $0.openLibraryURL = base + "/ok"; $0.coversURL = "https://covers.example" }) { api in
-                let created = try await api.send(.post, "/api/v1/books/import", json: #"{"workKey":"/works/OL20126932W","authors":["Stephen King"]}"#)
+            try await withAPI(configure: {
+                $0.openLibraryURL = base + "/ok"; $0.coversURL = "https://covers.example"
+            }) { api in
+                let created = try await api.send(
+                    .post, "/api/v1/books/import", json: #"{"workKey":"/works/OL20126932W","authors":["Stephen King"]}"#)
                 #expect(created.status == .created, "\(created.text)")
                 let book = try created.object
                 #expect(book["title"] as? String == "The Institute")
@@ -52,7 +59,8 @@ struct ImportTests {
                 #expect(try await api.send(.post, "/api/v1/books/import", json: #"{"isbn":"123"}"#).status == .badRequest)
                 #expect(try await api.send(.post, "/api/v1/books/import", json: #"{}"#).status == .badRequest)
                 let member = try await api.signUpMember("ada@example.org")
-                #expect(try await api.send(.post, "/api/v1/books/import", json: #"{"isbn":"0140328726"}"#, token: member).status == .forbidden)
+                #expect(
+                    try await api.send(.post, "/api/v1/books/import", json: #"{"isbn":"0140328726"}"#, token: member).status == .forbidden)
             }
         }
     }
@@ -61,10 +69,14 @@ struct ImportTests {
         let db = TemporaryDatabase()
         try await FakeUpstreams().run { base in
             let imported = try await shelfmark(
-                ["book", "import", "--isbn", "0140328726", "--author", "Roald Dahl", "--copies", "3", "--openlibrary-url", base + "/ok"], database: db.path)
+                ["book", "import", "--isbn", "0140328726", "--author", "Roald Dahl", "--copies", "3", "--openlibrary-url", base + "/ok"],
+                database: db.path)
             #expect(imported.status == 0, "\(imported.stderr)")
-            #expect(imported.stdout.contains("Fantastic Mr. Fox") && imported.stdout.contains("Puffin") && imported.stdout.contains("Copies      3"))
-            let down = try await shelfmark(["book", "import", "--isbn", "0140328726", "--author", "R", "--openlibrary-url", base + "/error"], database: db.path)
+            #expect(
+                imported.stdout.contains("Fantastic Mr. Fox") && imported.stdout.contains("Puffin")
+                    && imported.stdout.contains("Copies      3"))
+            let down = try await shelfmark(
+                ["book", "import", "--isbn", "0140328726", "--author", "R", "--openlibrary-url", base + "/error"], database: db.path)
             #expect(down.status != 0 && down.stderr.contains("unreachable"))
         }
     }
@@ -72,10 +84,12 @@ struct ImportTests {
 
 @Suite("Open Library record parsing")
 struct OpenLibraryRecordTests {
-    @Test("author records give a name", arguments: [
-        ("openlibrary-works/authors-OL23919A-rowling.json", "J. K. Rowling"),
-        ("openlibrary-works/authors-OL4452558A-paulsen.json", "Gary Paulsen"),
-    ])
+    @Test(
+        "author records give a name",
+        arguments: [
+            ("openlibrary-works/authors-OL23919A-rowling.json", "J. K. Rowling"),
+            ("openlibrary-works/authors-OL4452558A-paulsen.json", "Gary Paulsen"),
+        ])
     func authors(file: String, name: String) throws {
         let record = try JSONDecoder().decode(OpenLibraryLookup.Record.self, from: try Fixtures.data(file))
         #expect(record.name == name)

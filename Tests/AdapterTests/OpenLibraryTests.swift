@@ -28,20 +28,24 @@ struct OpenLibrarySearchTests {
             #expect(first.isbns.count == 5 && first.ratingAverage.map { abs($0 - 4.515625) < 0.0001 } == true)
             #expect(first.covers?.medium == "https://covers.example/b/id/9255566-M.jpg")
             let sent = try #require(fake.requests.withLock { $0.first })
-            for part in ["title=Lord%20of%20the%20Rings", "sort=rating", "limit=100", "offset=0", "fields=key,title,author_name",
-                         "ratings_average", "ratings_count", "readinglog_count", "already_read_count", "isbn"] {
+            for part in [
+                "title=Lord%20of%20the%20Rings", "sort=rating", "limit=100", "offset=0", "fields=key,title,author_name",
+                "ratings_average", "ratings_count", "readinglog_count", "already_read_count", "isbn",
+            ] {
                 #expect(sent.contains(part), "\(part) in \(sent)")
             }
             #expect(fake.userAgents.withLock { $0.first } == "Shelfmark/1.0 (tests@example.org)")
         }
     }
 
-    @Test("every recording parses", arguments: [
-        (SearchQuery(title: "The Institute", author: "Stephen King"), 3, "OL20126932W"),
-        (SearchQuery(text: "isbn:9780063021433"), 1, nil),
-        (SearchQuery(text: "harry potter", limit: 2), 4063, "OL82563W"),
-        (SearchQuery(text: "nothing at all matches"), 0, nil),
-    ])
+    @Test(
+        "every recording parses",
+        arguments: [
+            (SearchQuery(title: "The Institute", author: "Stephen King"), 3, "OL20126932W"),
+            (SearchQuery(text: "isbn:9780063021433"), 1, nil),
+            (SearchQuery(text: "harry potter", limit: 2), 4063, "OL82563W"),
+            (SearchQuery(text: "nothing at all matches"), 0, nil),
+        ])
     func recordings(query: SearchQuery, total: Int, firstKey: String?) async throws {
         try await FakeUpstreams().run { base in
             let page = try await adapter(base).search(query)
@@ -50,9 +54,12 @@ struct OpenLibrarySearchTests {
         }
     }
 
-    @Test("sorts map to Open Library's", arguments: [
-        (SearchSort.relevance, nil), (.title, "title"), (.rating, "rating"), (.hits, "readinglog"), (.editions, "editions"), (.new, "new"), (.old, "old"),
-    ] as [(SearchSort, String?)])
+    @Test(
+        "sorts map to Open Library's",
+        arguments: [
+            (SearchSort.relevance, nil), (.title, "title"), (.rating, "rating"), (.hits, "readinglog"), (.editions, "editions"),
+            (.new, "new"), (.old, "old"),
+        ] as [(SearchSort, String?)])
     func sorts(sort: SearchSort, parameter: String?) async throws {
         let fake = FakeUpstreams()
         try await fake.run { base in
@@ -102,7 +109,9 @@ struct OpenLibrarySearchTests {
             Issue.record("searched a closed port")
         } catch let error as SearchUnavailable {
             #expect(error.description == "Open Library is unreachable (it could not be reached); the local catalogue search still works")
-            for leak in ["errno", "Error", "(", "127.0.0.1"] where error.reason.contains(leak) { Issue.record("'\(leak)' in \(error.reason)") }
+            for leak in ["errno", "Error", "(", "127.0.0.1"] where error.reason.contains(leak) {
+                Issue.record("'\(leak)' in \(error.reason)")
+            }
         }
     }
 
@@ -130,13 +139,16 @@ struct OpenLibrarySearchTests {
 struct SearchPathTests {
     @Test func httpSearchAndThe503WhenNothingIsCached() async throws {
         try await FakeUpstreams().run { base in
-            try await withAPI(configure: { $0.openLibraryURL = base + "/ok"; $0.coversURL = "https://covers.example" }) { api in
+            try await withAPI(configure: {
+                $0.openLibraryURL = base + "/ok"; $0.coversURL = "https://covers.example"
+            }) { api in
                 let page = try await api.send(.get, "/api/v1/search?title=lord%20of%20the%20rings&sort=rating&limit=100", token: .none)
                 #expect(page.status == .ok)
                 let body = try page.object
                 #expect(body["total"] as? Int == 473 && body["stale"] as? Bool == false && body["nextOffset"] as? Int == 100)
-                #expect(((body["results"] as? [[String: Any]])?.first?["covers"] as? [String: Any])?["small"] as? String
-                    == "https://covers.example/b/id/9255566-S.jpg")
+                #expect(
+                    ((body["results"] as? [[String: Any]])?.first?["covers"] as? [String: Any])?["small"] as? String
+                        == "https://covers.example/b/id/9255566-S.jpg")
                 #expect(try await api.send(.get, "/api/v1/search", token: .none).status == .badRequest)
             }
             try await withAPI(configure: { $0.openLibraryURL = base + "/error" }) { api in
@@ -155,18 +167,23 @@ struct SearchPathTests {
         let fake = FakeUpstreams()
         let db = TemporaryDatabase()
         let base = try await fake.run { base in
-            let result = try await shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/ok"], database: db.path)
+            let result = try await shelfmark(
+                ["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/ok"], database: db.path)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("The Lord of the Rings") && result.stdout.contains("J.R.R. Tolkien") && result.stdout.contains("1954"))
+            #expect(
+                result.stdout.contains("The Lord of the Rings") && result.stdout.contains("J.R.R. Tolkien")
+                    && result.stdout.contains("1954"))
             #expect(result.stdout.contains("4.5 (64)") && result.stdout.contains("https://covers.openlibrary.org/b/id/9255566-M.jpg"))
             #expect(result.stdout.contains("next page: --offset 100"))  // the recording holds 100 docs whatever the limit
-            let json = try await shelfmark(["--json", "search", "--query", "harry potter", "--openlibrary-url", base + "/ok"], database: db.path)
+            let json = try await shelfmark(
+                ["--json", "search", "--query", "harry potter", "--openlibrary-url", base + "/ok"], database: db.path)
             #expect(json.stdout.contains("\"workKey\" : \"OL82563W\""))
             return base
         }
         // Open Library down: the cached answer is shown, marked stale.
-        let stale = try await shelfmark(["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/error"],
-                                  database: db.path, environment: ["SHELFMARK_SEARCH_TTL": "0"])
+        let stale = try await shelfmark(
+            ["search", "lord of the rings", "--sort", "rating", "--limit", "3", "--openlibrary-url", base + "/error"],
+            database: db.path, environment: ["SHELFMARK_SEARCH_TTL": "0"])
         #expect(stale.status == 0 && stale.stdout.contains("from the cache"))
         let bad = try await shelfmark(["search", "x", "--sort", "best"], database: db.path)
         #expect(bad.status != 0 && bad.stderr.contains("--sort must be one of"))

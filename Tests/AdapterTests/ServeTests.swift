@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("serve and the CLI share one library")

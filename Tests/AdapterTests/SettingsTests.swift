@@ -35,10 +35,12 @@ struct SettingsTests {
     }
 
     @Test func usableValuesAreTaken() throws {
-        let configuration = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: [
-            "SHELFMARK_SESSION_DAYS": "0.5", "SHELFMARK_MAX_LOANS": "7", "SHELFMARK_BODY_MEMORY": "8", "SHELFMARK_AUTH_ATTEMPTS": "100",
-            "SHELFMARK_TRUSTED_PROXIES": "10.0.0.1, ::1",
-        ])
+        let configuration = try ShelfmarkConfiguration.resolve(
+            database: "/tmp/x.sqlite",
+            environment: [
+                "SHELFMARK_SESSION_DAYS": "0.5", "SHELFMARK_MAX_LOANS": "7", "SHELFMARK_BODY_MEMORY": "8", "SHELFMARK_AUTH_ATTEMPTS": "100",
+                "SHELFMARK_TRUSTED_PROXIES": "10.0.0.1, ::1",
+            ])
         #expect(configuration.sessionLifetime == 12 * 3600)
         #expect(configuration.loanPolicy.maxActiveLoans == 7)
         #expect(configuration.bodyMemory == 8 << 20)

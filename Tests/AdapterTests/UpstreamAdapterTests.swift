@@ -60,10 +60,12 @@ struct RESTCountriesTests {
 /// Tests that are not about timeouts give the fake 10 s: a loaded CI machine is slow, not wrong.
 @Suite("IPinfo adapter against a loopback fake")
 struct IPinfoTests {
-    @Test("recorded answers give their country", arguments: [
-        ("8.8.8.8", "US"), ("195.233.174.116", "DE"), ("178.132.108.38", "RO"),
-        ("2601:9:7680:363:75df:f491:6f85:352f", "US"), ("f4bc:bab1:4d39:9c0b:8797:a867:e6ce:6629", nil),
-    ])
+    @Test(
+        "recorded answers give their country",
+        arguments: [
+            ("8.8.8.8", "US"), ("195.233.174.116", "DE"), ("178.132.108.38", "RO"),
+            ("2601:9:7680:363:75df:f491:6f85:352f", "US"), ("f4bc:bab1:4d39:9c0b:8797:a867:e6ce:6629", nil),
+        ])
     func countries(ip: String, country: String?) async throws {
         try await FakeUpstreams().run { base in
             #expect(await IPinfoGeolocator(baseURL: base + "/ok", token: "t0ken", timeout: .seconds(10)).country(for: ip) == country)
@@ -74,8 +76,10 @@ struct IPinfoTests {
         let fake = FakeUpstreams()
         try await fake.run { base in
             let geo = IPinfoGeolocator(baseURL: base + "/ok", timeout: .seconds(10))
-            for ip in ["127.0.0.1", "10.1.2.3", "192.168.1.199", "172.20.0.1", "169.254.1.1", "100.64.0.1", "::1", "fe80::1",
-                       "fd00::1", "2001:db8::42", "::ffff:192.168.0.1", "0.0.0.0", "not an ip", "8.8.8.8/../x"] {
+            for ip in [
+                "127.0.0.1", "10.1.2.3", "192.168.1.199", "172.20.0.1", "169.254.1.1", "100.64.0.1", "::1", "fe80::1",
+                "fd00::1", "2001:db8::42", "::ffff:192.168.0.1", "0.0.0.0", "not an ip", "8.8.8.8/../x",
+            ] {
                 #expect(await geo.country(for: ip) == nil, "\(ip)")
             }
             #expect(fake.requests.withLock { $0 }.isEmpty)
@@ -111,11 +115,14 @@ struct LiveAdapterCompositionTests {
     @Test func theDefaultCountryComesFromTheForwardedAddressOfATrustedProxy() async throws {
         let fake = FakeUpstreams()
         try await fake.run { base in
-            try await withAPI(mode: .live, configure: {
-                $0.geoURL = base + "/ok"
-                $0.countriesURL = base + "/ok"
-                $0.trustedProxies = ["127.0.0.1"]
-            }) { api in
+            try await withAPI(
+                mode: .live,
+                configure: {
+                    $0.geoURL = base + "/ok"
+                    $0.countriesURL = base + "/ok"
+                    $0.trustedProxies = ["127.0.0.1"]
+                }
+            ) { api in
                 let guess = try await api.client.execute(
                     uri: "/api/v1/countries/default", method: .get, headers: [.init("X-Forwarded-For")!: "10.0.0.7, 178.132.108.38"])
                 #expect(try guess.object["code"] as? String == "RO")

@@ -22,7 +22,8 @@ struct UpstreamFaultTests {
                     let search = try await api.send(.get, "/api/v1/search?q=harry%20potter", token: .none)
                     #expect(search.status == .serviceUnavailable, "\(fault): \(search.text)")
                     #expect(search.problemType == "urn:shelfmark:problem:search-unavailable", "\(fault)")
-                    let imported = try await api.send(.post, "/api/v1/books/import", json: #"{"isbn":"0140328726","authors":["Roald Dahl"]}"#)
+                    let imported = try await api.send(
+                        .post, "/api/v1/books/import", json: #"{"isbn":"0140328726","authors":["Roald Dahl"]}"#)
                     #expect(imported.status == .serviceUnavailable, "\(fault): \(imported.text)")
                     #expect(imported.problemType != nil)
                     #expect(try await api.send(.get, "/api/v1/countries", token: .none).status == .ok, "\(fault)")

@@ -28,12 +28,14 @@ struct AccountUseCaseTests {
     }
 
     @Test func everyInvalidFieldIsReported() async throws {
-        await #expect(throws: InvalidInput([
-            FieldError("email", "must look like name@example.org"),
-            FieldError("password", "must have at least 8 characters"),
-            FieldError("password", "must contain an uppercase letter"),
-            FieldError("password", "must contain a special character (not a letter or digit)"),
-        ])) {
+        await #expect(
+            throws: InvalidInput([
+                FieldError("email", "must look like name@example.org"),
+                FieldError("password", "must have at least 8 characters"),
+                FieldError("password", "must contain an uppercase letter"),
+                FieldError("password", "must contain a special character (not a letter or digit)"),
+            ])
+        ) {
             try await accounts.signUp.execute(form("nope", password: "weak"), by: .anonymous)
         }
         await #expect(throws: InvalidInput([FieldError("country", "'ZZ' is not a country code we know")])) {
@@ -113,7 +115,10 @@ struct AccountUseCaseTests {
         await #expect(throws: Unauthenticated()) {
             try await accounts.signUp.execute(form("eve@example.org"), role: .librarian, by: .anonymous)
         }
-        #expect(try await accounts.changeRole.execute(try await accounts.members.find("BOB@example.org", by: .cliOperator), to: .librarian, by: .cliOperator).role == .librarian)
+        #expect(
+            try await accounts.changeRole.execute(
+                try await accounts.members.find("BOB@example.org", by: .cliOperator), to: .librarian, by: .cliOperator
+            ).role == .librarian)
         // The new role applies to the existing session at once.
         let bobAsLibrarian = try await accounts.authenticate.execute(token: try #require(bob.session?.token))
         #expect(try await accounts.changeRole.execute(ada.account.id, to: .librarian, by: bobAsLibrarian).role == .librarian)

@@ -70,7 +70,10 @@ struct AuditTests {
     @Test func reorderingIsCaught() async throws {
         let t = try await library()
         // Swap two events of different streams, hashes and all: every row stays self-consistent but the chain does not.
-        try await tamper(t, "UPDATE events SET position = -2 WHERE position = 2; UPDATE events SET position = 2 WHERE position = 3; UPDATE events SET position = 3 WHERE position = -2")
+        try await tamper(
+            t,
+            "UPDATE events SET position = -2 WHERE position = 2; UPDATE events SET position = 2 WHERE position = 3; UPDATE events SET position = 3 WHERE position = -2"
+        )
         let failed = failing(try await t.library.verifyLog.execute(by: .cliOperator))
         #expect(failed["hash chain"]?.contains("position 2") == true, "\(failed)")
     }

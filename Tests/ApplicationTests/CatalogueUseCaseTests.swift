@@ -13,7 +13,8 @@ struct CatalogueUseCaseTests {
 
     @discardableResult
     func add(_ title: String, by author: String, isbn: String? = nil, copies: Int = 1) async throws -> CatalogueEntry {
-        let entry = try await catalogue.addBook.execute(BookDraft(title: title, authors: [author], isbn: isbn), copies: copies, by: .cliOperator)
+        let entry = try await catalogue.addBook.execute(
+            BookDraft(title: title, authors: [author], isbn: isbn), copies: copies, by: .cliOperator)
         t.clock.advance(by: 60)
         return entry
     }
@@ -29,7 +30,8 @@ struct CatalogueUseCaseTests {
         try await add("Beta", by: "Zed")
         try await add("alpha", by: "Young")
         try await add("Gamma", by: "Émile")
-        let titles = { (sort: CatalogueSort) in try await catalogue.listBooks.execute(CatalogueQuery(sort: sort)).items.map(\.details.title) }
+        let titles = { (sort: CatalogueSort) in try await catalogue.listBooks.execute(CatalogueQuery(sort: sort)).items.map(\.details.title)
+        }
         #expect(try await titles(.newest) == ["Gamma", "alpha", "Beta"])
         #expect(try await titles(.oldest) == ["Beta", "alpha", "Gamma"])
         #expect(try await titles(.title) == ["alpha", "Beta", "Gamma"])
@@ -55,7 +57,9 @@ struct CatalogueUseCaseTests {
     }
 
     @Test func queriesOutOfRangeAreRefused() async throws {
-        await #expect(throws: InvalidInput([FieldError("limit", "must be between 1 and 100"), FieldError("offset", "must not be negative")])) {
+        await #expect(
+            throws: InvalidInput([FieldError("limit", "must be between 1 and 100"), FieldError("offset", "must not be negative")])
+        ) {
             try await catalogue.listBooks.execute(CatalogueQuery(limit: 0, offset: -1))
         }
     }
@@ -70,10 +74,14 @@ struct CatalogueUseCaseTests {
 
     @Test func invalidEditsReportEveryFieldAndChangeNothing() async throws {
         let entry = try await add("Dune", by: "Frank Herbert")
-        await #expect(throws: BookRefused(entry.id, .invalid([
-            FieldError("isbn", "'123' is not a valid ISBN: it must have 10 or 13 digits (hyphens and spaces aside), not 3"),
-            FieldError("copies", "the library must own at least 1 copy (would be 0)"),
-        ]))) {
+        await #expect(
+            throws: BookRefused(
+                entry.id,
+                .invalid([
+                    FieldError("isbn", "'123' is not a valid ISBN: it must have 10 or 13 digits (hyphens and spaces aside), not 3"),
+                    FieldError("copies", "the library must own at least 1 copy (would be 0)"),
+                ]))
+        ) {
             try await catalogue.editBook.execute(entry.id, changes: BookChanges(isbn: "123"), copies: 0, by: .cliOperator)
         }
         #expect(try await catalogue.showBook.execute(entry.id) == entry)
@@ -113,7 +121,9 @@ struct CatalogueUseCaseTests {
         let entry = try await add("Counted", by: "X")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 2...21 {
-                group.addTask { _ = try await catalogue.editBook.execute(entry.id, changes: BookChanges(description: "edit \(n)"), by: .cliOperator) }
+                group.addTask {
+                    _ = try await catalogue.editBook.execute(entry.id, changes: BookChanges(description: "edit \(n)"), by: .cliOperator)
+                }
             }
             try await group.waitForAll()
         }
@@ -131,7 +141,9 @@ struct CatalogueUseCaseTests {
         let librarian = Principal.user(UserID(UUID()), .librarian, SessionID(UUID()))
         let entry = try await catalogue.addBook.execute(draft, copies: 1, by: librarian)
         await #expect(throws: Forbidden.self) { try await catalogue.withdrawBooks.execute([entry.id], by: member) }
-        await #expect(throws: Forbidden.self) { try await catalogue.editBook.execute(entry.id, changes: BookChanges(title: "U"), by: member) }
+        await #expect(throws: Forbidden.self) {
+            try await catalogue.editBook.execute(entry.id, changes: BookChanges(title: "U"), by: member)
+        }
         #expect(try await catalogue.listBooks.execute(CatalogueQuery()).total == 1)
     }
 

@@ -63,7 +63,8 @@ enum EventSamples {
     static let details = BookDetails(
         title: "Dune/Messiah", authors: ["Frank Herbert"], isbn: try! ISBN(parsing: "9780441172719"), publisher: "Chilton",
         categories: ["SF"], coverURL: "https://covers.example/b/1.jpg", description: "Spice \"and\" sand")
-    static let snapshot = BookmarkSnapshot(title: "Dune", authors: ["Frank Herbert"], firstPublishYear: 1965, coverID: 42, ratingAverage: 4.25)
+    static let snapshot = BookmarkSnapshot(
+        title: "Dune", authors: ["Frank Herbert"], firstPublishYear: 1965, coverID: 42, ratingAverage: 4.25)
 
     static let all: [DomainEvent] = [
         .book(.added(BookAdded(book: book, details: details, copies: 2))),
@@ -73,8 +74,10 @@ enum EventSamples {
         .book(.withdrawn(BookWithdrawn(book: book))),
         .book(.copyLent(CopyMovement(book: book, loan: loan, onLoan: 1))),
         .book(.copyReturned(CopyMovement(book: book, loan: loan, onLoan: 0))),
-        .user(.registered(UserRegistered(
-            user: user, email: email, displayName: "Ada", country: "GB", passwordHash: "$2b$12$hash", role: .member))),
+        .user(
+            .registered(
+                UserRegistered(
+                    user: user, email: email, displayName: "Ada", country: "GB", passwordHash: "$2b$12$hash", role: .member))),
         .user(.roleChanged(RoleChanged(user: user, role: .librarian))),
         .user(.sessionOpened(SessionOpened(user: user, session: session, tokenDigest: "ab12", expiresAt: due))),
         .user(.sessionClosed(SessionClosed(user: user, session: session))),

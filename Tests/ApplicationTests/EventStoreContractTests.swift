@@ -96,7 +96,9 @@ struct EventStoreContractTests {
             for n in 1...50 {
                 group.addTask {
                     // Every task also writes its own stream in a separate append: conflicts must not fail those.
-                    async let own: Int64? = try? store.append([StreamAppend(StreamName("own-\(n)"), expected: .noStream, events: [pending(1000 + n)])])
+                    async let own: Int64? = try? store.append([
+                        StreamAppend(StreamName("own-\(n)"), expected: .noStream, events: [pending(1000 + n)])
+                    ])
                     let won = (try? await store.append([StreamAppend("shared", expected: .noStream, events: [pending(n)])])) != nil
                     _ = await own
                     return won

@@ -2,8 +2,9 @@ import Application
 import Domain
 import Foundation
 import GRDB
-@testable import SQLiteStore
 import Testing
+
+@testable import SQLiteStore
 
 /// `Golden/log-v1.jsonl` was written by `shelfmark audit export` from a library driven through the
 /// CLI so that every stored event type of its time appears. Old logs must replay forever: any change
@@ -44,8 +45,10 @@ struct GoldenLogTests {
                         INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
                                             correlation_id, causation_id, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [e.position, e.stream, e.version, e.type, e.payload, e.eventId, e.recordedAt, e.actor, e.correlationId,
-                                e.causationId, e.hash])
+                    arguments: [
+                        e.position, e.stream, e.version, e.type, e.payload, e.eventId, e.recordedAt, e.actor, e.correlationId,
+                        e.causationId, e.hash,
+                    ])
             }
         }
         try raw.close()

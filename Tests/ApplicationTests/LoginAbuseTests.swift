@@ -38,10 +38,13 @@ struct LoginAbuseTests {
         t = try TestLibrary()
         var settings = AccountSettings()
         settings.attempts = AttemptRate(burst: 3, perMinute: 1)
-        accounts = AccountUseCases(AccountDependencies(
-            runner: CommandRunner(store: t.database.eventStore, clock: t.clock, ids: SequentialIDs(), random: FixedRandom()), hasher: hasher,
-            tokens: RandomSessionTokens(), accounts: t.database.accounts, countries: try BundledCountryDirectory(), geolocator: NoCountry(),
-            loginFailures: t.database.loginFailures(), settings: settings))
+        accounts = AccountUseCases(
+            AccountDependencies(
+                runner: CommandRunner(store: t.database.eventStore, clock: t.clock, ids: SequentialIDs(), random: FixedRandom()),
+                hasher: hasher,
+                tokens: RandomSessionTokens(), accounts: t.database.accounts, countries: try BundledCountryDirectory(),
+                geolocator: NoCountry(),
+                loginFailures: t.database.loginFailures(), settings: settings))
     }
 
     func signUpAda() async throws {
@@ -52,7 +55,9 @@ struct LoginAbuseTests {
     @Test func aThrottledAttemptRunsNoBcrypt() async throws {
         try await signUpAda()
         for _ in 1...5 {
-            await #expect(throws: InvalidCredentials.self) { try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-pass1") }
+            await #expect(throws: InvalidCredentials.self) {
+                try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-pass1")
+            }
         }
         let before = hasher.runs.withLock { $0 }
         await #expect(throws: LoginThrottled.self) { try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1") }
@@ -63,10 +68,14 @@ struct LoginAbuseTests {
         try await signUpAda()
         let head = try await t.library.health.headPosition()
         for n in 1...4 {
-            await #expect(throws: InvalidCredentials.self) { try await accounts.logIn.execute(email: "guess\(n)@example.org", password: "Wrong-pass1") }
+            await #expect(throws: InvalidCredentials.self) {
+                try await accounts.logIn.execute(email: "guess\(n)@example.org", password: "Wrong-pass1")
+            }
         }
         #expect(try await t.library.health.headPosition() == head)
-        await #expect(throws: InvalidCredentials.self) { try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-pass1") }
+        await #expect(throws: InvalidCredentials.self) {
+            try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-pass1")
+        }
         #expect(try await t.library.health.headPosition() == head + 1, "an account's failed login stays in its trail")
     }
 
@@ -96,7 +105,8 @@ struct LoginAbuseTests {
             try await accounts.logIn.execute(email: "x4@example.org", password: "Wrong-pass1", client: "203.0.113.9")
         }
         await #expect(throws: TooManyAttempts.self) {
-            try await accounts.signUp.execute(SignupForm(email: "n@example.org", password: "Analytical-1", country: "GB"), client: "203.0.113.9", by: .anonymous)
+            try await accounts.signUp.execute(
+                SignupForm(email: "n@example.org", password: "Analytical-1", country: "GB"), client: "203.0.113.9", by: .anonymous)
         }
         #expect(hasher.runs.withLock { $0 } == runs, "a refused attempt hashes nothing")
         t.clock.advance(by: 60)
@@ -106,7 +116,8 @@ struct LoginAbuseTests {
     }
 
     @Test func aPasswordTypedDecomposedMatchesItsComposedSpelling() async throws {
-        _ = try await accounts.signUp.execute(SignupForm(email: "zoe@example.org", password: "Caf\u{E9}-Pass1", country: "FR"), by: .anonymous)
+        _ = try await accounts.signUp.execute(
+            SignupForm(email: "zoe@example.org", password: "Caf\u{E9}-Pass1", country: "FR"), by: .anonymous)
         #expect(try await accounts.logIn.execute(email: "zoe@example.org", password: "Cafe\u{301}-Pass1").session != nil)
     }
 }

@@ -36,7 +36,10 @@ struct OverdueMirrorTests {
         for (n, loan) in cases.enumerated() {
             let id = loanID(n + 1)
             var events: [LoanEvent] = [
-                .opened(LoanOpened(loan: id, book: book, bookTitle: "Dune", borrower: member, borrowerName: "Ada", lentAt: now - 30 * 86_400, dueAt: loan.due))
+                .opened(
+                    LoanOpened(
+                        loan: id, book: book, bookTitle: "Dune", borrower: member, borrowerName: "Ada", lentAt: now - 30 * 86_400,
+                        dueAt: loan.due))
             ]
             if let at = loan.returned { events.append(.returned(LoanReturned(loan: id, book: book, borrower: member, at: at))) }
             states[id] = LoanAggregate.fold(events)
@@ -48,7 +51,10 @@ struct OverdueMirrorTests {
 
         // The same instants and a few more: a millisecond and a second either side of `now`.
         for instant in [now - 1, now - 0.001, now, now + 0.001, now + 1].map(stored) {
-            let byRule = Set(cases.enumerated().filter { LoanPolicy.isOverdue(dueAt: $1.due, returnedAt: $1.returned, now: instant) }.map { loanID($0.offset + 1) })
+            let byRule = Set(
+                cases.enumerated().filter { LoanPolicy.isOverdue(dueAt: $1.due, returnedAt: $1.returned, now: instant) }.map {
+                    loanID($0.offset + 1)
+                })
             let bySQL = Set(try await database.loans.loans(LoanFilter(dueBy: instant)).map(\.id))
             let bySQLWithReturned = Set(try await database.loans.loans(LoanFilter(dueBy: instant, includeReturned: true)).map(\.id))
             #expect(bySQL == byRule, "at \(Timestamp.format(instant))")

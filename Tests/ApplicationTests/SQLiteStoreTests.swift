@@ -30,7 +30,9 @@ struct SQLiteStoreTests {
     @Test func aCleanCloseLeavesEveryEventInTheDatabaseFileItself() async throws {
         let folder = TemporaryFolder()
         let database = try LibraryDatabase(path: folder.databasePath)
-        for n in 1...20 { try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])]) }
+        for n in 1...20 {
+            try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
+        }
         #expect(try await database.catalogue.page(CatalogueQuery()).total == 20)  // a reader connection is open too
         try database.close()
 
@@ -48,7 +50,9 @@ struct SQLiteStoreTests {
         let folder = TemporaryFolder()
         let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
         await #expect(throws: UnstorableStreamName(stream: StreamName("email-x\0y@example.org"))) {
-            try await database.eventStore.append([StreamAppend(StreamName("email-x\0y@example.org"), expected: .noStream, events: [pending(1)])])
+            try await database.eventStore.append([
+                StreamAppend(StreamName("email-x\0y@example.org"), expected: .noStream, events: [pending(1)])
+            ])
         }
         #expect(try await database.eventStore.readAll(after: 0, limit: 10).isEmpty)
     }
@@ -67,7 +71,9 @@ struct SQLiteStoreTests {
                 group.addTask {
                     var n = 0
                     while !stop.raised.withLock({ $0 }), ContinuousClock.now < deadline {
-                        try await store.append([StreamAppend(StreamName("load-\(writer)-\(n)"), expected: .noStream, events: [pending(n * 16 + writer)])])
+                        try await store.append([
+                            StreamAppend(StreamName("load-\(writer)-\(n)"), expected: .noStream, events: [pending(n * 16 + writer)])
+                        ])
                         n += 1
                     }
                     return n
@@ -95,7 +101,9 @@ struct SQLiteStoreTests {
     @Test func startUpResumesProjectionsFromTheirStoredPositionInsteadOfReplaying() async throws {
         let folder = TemporaryFolder()
         var database: LibraryDatabase? = try LibraryDatabase(path: folder.databasePath, durability: .off)
-        for n in 1...3 { try await database!.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])]) }
+        for n in 1...3 {
+            try await database!.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
+        }
         try database!.close()
         database = nil
 
@@ -113,13 +121,16 @@ struct SQLiteStoreTests {
         // An explicit rebuild replays the log and restores the row.
         let replayed = try await reopened.rebuild { _, _ in }
         #expect(replayed == 3)
-        #expect(try await reopened.catalogue.page(CatalogueQuery(sort: .title)).items.map(\.details.title) == ["Book 1", "Book 2", "Book 3"])
+        #expect(
+            try await reopened.catalogue.page(CatalogueQuery(sort: .title)).items.map(\.details.title) == ["Book 1", "Book 2", "Book 3"])
     }
 
     @Test func aProjectionBehindTheLogCatchesUpAtStartUp() async throws {
         let folder = TemporaryFolder()
         let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
-        for n in 1...4 { try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])]) }
+        for n in 1...4 {
+            try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
+        }
         try database.close()
         let raw = try DatabaseQueue(path: folder.databasePath)
         try await raw.write { db in

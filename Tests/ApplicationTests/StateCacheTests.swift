@@ -1,9 +1,10 @@
-@testable import Application
 import Domain
 import Foundation
 import InMemory
 import Synchronization
 import Testing
+
+@testable import Application
 
 @Suite("Aggregate state cache")
 struct StateCacheTests {
@@ -36,13 +37,19 @@ struct StateCacheTests {
         let store = RecordingStore()
         let runner = CommandRunner(store: store, clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom())
         let details = BookDetails(title: "Dune", authors: ["Frank Herbert"])
-        try await store.append([StreamAppend(.book(id), expected: .noStream, events: [event(.added(BookAdded(book: id, details: details, copies: 1)), 1)])])
+        try await store.append([
+            StreamAppend(.book(id), expected: .noStream, events: [event(.added(BookAdded(book: id, details: details, copies: 1)), 1)])
+        ])
         #expect(copies(try await runner.load(BookAggregate.self, .book(id)).state) == 1)
 
         // When another writer (another process, say) adds 2 copies behind the runner's back
-        try await store.append([StreamAppend(.book(id), expected: .exactly(1), events: [
-            event(.copiesAdded(CopiesChanged(book: id, count: 2, total: 3)), 2),
-        ])])
+        try await store.append([
+            StreamAppend(
+                .book(id), expected: .exactly(1),
+                events: [
+                    event(.copiesAdded(CopiesChanged(book: id, count: 2, total: 3)), 2)
+                ])
+        ])
         let loaded = try await runner.load(BookAggregate.self, .book(id))
 
         // Then the load sees them, reading the stream from version 1 on, not from the start

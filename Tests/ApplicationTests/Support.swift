@@ -59,7 +59,6 @@ func bookAdded(_ n: Int) -> DomainEvent {
 
 func pending(_ n: Int) -> PendingEvent { PendingEvent(bookAdded(n), metadata(n)) }
 
-
 /// A library on a temporary SQLite file with a manual clock and predictable ids.
 struct TestLibrary {
     let folder = TemporaryFolder()
@@ -74,8 +73,6 @@ struct TestLibrary {
         (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: SequentialIDs())
     }
 }
-
-import Composition
 
 enum ShelfmarkConfigurationForTests {
     static func make(_ path: String) -> ShelfmarkConfiguration {

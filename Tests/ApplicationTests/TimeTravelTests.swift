@@ -12,7 +12,8 @@ struct TimeTravelTests {
         let dune = try await t.library.catalogue.addBook.execute(BookDraft(title: "Dune", authors: ["F"]), copies: 1, by: .cliOperator)
         t.clock.advance(by: day)  // t0 + 1d
         let form = SignupForm(email: "ada@example.org", password: "Member-Pass1", country: "FR")
-        let ada = try await t.library.accounts.authenticate.execute(token: try #require(try await t.library.accounts.signUp.execute(form, by: .anonymous).session?.token))
+        let ada = try await t.library.accounts.authenticate.execute(
+            token: try #require(try await t.library.accounts.signUp.execute(form, by: .anonymous).session?.token))
         let loan = try await t.library.circulation.borrow.execute([dune.id], by: ada)[0]
         t.clock.advance(by: day)  // t0 + 2d
         _ = try await t.library.catalogue.addBook.execute(BookDraft(title: "Emma", authors: ["J"]), copies: 1, by: .cliOperator)
@@ -33,7 +34,9 @@ struct TimeTravelTests {
 
     @Test func replayStopsAtAPositionIntoANewFile() async throws {
         let t = try TestLibrary()
-        for n in 1...4 { _ = try await t.library.catalogue.addBook.execute(BookDraft(title: "B\(n)", authors: ["A"]), copies: 1, by: .cliOperator) }
+        for n in 1...4 {
+            _ = try await t.library.catalogue.addBook.execute(BookDraft(title: "B\(n)", authors: ["A"]), copies: 1, by: .cliOperator)
+        }
         let path = t.folder.url.appendingPathComponent("replay.sqlite").path
         #expect(try await t.library.replay.execute(into: path, until: .position(2), by: .cliOperator) == 2)
         await #expect(throws: InvalidInput.self) { try await t.library.replay.execute(into: path, by: .cliOperator) }

@@ -1,5 +1,5 @@
-import Foundation
 import Application
+import Foundation
 import Testing
 
 @Suite("Stored timestamps")
@@ -28,8 +28,11 @@ struct TimestampTests {
         }
         var generator = SystemRandomNumberGenerator()
         let leap = Date(timeIntervalSince1970: 951_782_400.25)  // 2000-02-29T00:00:00.250Z
-        let dates = [leap, Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5)]
-            + (0..<5_000).map { _ in Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)) / 1000) }
+        let dates =
+            [leap, Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5)]
+            + (0..<5_000).map { _ in
+                Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)) / 1000)
+            }
         for date in dates {
             let text = Timestamp.format(date)
             #expect(text == expected(date), "\(date.timeIntervalSince1970)")

@@ -1,9 +1,10 @@
-@testable import Application
 import Domain
 import Foundation
 import InMemory
 import Synchronization
 import Testing
+
+@testable import Application
 
 /// `transact`: load, decide, append at the versions read, and on a conflict all of it again
 /// after a jittered pause, never more than `maxAttempts` times.
@@ -15,13 +16,19 @@ struct TransactTests {
         let conflicts: Mutex<Int>
         init(conflicts: Int) { self.conflicts = Mutex(conflicts) }
         func append(_ appends: [StreamAppend]) async throws -> Int64 {
-            if conflicts.withLock({ left in defer { left -= 1 }; return left > 0 }) {
+            if conflicts.withLock({ left in
+                defer { left -= 1 }; return left > 0
+            }) {
                 throw AppendConflict(stream: appends[0].stream, expected: appends[0].expected, actual: 99)
             }
             return try await inner.append(appends)
         }
-        func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] { try await inner.read(stream, after: version) }
-        func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] { try await inner.readAll(after: position, limit: limit) }
+        func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
+            try await inner.read(stream, after: version)
+        }
+        func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
+            try await inner.readAll(after: position, limit: limit)
+        }
     }
 
     let id = BookID(UUID(uuidString: "00000000-0000-0000-0000-0000000000b1")!)
@@ -47,7 +54,8 @@ struct TransactTests {
     }
 
     @Test func endlessConflictsGiveUpAfterMaxAttempts() async throws {
-        let runner = CommandRunner(store: ContendedStore(conflicts: .max), clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom(0), maxAttempts: 5)
+        let runner = CommandRunner(
+            store: ContendedStore(conflicts: .max), clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom(0), maxAttempts: 5)
         var attempts = 0
         do {
             try await add(runner, attempts: &attempts)

@@ -4,30 +4,43 @@ import Testing
 
 @Suite("Signup rules")
 struct SignupRuleTests {
-    @Test("each password rule fails on its own", arguments: [
-        ("Sh0rt!", ["must have at least 8 characters"]),
-        ("lowercase-only!", ["must contain an uppercase letter"]),
-        ("NoSpecials123", ["must contain a special character (not a letter or digit)"]),
-        ("short", ["must have at least 8 characters", "must contain an uppercase letter",
-                   "must contain a special character (not a letter or digit)"]),
-        ("Aa!" + String(repeating: "x", count: 70), ["must be at most 72 bytes (bcrypt ignores the rest)"]),
-        ("Valid-Pass1", []),
-        ("Élan vital!", []),
-    ])
+    @Test(
+        "each password rule fails on its own",
+        arguments: [
+            ("Sh0rt!", ["must have at least 8 characters"]),
+            ("lowercase-only!", ["must contain an uppercase letter"]),
+            ("NoSpecials123", ["must contain a special character (not a letter or digit)"]),
+            (
+                "short",
+                [
+                    "must have at least 8 characters", "must contain an uppercase letter",
+                    "must contain a special character (not a letter or digit)",
+                ]
+            ),
+            ("Aa!" + String(repeating: "x", count: 70), ["must be at most 72 bytes (bcrypt ignores the rest)"]),
+            ("Valid-Pass1", []),
+            ("Élan vital!", []),
+        ])
     func passwordRules(password: String, messages: [String]) {
         #expect(PasswordPolicy.problems(password).map(\.message) == messages)
     }
 
-    @Test("practical email syntax, normalised", arguments: [
-        ("  Ada@Example.ORG ", "ada@example.org"),
-        ("a.b+tag@sub.example.co.uk", "a.b+tag@sub.example.co.uk"),
-    ])
+    @Test(
+        "practical email syntax, normalised",
+        arguments: [
+            ("  Ada@Example.ORG ", "ada@example.org"),
+            ("a.b+tag@sub.example.co.uk", "a.b+tag@sub.example.co.uk"),
+        ])
     func validEmails(raw: String, normalised: String) throws {
         #expect(try EmailAddress(parsing: raw).value == normalised)
     }
 
-    @Test("bad emails are refused", arguments: ["", "ada", "@example.org", "ada@example", "ada@@example.org",
-                                                 "a da@example.org", "ada@.example.org", "ada@example.", "ada@exa..mple.org"])
+    @Test(
+        "bad emails are refused",
+        arguments: [
+            "", "ada", "@example.org", "ada@example", "ada@@example.org",
+            "a da@example.org", "ada@.example.org", "ada@example.", "ada@exa..mple.org",
+        ])
     func invalidEmails(raw: String) {
         #expect(throws: FieldError.self) { try EmailAddress(parsing: raw) }
     }
@@ -50,8 +63,9 @@ struct UserTests {
     let id = UserID(UUID(uuidString: "00000000-0000-0000-0000-0000000000a1")!)
     let session = SessionID(UUID(uuidString: "00000000-0000-0000-0000-0000000000c1")!)
     var registration: UserRegistered {
-        UserRegistered(user: id, email: try! EmailAddress(parsing: "ada@example.org"), displayName: "Ada", country: "GB",
-                       passwordHash: "$2b$04$hash", role: .member)
+        UserRegistered(
+            user: id, email: try! EmailAddress(parsing: "ada@example.org"), displayName: "Ada", country: "GB",
+            passwordHash: "$2b$04$hash", role: .member)
     }
     let expiry = Date(timeIntervalSince1970: 2_000_000_000)
 
@@ -66,7 +80,9 @@ struct UserTests {
     }
 
     @Test func rolesChangeOnlyWhenDifferent() {
-        #expect(when(.changeRole(.librarian), given(.registered(registration))) == .success([.roleChanged(RoleChanged(user: id, role: .librarian))]))
+        #expect(
+            when(.changeRole(.librarian), given(.registered(registration)))
+                == .success([.roleChanged(RoleChanged(user: id, role: .librarian))]))
         #expect(when(.changeRole(.member), given(.registered(registration))) == .success([]))
         #expect(when(.changeRole(.member), given()) == .failure(.notRegistered))
     }
@@ -111,17 +127,21 @@ struct EmailClaimTests {
         #expect(state == EmailClaimState(owner: ada))
     }
 
-    @Test("one address has one spelling: composed, decomposed and upper-case are the same", arguments: [
-        "zoe\u{308}@example.org", "ZOË@EXAMPLE.ORG", " Zoe\u{308}@Example.org ",
-    ])
+    @Test(
+        "one address has one spelling: composed, decomposed and upper-case are the same",
+        arguments: [
+            "zoe\u{308}@example.org", "ZOË@EXAMPLE.ORG", " Zoe\u{308}@Example.org ",
+        ])
     func emailsAreNormalised(spelling: String) throws {
         let address = try EmailAddress(parsing: spelling)
         #expect(Array(address.value.unicodeScalars) == Array("zo\u{EB}@example.org".unicodeScalars))
     }
 
-    @Test("invisible characters are refused in addresses", arguments: [
-        "lib\u{200B}@example.org", "lib\u{200D}@example.org", "\u{202E}gro.elpmaxe@bil", "lib@exa\u{FEFF}mple.org",
-    ])
+    @Test(
+        "invisible characters are refused in addresses",
+        arguments: [
+            "lib\u{200B}@example.org", "lib\u{200D}@example.org", "\u{202E}gro.elpmaxe@bil", "lib@exa\u{FEFF}mple.org",
+        ])
     func invisibleCharactersInAddresses(spelling: String) {
         #expect(throws: FieldError("email", FreeText.invisibleMessage)) { try EmailAddress(parsing: spelling) }
     }

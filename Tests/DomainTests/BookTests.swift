@@ -60,7 +60,9 @@ struct BookTests {
     }
 
     @Test func editingWithInvalidValuesIsRefused() {
-        #expect(when(.edit(BookChanges(authors: [])), given(added)) == .failure(.invalid([FieldError("authors", "at least one author is required")])))
+        #expect(
+            when(.edit(BookChanges(authors: [])), given(added))
+                == .failure(.invalid([FieldError("authors", "at least one author is required")])))
     }
 
     @Test func commandsOnAMissingOrWithdrawnBookAreRefused() {
@@ -78,8 +80,12 @@ struct BookTests {
     }
 
     @Test func theLibraryKeepsAtLeastOneCopy() {
-        #expect(when(.removeCopies(2), given(added)) == .failure(.invalid([FieldError("count", "the library must own at least 1 copy (would be 0)")])))
-        #expect(when(.setCopies(0), given(added)) == .failure(.invalid([FieldError("copies", "the library must own at least 1 copy (would be 0)")])))
+        #expect(
+            when(.removeCopies(2), given(added))
+                == .failure(.invalid([FieldError("count", "the library must own at least 1 copy (would be 0)")])))
+        #expect(
+            when(.setCopies(0), given(added))
+                == .failure(.invalid([FieldError("copies", "the library must own at least 1 copy (would be 0)")])))
     }
 
     @Test func copiesNeverFallBelowThoseOnLoan() {

@@ -24,17 +24,22 @@ struct CirculationTests {
         Result { () throws(PatronRejection) in try PatronAggregate.decide(command, state) }
     }
     func patronWith(_ count: Int, dueAt: Date) -> PatronState {
-        PatronAggregate.fold((1...max(1, count)).prefix(count).map {
-            .loanStarted(PatronLoan(member: member, loan: loanID(100 + $0), book: bookID($0), dueAt: dueAt))
-        })
+        PatronAggregate.fold(
+            (1...max(1, count)).prefix(count).map {
+                .loanStarted(PatronLoan(member: member, loan: loanID(100 + $0), book: bookID($0), dueAt: dueAt))
+            })
     }
 
     @Test func aBookLendsOnlyTheCopiesOnTheShelf() throws {
         let shelf = BookState.inCatalogue(CataloguedBook(id: book, details: BookDetails(title: "T", authors: ["A"]), copies: 2, onLoan: 1))
         let events = try BookAggregate.decide(.lend(loanID(1)), shelf)
         #expect(events == [.copyLent(CopyMovement(book: book, loan: loanID(1), onLoan: 2))])
-        #expect(throws: BookRejection.noCopyAvailable(book: book, copies: 2)) { try BookAggregate.decide(.lend(loanID(2)), BookAggregate.fold(events, from: shelf)) }
-        #expect(throws: BookRejection.copiesOnLoan(book: book, onLoan: 2)) { try BookAggregate.decide(.withdraw, BookAggregate.fold(events, from: shelf)) }
+        #expect(throws: BookRejection.noCopyAvailable(book: book, copies: 2)) {
+            try BookAggregate.decide(.lend(loanID(2)), BookAggregate.fold(events, from: shelf))
+        }
+        #expect(throws: BookRejection.copiesOnLoan(book: book, onLoan: 2)) {
+            try BookAggregate.decide(.withdraw, BookAggregate.fold(events, from: shelf))
+        }
     }
 
     @Test func returningTwiceChangesNothing() {
@@ -60,36 +65,48 @@ struct CirculationTests {
         let afterSoon = LoanAggregate.fold(dueSoon, from: lent)
         #expect(try LoanAggregate.decide(.issueNotices(now: soon + 60, policy: policy), afterSoon) == [])
         let late = try LoanAggregate.decide(.issueNotices(now: t0 + 15 * day, policy: policy), afterSoon)
-        #expect(late == [.noticeIssued(NoticeIssued(loan: loanID(1), member: member, bookTitle: "Dune", kind: .overdue, dueAt: t0 + 14 * day, at: t0 + 15 * day))])
-        #expect(try LoanAggregate.decide(.issueNotices(now: t0 + 30 * day, policy: policy), LoanAggregate.fold(late, from: afterSoon)) == [])
+        #expect(
+            late == [
+                .noticeIssued(
+                    NoticeIssued(
+                        loan: loanID(1), member: member, bookTitle: "Dune", kind: .overdue, dueAt: t0 + 14 * day, at: t0 + 15 * day))
+            ])
+        #expect(
+            try LoanAggregate.decide(.issueNotices(now: t0 + 30 * day, policy: policy), LoanAggregate.fold(late, from: afterSoon)) == [])
         #expect(try LoanAggregate.decide(.issueNotices(now: t0 + day, policy: policy), lent) == [])
     }
 
     @Test func theLimitCountsTheRequest() {
         let three = patronWith(3, dueAt: t0 + 14 * day)
         let request = [loanID(1): bookID(10), loanID(2): bookID(11), loanID(3): bookID(12)]
-        #expect(patron(.borrow(member: member, loans: request, now: t0, dueAt: t0 + 14 * day, policy: policy), three)
-            == .failure(.limitReached(max: 5, active: 3, requested: 3)))
-        #expect(PatronRejection.limitReached(max: 5, active: 3, requested: 3).description.hasPrefix("you have 3 loans, you can borrow 2 more"))
+        #expect(
+            patron(.borrow(member: member, loans: request, now: t0, dueAt: t0 + 14 * day, policy: policy), three)
+                == .failure(.limitReached(max: 5, active: 3, requested: 3)))
+        #expect(
+            PatronRejection.limitReached(max: 5, active: 3, requested: 3).description.hasPrefix("you have 3 loans, you can borrow 2 more"))
         let two = [loanID(1): bookID(10), loanID(2): bookID(11)]
         #expect((try? patron(.borrow(member: member, loans: two, now: t0, dueAt: t0 + 14 * day, policy: policy), three).get())?.count == 2)
     }
 
     @Test func moreThanFiveInOneRequestIsRefusedOutright() {
         let six = Dictionary(uniqueKeysWithValues: (1...6).map { (loanID($0), bookID($0)) })
-        #expect(patron(.borrow(member: member, loans: six, now: t0, dueAt: t0, policy: policy), PatronState()) == .failure(.tooManyInOneRequest(max: 5)))
+        #expect(
+            patron(.borrow(member: member, loans: six, now: t0, dueAt: t0, policy: policy), PatronState())
+                == .failure(.tooManyInOneRequest(max: 5)))
     }
 
     @Test func anOverdueLoanBlocksBorrowing() {
         let late = patronWith(1, dueAt: t0 - day)
-        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: t0, dueAt: t0 + 14 * day, policy: policy), late)
-            == .failure(.blockedByOverdue(loans: [loanID(101)])))
+        #expect(
+            patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: t0, dueAt: t0 + 14 * day, policy: policy), late)
+                == .failure(.blockedByOverdue(loans: [loanID(101)])))
     }
 
     @Test func theSameBookTwiceIsRefused() {
         let borrowed = patronWith(1, dueAt: t0 + day)
-        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(1)], now: t0, dueAt: t0 + 14 * day, policy: policy), borrowed)
-            == .failure(.duplicateBook(bookID(1))))
+        #expect(
+            patron(.borrow(member: member, loans: [loanID(1): bookID(1)], now: t0, dueAt: t0 + 14 * day, policy: policy), borrowed)
+                == .failure(.duplicateBook(bookID(1))))
     }
 
     @Test func endingALoanTwiceDecidesNothing() throws {
@@ -126,7 +143,8 @@ struct CirculationTests {
     // LoanState: lent, then returned, switched over explicitly.
 
     @Test func givenALentLoanWhenItIsReturnedThenItsStateIsReturned() {
-        let returned = LoanAggregate.fold([.returned(LoanReturned(loan: loanID(1), book: book, borrower: member, at: t0 + day))], from: lent)
+        let returned = LoanAggregate.fold(
+            [.returned(LoanReturned(loan: loanID(1), book: book, borrower: member, at: t0 + day))], from: lent)
         guard case .lent(let record) = lent else { Issue.record("a new loan is lent"); return }
         #expect(returned == .returned(record, at: t0 + day))
         #expect(returned.record == record && returned.returnedAt == t0 + day && lent.returnedAt == nil)
@@ -135,7 +153,8 @@ struct CirculationTests {
     }
 
     @Test func givenAReturnedLoanWhenRenewedOrScannedThenRefusedOrNothing() {
-        let returned = LoanAggregate.fold([.returned(LoanReturned(loan: loanID(1), book: book, borrower: member, at: t0 + day))], from: lent)
+        let returned = LoanAggregate.fold(
+            [.returned(LoanReturned(loan: loanID(1), book: book, borrower: member, at: t0 + day))], from: lent)
         #expect(loan(.renew(now: t0 + 2 * day, policy: policy), returned) == .failure(.alreadyReturned))
         #expect(loan(.issueNotices(now: t0 + 30 * day, policy: policy), returned) == .success([]))
         #expect(loan(.open(opened), returned) == .success([]))
@@ -144,7 +163,8 @@ struct CirculationTests {
     @Test func givenALoanWhenTheSameIdIsOpenedThenOnlyTheSameLoanIsARepeat() {
         #expect(loan(.open(opened), .absent) == .success([.opened(opened)]))
         #expect(loan(.open(opened), lent) == .success([]))
-        let other = LoanOpened(loan: loanID(1), book: bookID(2), bookTitle: "Emma", borrower: member, borrowerName: "Ada", lentAt: t0, dueAt: t0 + day)
+        let other = LoanOpened(
+            loan: loanID(1), book: bookID(2), bookTitle: "Emma", borrower: member, borrowerName: "Ada", lentAt: t0, dueAt: t0 + day)
         #expect(loan(.open(other), lent) == .failure(.idInUse))
     }
 
@@ -153,34 +173,48 @@ struct CirculationTests {
     @Test func givenLoansDueLaterWhenTheMemberBorrowsThenTheOverdueBlockHolds() {
         let due = t0 + 14 * day
         let request: [LoanID: BookID] = [loanID(1): bookID(9)]
-        #expect((try? patron(.borrow(member: member, loans: request, now: due - 1, dueAt: due + 14 * day, policy: policy), patronWith(1, dueAt: due)).get())?.count == 1)
+        #expect(
+            (try? patron(
+                .borrow(member: member, loans: request, now: due - 1, dueAt: due + 14 * day, policy: policy), patronWith(1, dueAt: due)
+            ).get())?.count == 1)
     }
 
     @Test func givenALoanDueExactlyNowWhenTheMemberBorrowsThenTheOverdueBlockRefuses() {
         let due = t0 + 14 * day
-        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: due, dueAt: due + 14 * day, policy: policy), patronWith(1, dueAt: due))
-            == .failure(.blockedByOverdue(loans: [loanID(101)])))
+        #expect(
+            patron(
+                .borrow(member: member, loans: [loanID(1): bookID(9)], now: due, dueAt: due + 14 * day, policy: policy),
+                patronWith(1, dueAt: due))
+                == .failure(.blockedByOverdue(loans: [loanID(101)])))
     }
 
     @Test func givenAnOverdueLoanWhenItEndsThenTheMemberMayBorrowAgain() throws {
         let late = patronWith(1, dueAt: t0 - day)
         let back = PatronAggregate.fold(try PatronAggregate.decide(.end(loanID(101)), late), from: late)
-        #expect((try? patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: t0, dueAt: t0 + 14 * day, policy: policy), back).get())?.count == 1)
+        #expect(
+            (try? patron(.borrow(member: member, loans: [loanID(1): bookID(9)], now: t0, dueAt: t0 + 14 * day, policy: policy), back).get())?
+                .count == 1)
     }
 
     @Test func givenFourLoansWhenOneMoreIsAskedThenTheLimitIsReachedExactly() {
         let four = patronWith(4, dueAt: t0 + 14 * day)
-        #expect((try? patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), four).get())?.count == 1)
+        #expect(
+            (try? patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), four).get())?
+                .count == 1)
         let five = patronWith(5, dueAt: t0 + 14 * day)
-        #expect(patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), five)
-            == .failure(.limitReached(max: 5, active: 5, requested: 1)))
+        #expect(
+            patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), five)
+                == .failure(.limitReached(max: 5, active: 5, requested: 1)))
     }
 
     @Test func givenSeveralBrokenRulesWhenBorrowingThenTheFirstOfTheListIsTheAnswer() {
         // Overdue and over the limit: the overdue block comes first, as PatronRules.all lists it.
         let lateAndFull = patronWith(5, dueAt: t0 - day)
-        let answer = patron(.borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), lateAndFull)
-        guard case .failure(.blockedByOverdue(let loans)) = answer else { Issue.record("expected the overdue block, got \(answer)"); return }
+        let answer = patron(
+            .borrow(member: member, loans: [loanID(1): bookID(10)], now: t0, dueAt: t0 + 14 * day, policy: policy), lateAndFull)
+        guard case .failure(.blockedByOverdue(let loans)) = answer else {
+            Issue.record("expected the overdue block, got \(answer)"); return
+        }
         #expect(Set(loans) == Set((101...105).map(loanID)))
     }
 

@@ -11,26 +11,32 @@ struct FreeTextTests {
         #expect(FreeText.problem(text, field: "title") == FieldError("title", FreeText.message))
     }
 
-    @Test("ordinary text passes, line breaks and tabs only where text may span lines", arguments: [
-        ("Le Guin: Élan, 東京, emoji 📚, zero-width joiner 👩‍💻", false, true),
-        ("two\nlines", false, false),
-        ("two\nlines\tand a tab\r\n", true, true),
-        ("a\u{0}b", true, false),
-    ])
+    @Test(
+        "ordinary text passes, line breaks and tabs only where text may span lines",
+        arguments: [
+            ("Le Guin: Élan, 東京, emoji 📚, zero-width joiner 👩‍💻", false, true),
+            ("two\nlines", false, false),
+            ("two\nlines\tand a tab\r\n", true, true),
+            ("a\u{0}b", true, false),
+        ])
     func allowed(text: String, multiline: Bool, passes: Bool) {
         #expect((FreeText.problem(text, field: "f", multiline: multiline) == nil) == passes)
     }
 
-    @Test("invisible format characters are refused in names and titles", arguments: [
-        "Sensitive\u{202E}cipoT", "zero\u{200B}width", "\u{FEFF}bom", "soft\u{AD}hyphen", "line\u{2028}separator",
-    ])
+    @Test(
+        "invisible format characters are refused in names and titles",
+        arguments: [
+            "Sensitive\u{202E}cipoT", "zero\u{200B}width", "\u{FEFF}bom", "soft\u{AD}hyphen", "line\u{2028}separator",
+        ])
     func invisible(text: String) {
         #expect(FreeText.problem(text, field: "title") != nil)
     }
 
-    @Test("the joiners emoji and scripts need are kept in names, but not in addresses", arguments: [
-        "👩\u{200D}💻", "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", "می\u{200C}خواهم",
-    ])
+    @Test(
+        "the joiners emoji and scripts need are kept in names, but not in addresses",
+        arguments: [
+            "👩\u{200D}💻", "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", "می\u{200C}خواهم",
+        ])
     func joiners(text: String) {
         #expect(FreeText.problem(text, field: "displayName") == nil)
         #expect(FreeText.problem(text, field: "email", identifier: true) == FieldError("email", FreeText.invisibleMessage))

@@ -13,8 +13,10 @@ struct UUIDTextTests {
         }
     }
 
-    @Test(arguments: ["", "nope", "7d2c1a0e-0000-4000-8000-00000000000", "7d2c1a0e-0000-4000-8000-00000000000g",
-                      "7d2c1a0e00000-4000-8000-000000000000", "{7d2c1a0e-0000-4000-8000-000000000000}", "7d2c1a0e-0000-4000-8000-0000000000é"])
+    @Test(arguments: [
+        "", "nope", "7d2c1a0e-0000-4000-8000-00000000000", "7d2c1a0e-0000-4000-8000-00000000000g",
+        "7d2c1a0e00000-4000-8000-000000000000", "{7d2c1a0e-0000-4000-8000-000000000000}", "7d2c1a0e-0000-4000-8000-0000000000é",
+    ])
     func whatIsNotACanonicalUUIDIsRefused(text: String) {
         #expect(UUIDText.parse(text) == nil)
         #expect(BookID(text) == nil)

@@ -82,7 +82,8 @@ struct WhoAmI: AsyncParsableCommand {
 func printAccount(_ a: AccountSummary, _ global: GlobalOptions, verb: String?) throws {
     if global.json { return try printJSON(AccountJSON(a)) }
     if let verb { print("\(verb) \(a.email)") }
-    print(table(["ID", "EMAIL", "NAME", "COUNTRY", "ROLE"], [[a.id.description, a.email.value, a.displayName, a.country, a.role.rawValue]]))
+    print(
+        table(["ID", "EMAIL", "NAME", "COUNTRY", "ROLE"], [[a.id.description, a.email.value, a.displayName, a.country, a.role.rawValue]]))
 }
 
 struct AccountJSON: Encodable {

@@ -88,12 +88,14 @@ extension AuditCommand {
                 let (library, principal) = try await global.acting()
                 var handle = FileHandle.standardOutput
                 if let output {
-                    guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
+                    guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output)
+                    else {
                         throw CLIFailure("cannot write \(output)")
                     }
                     handle = file
                 }
-                let count = try await library.exportLog.execute(from: from, by: principal) { line in handle.write(Data((line + "\n").utf8)) }
+                let count = try await library.exportLog.execute(from: from, by: principal) { line in handle.write(Data((line + "\n").utf8))
+                }
                 if output != nil { print("Exported \(count) events.") }
             }
         }
@@ -110,19 +112,26 @@ extension AuditCommand {
         @Option(help: "A stream name, e.g. patron-<user id>.") var stream: String?
 
         func validate() throws {
-            if [book, member, loan, stream].compactMap({ $0 }).count != 1 { throw ValidationError("give exactly one of --book, --member, --loan, --stream") }
+            if [book, member, loan, stream].compactMap({ $0 }).count != 1 {
+                throw ValidationError("give exactly one of --book, --member, --loan, --stream")
+            }
         }
 
         func run() async throws {
             try await reportingFailures {
                 let (library, principal) = try await global.acting()
                 let subject: AggregateHistory.Subject =
-                    if let book { .book(book) } else if let member { .member(email: member) } else if let loan { .loan(loan) } else { .stream(stream ?? "") }
+                    if let book { .book(book) } else if let member { .member(email: member) } else if let loan { .loan(loan) } else {
+                        .stream(stream ?? "")
+                    }
                 let entries = try await library.history.execute(subject, by: principal)
                 if global.json { return try printJSON(entries) }
-                print(table(["#", "POSITION", "TIME", "ACTOR", "TYPE"], entries.map {
-                    [String($0.version), String($0.position), $0.recordedAt, $0.actor, $0.type]
-                }, maxWidth: 60))
+                print(
+                    table(
+                        ["#", "POSITION", "TIME", "ACTOR", "TYPE"],
+                        entries.map {
+                            [String($0.version), String($0.position), $0.recordedAt, $0.actor, $0.type]
+                        }, maxWidth: 60))
             }
         }
     }

@@ -60,8 +60,10 @@ extension BookCommand {
                 let (library, principal) = try await global.acting()
                 let overrides = BookChanges(
                     title: fields.title, authors: fields.authors.isEmpty ? nil : fields.authors, publisher: fields.publisher,
-                    categories: fields.categories.isEmpty ? nil : fields.categories, coverURL: fields.coverURL, description: fields.description)
-                let entry = try await library.importBook.execute(isbn: fields.isbn, workKey: workKey, overrides: overrides, copies: copies, by: principal)
+                    categories: fields.categories.isEmpty ? nil : fields.categories, coverURL: fields.coverURL,
+                    description: fields.description)
+                let entry = try await library.importBook.execute(
+                    isbn: fields.isbn, workKey: workKey, overrides: overrides, copies: copies, by: principal)
                 try show(entry, global, verb: "Imported")
             }
         }
@@ -101,8 +103,10 @@ extension BookCommand {
                 return page.total == 0 ? "No books." : "No books on this page (\(page.total) in all)."
             }
             let rows = page.items.map { e in
-                [e.id.description, e.details.title, e.details.authors.joined(separator: ", "), e.details.isbn?.isbn13 ?? "",
-                 "\(e.available)/\(e.copies)"]
+                [
+                    e.id.description, e.details.title, e.details.authors.joined(separator: ", "), e.details.isbn?.isbn13 ?? "",
+                    "\(e.available)/\(e.copies)",
+                ]
             }
             var footer = "\(page.offset + 1)-\(page.offset + page.items.count) of \(page.total)"
             if let next = page.nextOffset { footer += " (next page: --offset \(next))" }
@@ -184,8 +188,10 @@ extension BookCommand {
                 let (library, principal) = try await global.acting()
                 let report = try await library.catalogue.clearCatalogue.execute(by: principal)
                 if global.json {
-                    try printJSON(ClearJSON(withdrawn: report.withdrawn.map(\.description),
-                                            kept: report.kept.map { ["id": $0.book.description, "reason": $0.rejection.description] }))
+                    try printJSON(
+                        ClearJSON(
+                            withdrawn: report.withdrawn.map(\.description),
+                            kept: report.kept.map { ["id": $0.book.description, "reason": $0.rejection.description] }))
                     return
                 }
                 print("Withdrew \(books(report.withdrawn.count)).")

@@ -20,11 +20,12 @@ struct BookmarkCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let (library, principal) = try await global.acting()
-                let list = if let book {
-                    try await library.bookmarks.add(book: try BookID.parse(book), by: principal)
-                } else {
-                    try await library.bookmarks.add(work: workKey ?? "", by: principal)
-                }
+                let list =
+                    if let book {
+                        try await library.bookmarks.add(book: try BookID.parse(book), by: principal)
+                    } else {
+                        try await library.bookmarks.add(work: workKey ?? "", by: principal)
+                    }
                 try printBookmarks(list, global)
             }
         }
@@ -62,7 +63,13 @@ private func printBookmarks(_ entries: [BookmarkEntry], _ global: GlobalOptions)
         return try printJSON(entries.map { ["key": $0.key, "title": $0.work.title, "authors": $0.work.authors.joined(separator: ", ")] })
     }
     guard !entries.isEmpty else { return print("No bookmarks.") }
-    print(table(["KEY", "TITLE", "AUTHORS", "YEAR", "COVER"], entries.map { e in
-        [e.key, e.work.title, e.work.authors.joined(separator: ", "), e.work.firstPublishYear.map(String.init) ?? "", e.work.covers?.medium ?? ""]
-    }, maxWidth: 60))
+    print(
+        table(
+            ["KEY", "TITLE", "AUTHORS", "YEAR", "COVER"],
+            entries.map { e in
+                [
+                    e.key, e.work.title, e.work.authors.joined(separator: ", "), e.work.firstPublishYear.map(String.init) ?? "",
+                    e.work.covers?.medium ?? "",
+                ]
+            }, maxWidth: 60))
 }

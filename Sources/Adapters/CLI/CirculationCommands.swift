@@ -95,10 +95,15 @@ private func printLoans(_ loans: [LoanSummary], _ library: Library, _ global: Gl
     if global.json { return try printJSON(loans.map { LoanJSON($0, overdue: list.isOverdue($0)) }) }
     guard !loans.isEmpty else { return print("No loans.") }
     let day = Date.FormatStyle(date: .numeric, time: .omitted, timeZone: .gmt)
-    print(table(["LOAN", "BOOK", "BORROWER", "DUE", "STATE"], loans.map { loan in
-        let state = loan.returnedAt != nil ? "returned" : list.isOverdue(loan) ? "OVERDUE" : loan.renewals > 0 ? "renewed \(loan.renewals)x" : "out"
-        return [loan.id.description, loan.bookTitle, loan.borrowerName, loan.dueAt.formatted(day), state]
-    }))
+    print(
+        table(
+            ["LOAN", "BOOK", "BORROWER", "DUE", "STATE"],
+            loans.map { loan in
+                let state =
+                    loan.returnedAt != nil
+                    ? "returned" : list.isOverdue(loan) ? "OVERDUE" : loan.renewals > 0 ? "renewed \(loan.renewals)x" : "out"
+                return [loan.id.description, loan.bookTitle, loan.borrowerName, loan.dueAt.formatted(day), state]
+            }))
 }
 
 private struct LoanJSON: Encodable {
@@ -133,7 +138,9 @@ struct NoticesCommand: AsyncParsableCommand {
             try await reportingFailures {
                 var when: Date?
                 if let asOf {
-                    guard let parsed = try? Date(asOf, strategy: .iso8601) else { throw CLIFailure("--as-of must be an ISO 8601 time such as 2026-12-01T09:00:00Z") }
+                    guard let parsed = try? Date(asOf, strategy: .iso8601) else {
+                        throw CLIFailure("--as-of must be an ISO 8601 time such as 2026-12-01T09:00:00Z")
+                    }
                     when = parsed
                 }
                 let (library, principal) = try await global.acting()
@@ -152,11 +159,15 @@ struct NoticesCommand: AsyncParsableCommand {
                 let (library, principal) = try await global.acting()
                 let notices = try await library.circulation.notices.list(by: principal)
                 if global.json {
-                    return try printJSON(notices.items.map { ["id": $0.id, "kind": $0.kind.rawValue, "book": $0.bookTitle, "read": "\($0.read)"] })
+                    return try printJSON(
+                        notices.items.map { ["id": $0.id, "kind": $0.kind.rawValue, "book": $0.bookTitle, "read": "\($0.read)"] })
                 }
                 print("\(notices.unread) unread.")
                 guard !notices.items.isEmpty else { return }
-                print(table(["ID", "KIND", "BOOK", "READ"], notices.items.map { [$0.id, $0.kind.rawValue, $0.bookTitle, $0.read ? "yes" : "no"] }, maxWidth: 60))
+                print(
+                    table(
+                        ["ID", "KIND", "BOOK", "READ"],
+                        notices.items.map { [$0.id, $0.kind.rawValue, $0.bookTitle, $0.read ? "yes" : "no"] }, maxWidth: 60))
             }
         }
     }

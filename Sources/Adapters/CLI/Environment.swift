@@ -39,31 +39,41 @@ public enum CLIContext {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The library database file. Default: $SHELFMARK_DB, else $XDG_DATA_HOME/shelfmark/library.sqlite.",
-        valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The library database file. Default: $SHELFMARK_DB, else $XDG_DATA_HOME/shelfmark/library.sqlite.",
+            valueName: "path"))
     var db: String?
 
     @Flag(name: .long, help: "Print JSON for scripts instead of tables.")
     var json = false
 
-    @Option(name: .customLong("countries-url"), help: ArgumentHelp(
-        "REST Countries base URL ($SHELFMARK_COUNTRIES_URL). Default: the bundled ISO 3166-1 list.", valueName: "url"))
+    @Option(
+        name: .customLong("countries-url"),
+        help: ArgumentHelp(
+            "REST Countries base URL ($SHELFMARK_COUNTRIES_URL). Default: the bundled ISO 3166-1 list.", valueName: "url"))
     var countriesURL: String?
 
-    @Option(name: .customLong("geo-url"), help: ArgumentHelp(
-        "IPinfo base URL ($SHELFMARK_GEO_URL), e.g. https://ipinfo.io. Default: no geolocation.", valueName: "url"))
+    @Option(
+        name: .customLong("geo-url"),
+        help: ArgumentHelp(
+            "IPinfo base URL ($SHELFMARK_GEO_URL), e.g. https://ipinfo.io. Default: no geolocation.", valueName: "url"))
     var geoURL: String?
 
     @Option(name: .customLong("geo-token"), help: ArgumentHelp("IPinfo token ($SHELFMARK_GEO_TOKEN), optional.", valueName: "token"))
     var geoToken: String?
 
-    @Option(name: .customLong("openlibrary-url"), help: ArgumentHelp(
-        "Open Library base URL ($SHELFMARK_OPENLIBRARY_URL). Default: https://openlibrary.org.", valueName: "url"))
+    @Option(
+        name: .customLong("openlibrary-url"),
+        help: ArgumentHelp(
+            "Open Library base URL ($SHELFMARK_OPENLIBRARY_URL). Default: https://openlibrary.org.", valueName: "url"))
     var openLibraryURL: String?
 
-    @Option(name: .customLong("covers-url"), help: ArgumentHelp(
-        "Open Library covers base URL ($SHELFMARK_COVERS_URL). Default: https://covers.openlibrary.org.", valueName: "url"))
+    @Option(
+        name: .customLong("covers-url"),
+        help: ArgumentHelp(
+            "Open Library covers base URL ($SHELFMARK_COVERS_URL). Default: https://covers.openlibrary.org.", valueName: "url"))
     var coversURL: String?
 
     var options: LibraryOptions {

@@ -24,15 +24,21 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let request = SearchQuery(title: title, author: author, text: query, sort: SearchSort(rawValue: sort) ?? .relevance, limit: limit, offset: offset)
+            let request = SearchQuery(
+                title: title, author: author, text: query, sort: SearchSort(rawValue: sort) ?? .relevance, limit: limit, offset: offset)
             let page = try await global.library().search.execute(request)
             if global.json { return try printJSON(SearchJSON(page)) }
             if page.stale { print("(Open Library is unreachable: these results come from the cache)") }
             guard !page.results.isEmpty else { return print("Nothing found.") }
-            print(table(["WORK", "TITLE", "AUTHORS", "YEAR", "RATING", "COVER"], page.results.map { w in
-                [w.workKey, w.title, w.authors.joined(separator: ", "), w.firstPublishYear.map(String.init) ?? "",
-                 w.ratingAverage.map { String(format: "%.1f (%d)", $0, w.ratingCount ?? 0) } ?? "", w.covers?.medium ?? ""]
-            }, maxWidth: 60))
+            print(
+                table(
+                    ["WORK", "TITLE", "AUTHORS", "YEAR", "RATING", "COVER"],
+                    page.results.map { w in
+                        [
+                            w.workKey, w.title, w.authors.joined(separator: ", "), w.firstPublishYear.map(String.init) ?? "",
+                            w.ratingAverage.map { String(format: "%.1f (%d)", $0, w.ratingCount ?? 0) } ?? "", w.covers?.medium ?? "",
+                        ]
+                    }, maxWidth: 60))
             var footer = "\(page.offset + 1)-\(page.offset + page.results.count) of \(page.total)"
             if let next = page.nextOffset { footer += " (next page: --offset \(next))" }
             print(footer)

@@ -6,7 +6,8 @@ import Foundation
 enum SavedSession {
     static var url: URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         return URL(fileURLWithPath: base).appendingPathComponent("shelfmark/session")
     }

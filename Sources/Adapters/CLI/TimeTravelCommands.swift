@@ -15,7 +15,11 @@ extension AuditCommand {
             try await reportingFailures {
                 let limit: ReplayLimit
                 if let until {
-                    if let position = Int64(until) { limit = .position(position) } else { limit = .time(try parseTime(until, option: "--until")) }
+                    if let position = Int64(until) {
+                        limit = .position(position)
+                    } else {
+                        limit = .time(try parseTime(until, option: "--until"))
+                    }
                 } else {
                     limit = .end
                 }
@@ -50,19 +54,40 @@ extension AuditCommand {
                 let which: TimeTravel.View = view == "books" ? .books : view == "loans" ? .loans : .member(email: email ?? "")
                 let answer = try await library.timeTravel.execute(at: moment, view: which, by: principal)
                 if global.json {
-                    return try printJSON(AsOfJSON(
-                        events: answer.events, books: answer.books.map { ["id": $0.id.description, "title": $0.details.title, "copies": "\($0.copies)", "onLoan": "\($0.onLoan)"] },
-                        loans: answer.loans.map { ["id": $0.id.description, "book": $0.bookTitle, "borrower": $0.borrowerName, "returned": "\($0.returnedAt != nil)"] },
-                        notices: answer.notices.map { ["id": $0.id, "kind": $0.kind.rawValue] }))
+                    return try printJSON(
+                        AsOfJSON(
+                            events: answer.events,
+                            books: answer.books.map {
+                                ["id": $0.id.description, "title": $0.details.title, "copies": "\($0.copies)", "onLoan": "\($0.onLoan)"]
+                            },
+                            loans: answer.loans.map {
+                                [
+                                    "id": $0.id.description, "book": $0.bookTitle, "borrower": $0.borrowerName,
+                                    "returned": "\($0.returnedAt != nil)",
+                                ]
+                            },
+                            notices: answer.notices.map { ["id": $0.id, "kind": $0.kind.rawValue] }))
                 }
                 print("As of \(timestamp) (\(answer.events) events):")
                 switch which {
                 case .books:
-                    print(answer.books.isEmpty ? "No books." : table(["ID", "TITLE", "COPIES", "ON LOAN"], answer.books.map {
-                        [$0.id.description, $0.details.title, "\($0.copies)", "\($0.onLoan)"] }))
+                    print(
+                        answer.books.isEmpty
+                            ? "No books."
+                            : table(
+                                ["ID", "TITLE", "COPIES", "ON LOAN"],
+                                answer.books.map {
+                                    [$0.id.description, $0.details.title, "\($0.copies)", "\($0.onLoan)"]
+                                }))
                 case .loans, .member:
-                    print(answer.loans.isEmpty ? "No loans." : table(["LOAN", "BOOK", "BORROWER", "STATE"], answer.loans.map {
-                        [$0.id.description, $0.bookTitle, $0.borrowerName, $0.returnedAt == nil ? "out" : "returned"] }))
+                    print(
+                        answer.loans.isEmpty
+                            ? "No loans."
+                            : table(
+                                ["LOAN", "BOOK", "BORROWER", "STATE"],
+                                answer.loans.map {
+                                    [$0.id.description, $0.bookTitle, $0.borrowerName, $0.returnedAt == nil ? "out" : "returned"]
+                                }))
                     if case .member = which { print("\(answer.notices.count) notices.") }
                 }
             }
@@ -78,6 +103,8 @@ private struct AsOfJSON: Encodable {
 }
 
 func parseTime(_ text: String, option: String) throws -> Date {
-    guard let date = try? Date(text, strategy: .iso8601) else { throw CLIFailure("\(option) must be an ISO 8601 time such as 2026-12-01T09:00:00Z") }
+    guard let date = try? Date(text, strategy: .iso8601) else {
+        throw CLIFailure("\(option) must be an ISO 8601 time such as 2026-12-01T09:00:00Z")
+    }
     return date
 }

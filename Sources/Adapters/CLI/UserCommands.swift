@@ -18,12 +18,16 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let library = try await global.library()
-                let page = try await library.accounts.listUsers.execute(limit: limit, offset: offset, by: try await SavedSession.principal(library))
+                let page = try await library.accounts.listUsers.execute(
+                    limit: limit, offset: offset, by: try await SavedSession.principal(library))
                 if global.json { return try printJSON(page.items.map(AccountJSON.init)) }
                 guard !page.items.isEmpty else { return print("No accounts.") }
-                print(table(["ID", "EMAIL", "NAME", "COUNTRY", "ROLE"], page.items.map {
-                    [$0.id.description, $0.email.value, $0.displayName, $0.country, $0.role.rawValue]
-                }))
+                print(
+                    table(
+                        ["ID", "EMAIL", "NAME", "COUNTRY", "ROLE"],
+                        page.items.map {
+                            [$0.id.description, $0.email.value, $0.displayName, $0.country, $0.role.rawValue]
+                        }))
             }
         }
     }

@@ -10,12 +10,17 @@ extension LibraryAPI {
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
         let form = SignupForm(email: body.email, password: body.password, displayName: body.displayName, country: body.country)
-        return .created(.init(body: .json(try await signedIn(try await accounts.signUp.execute(form, client: RequestScope.clientIP, by: principal)))))
+        return .created(
+            .init(body: .json(try await signedIn(try await accounts.signUp.execute(form, client: RequestScope.clientIP, by: principal)))))
     }
 
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
-        return .created(.init(body: .json(try await signedIn(try await accounts.logIn.execute(email: body.email, password: body.password, client: RequestScope.clientIP)))))
+        return .created(
+            .init(
+                body: .json(
+                    try await signedIn(
+                        try await accounts.logIn.execute(email: body.email, password: body.password, client: RequestScope.clientIP)))))
     }
 
     func logOut(_ input: Operations.LogOut.Input) async throws -> Operations.LogOut.Output {
@@ -34,9 +39,12 @@ extension LibraryAPI {
 
     func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
         let page = try await accounts.listUsers.execute(limit: input.query.limit ?? 50, offset: input.query.offset ?? 0, by: principal)
-        return .ok(.init(body: .json(.init(
-            items: page.items.map(Components.Schemas.User.init), total: page.total, offset: page.offset, limit: page.limit,
-            nextOffset: page.nextOffset))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: page.items.map(Components.Schemas.User.init), total: page.total, offset: page.offset, limit: page.limit,
+                        nextOffset: page.nextOffset))))
     }
 
     func changeRole(_ input: Operations.ChangeRole.Input) async throws -> Operations.ChangeRole.Output {

@@ -6,21 +6,35 @@ import OpenAPIRuntime
 extension LibraryAPI {
     func verifyLog(_ input: Operations.VerifyLog.Input) async throws -> Operations.VerifyLog.Output {
         let checks = try await library.verifyLog.execute(by: principal)
-        return .ok(.init(body: .json(.init(
-            ok: checks.allSatisfy(\.passed), checks: checks.map { .init(name: $0.name, passed: $0.passed, detail: $0.detail) }))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        ok: checks.allSatisfy(\.passed), checks: checks.map { .init(name: $0.name, passed: $0.passed, detail: $0.detail) }))
+            ))
     }
 }
 
 extension LibraryAPI {
     func aggregateHistory(_ input: Operations.AggregateHistory.Input) async throws -> Operations.AggregateHistory.Output {
         let q = input.query
-        let given: [AggregateHistory.Subject] = [q.book.map { .book($0) }, q.member.map { .member(email: $0) }, q.loan.map { .loan($0) },
-                                                 q.stream.map { .stream($0) }].compactMap { $0 }
-        guard given.count == 1, let subject = given.first else { throw InvalidInput("book", "give exactly one of book, member, loan, stream") }
+        let given: [AggregateHistory.Subject] = [
+            q.book.map { .book($0) }, q.member.map { .member(email: $0) }, q.loan.map { .loan($0) },
+            q.stream.map { .stream($0) },
+        ].compactMap { $0 }
+        guard given.count == 1, let subject = given.first else {
+            throw InvalidInput("book", "give exactly one of book, member, loan, stream")
+        }
         let entries = try await library.history.execute(subject, by: principal)
-        return .ok(.init(body: .json(.init(items: entries.map {
-            .init(position: $0.position, version: $0.version, _type: $0.type, recordedAt: $0.recordedAt, actor: $0.actor, payload: $0.payload)
-        }))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: entries.map {
+                            .init(
+                                position: $0.position, version: $0.version, _type: $0.type, recordedAt: $0.recordedAt, actor: $0.actor,
+                                payload: $0.payload)
+                        }))))
     }
 }
 
@@ -36,8 +50,12 @@ extension LibraryAPI {
             view = .member(email: email)
         }
         let answer = try await library.timeTravel.execute(at: q.at, view: view, by: principal)
-        return .ok(.init(body: .json(.init(
-            events: answer.events, books: answer.books.map(Components.Schemas.Book.init), loans: answer.loans.map { loanSchema($0, at: q.at) },
-            notices: answer.notices.map(Components.Schemas.Notice.init)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        events: answer.events, books: answer.books.map(Components.Schemas.Book.init),
+                        loans: answer.loans.map { loanSchema($0, at: q.at) },
+                        notices: answer.notices.map(Components.Schemas.Notice.init)))))
     }
 }

@@ -127,7 +127,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
             }
         } catch let error as any HTTPResponseError {
             throw error  // too large
-        } catch where ContinuousClock.now - started >= timeout {
+        } catch  where ContinuousClock.now - started >= timeout {
             result = nil
         } catch {
             // The client's fault (the connection ended mid-body, a broken chunk): no 500 in the log.

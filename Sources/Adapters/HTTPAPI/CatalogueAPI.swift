@@ -65,9 +65,12 @@ struct LibraryAPI: APIProtocol {
             throw InvalidInput("confirm", "must be true: clearing withdraws every book in the catalogue")
         }
         let report = try await library.catalogue.clearCatalogue.execute(by: principal)
-        return .ok(.init(body: .json(.init(
-            withdrawn: report.withdrawn.map(\.description),
-            kept: report.kept.map { .init(id: $0.book.description, reason: $0.rejection.description) }))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        withdrawn: report.withdrawn.map(\.description),
+                        kept: report.kept.map { .init(id: $0.book.description, reason: $0.rejection.description) }))))
     }
 }
 

@@ -27,7 +27,8 @@ struct WholeSecondDates: DateTranscoder {
 
     /// A decoding error is the caller's mistake (400); Foundation's own error would be a 500.
     private func notADate(_ text: String) -> DecodingError {
-        .dataCorrupted(.init(
-            codingPath: [], debugDescription: "expected an ISO 8601 date-time such as 2026-12-01T09:00:00Z, not '\(text.prefix(40))'"))
+        .dataCorrupted(
+            .init(
+                codingPath: [], debugDescription: "expected an ISO 8601 date-time such as 2026-12-01T09:00:00Z, not '\(text.prefix(40))'"))
     }
 }

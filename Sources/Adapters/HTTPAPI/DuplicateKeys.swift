@@ -79,14 +79,16 @@ enum DuplicateKeys {
                 continue
             }
             flushPlain()
-            if escape == UInt8(ascii: "u"), bytes.count >= 4, let unit = UInt16(String(decoding: bytes.prefix(4), as: UTF8.self), radix: 16) {
+            if escape == UInt8(ascii: "u"), bytes.count >= 4, let unit = UInt16(String(decoding: bytes.prefix(4), as: UTF8.self), radix: 16)
+            {
                 units.append(unit)
                 bytes = bytes.dropFirst(4)
                 continue
             }
             flushUnits()
             let map: [UInt8: Unicode.Scalar] = [
-                UInt8(ascii: "n"): "\n", UInt8(ascii: "t"): "\t", UInt8(ascii: "r"): "\r", UInt8(ascii: "b"): "\u{8}", UInt8(ascii: "f"): "\u{C}",
+                UInt8(ascii: "n"): "\n", UInt8(ascii: "t"): "\t", UInt8(ascii: "r"): "\r", UInt8(ascii: "b"): "\u{8}",
+                UInt8(ascii: "f"): "\u{C}",
             ]
             scalars.append(map[escape] ?? Unicode.Scalar(escape))
         }

@@ -51,10 +51,13 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return response
         } catch {
-            let problem = Problem.of(error) ?? httpProblem(error) ?? {
-                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-                return Problem(status: 500, slug: "internal", title: "Internal error", detail: "the server failed; the error was logged")
-            }()
+            let problem =
+                Problem.of(error) ?? httpProblem(error)
+                ?? {
+                    context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                    return Problem(
+                        status: 500, slug: "internal", title: "Internal error", detail: "the server failed; the error was logged")
+                }()
             var response = try Self.response(problem)
             if problem.status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
             if let seconds = Self.retryAfter(error) { response.headers[.retryAfter] = String(seconds) }

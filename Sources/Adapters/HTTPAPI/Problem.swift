@@ -21,7 +21,9 @@ struct Problem: Error, Encodable, Equatable {
         self.title = title
         self.status = status
         self.detail = detail.map { Self.bounded($0, Self.maxDetail) }
-        self.errors = errors.map { $0.prefix(Self.maxErrors).map { FieldError(Self.bounded($0.field, 200), Self.bounded($0.message, 300)) } }
+        self.errors = errors.map {
+            $0.prefix(Self.maxErrors).map { FieldError(Self.bounded($0.field, 200), Self.bounded($0.message, 300)) }
+        }
     }
 
     private static func bounded(_ text: String, _ limit: Int) -> String {
@@ -29,13 +31,15 @@ struct Problem: Error, Encodable, Equatable {
     }
 
     var schema: Components.Schemas.Problem {
-        .init(_type: type, title: title, status: status, detail: detail, errors: errors?.map { .init(field: $0.field, message: $0.message) })
+        .init(
+            _type: type, title: title, status: status, detail: detail, errors: errors?.map { .init(field: $0.field, message: $0.message) })
     }
 
     static func validation(_ errors: [FieldError]) -> Problem {
         let more = errors.count > maxErrors ? "; and \(errors.count - maxErrors) more" : ""
-        return Problem(status: 400, slug: "validation", title: "Invalid input",
-                       detail: errors.prefix(maxErrors).map(\.description).joined(separator: "; ") + more, errors: errors)
+        return Problem(
+            status: 400, slug: "validation", title: "Invalid input",
+            detail: errors.prefix(maxErrors).map(\.description).joined(separator: "; ") + more, errors: errors)
     }
 
     /// The problem an error stands for, or nil when it is not the caller's fault (a 500).
@@ -48,13 +52,15 @@ struct Problem: Error, Encodable, Equatable {
         case let error as TooMuchContention:
             return Problem(status: 503, slug: "contention", title: "Busy", detail: error.description)
         case let error as DecodingError: return malformed(error)
-        case let error as Unauthenticated: return Problem(status: 401, slug: "unauthenticated", title: "Unauthorized", detail: error.description)
+        case let error as Unauthenticated:
+            return Problem(status: 401, slug: "unauthenticated", title: "Unauthorized", detail: error.description)
         case let error as InvalidCredentials:
             return Problem(status: 401, slug: "invalid-credentials", title: "Unauthorized", detail: error.description)
         case let error as Forbidden: return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: error.description)
         case let error as EmailTaken:
-            return Problem(status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
-                           errors: [FieldError("email", "is already registered")])
+            return Problem(
+                status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
+                errors: [FieldError("email", "is already registered")])
         case let error as ServerBusy:
             return Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: error.description)
         case let error as SearchUnavailable:
@@ -104,8 +110,9 @@ struct Problem: Error, Encodable, Equatable {
         case .typeMismatch(let type, let context): field = FieldError(path(context.codingPath), "must be of type \(jsonType(type))")
         case .valueNotFound(_, let context): field = FieldError(path(context.codingPath), "must not be null")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return Problem(status: 400, slug: "malformed-request", title: "Malformed request",
-                           detail: "the request could not be read (is the body valid JSON?): \(context.debugDescription)")
+            return Problem(
+                status: 400, slug: "malformed-request", title: "Malformed request",
+                detail: "the request could not be read (is the body valid JSON?): \(context.debugDescription)")
         case .dataCorrupted(let context): field = FieldError(path(context.codingPath), context.debugDescription)
         @unknown default: field = FieldError("body", "is not valid")
         }

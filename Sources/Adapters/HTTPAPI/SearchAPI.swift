@@ -11,9 +11,12 @@ extension LibraryAPI {
             title: q.title, author: q.author, text: q.q, sort: q.sort.flatMap { SearchSort(rawValue: $0.rawValue) } ?? .relevance,
             limit: q.limit ?? 20, offset: q.offset ?? 0)
         let page = try await library.search.execute(query)
-        return .ok(.init(body: .json(.init(
-            results: page.results.map(Components.Schemas.Work.init), total: page.total, offset: page.offset, limit: page.limit,
-            nextOffset: page.nextOffset, stale: page.stale))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        results: page.results.map(Components.Schemas.Work.init), total: page.total, offset: page.offset, limit: page.limit,
+                        nextOffset: page.nextOffset, stale: page.stale))))
     }
 }
 
@@ -47,9 +50,12 @@ extension LibraryAPI {
     }
 
     private func bookmarks(_ entries: [BookmarkEntry]) -> Components.Schemas.BookmarkList {
-        .init(items: entries.map { entry in
-            .init(value1: .init(entry.work), value2: .init(key: entry.key, bookId: entry.book?.description, bookmarkedAt: entry.bookmarkedAt))
-        })
+        .init(
+            items: entries.map { entry in
+                .init(
+                    value1: .init(entry.work),
+                    value2: .init(key: entry.key, bookId: entry.book?.description, bookmarkedAt: entry.bookmarkedAt))
+            })
     }
 }
 
@@ -57,8 +63,10 @@ extension LibraryAPI {
     func importBook(_ input: Operations.ImportBook.Input) async throws -> Operations.ImportBook.Output {
         guard case .json(let b) = input.body else { throw InvalidInput("body", "must be JSON") }
         let overrides = BookChanges(
-            title: b.title, authors: b.authors, publisher: b.publisher, categories: b.categories, coverURL: b.coverUrl, description: b.description)
-        let entry = try await library.importBook.execute(isbn: b.isbn, workKey: b.workKey, overrides: overrides, copies: b.copies ?? 1, by: principal)
+            title: b.title, authors: b.authors, publisher: b.publisher, categories: b.categories, coverURL: b.coverUrl,
+            description: b.description)
+        let entry = try await library.importBook.execute(
+            isbn: b.isbn, workKey: b.workKey, overrides: overrides, copies: b.copies ?? 1, by: principal)
         return .created(.init(headers: .init(location: "/api/v1/books/\(entry.id)"), body: .json(.init(entry))))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An IPv4 or IPv6 address, parsed by the system, with the ranges that must never be geolocated.

@@ -12,7 +12,9 @@ public struct IPinfoGeolocator: IPGeolocator {
     let client: HTTPClient
     let timeout: TimeAmount
 
-    public init(baseURL: String = "https://ipinfo.io", token: String? = nil, client: HTTPClient = .shared, timeout: TimeAmount = .seconds(2)) {
+    public init(
+        baseURL: String = "https://ipinfo.io", token: String? = nil, client: HTTPClient = .shared, timeout: TimeAmount = .seconds(2)
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.client = client

@@ -23,9 +23,10 @@ public final class InMemoryEventStore: EventStore, Sendable {
                 for pending in append.events {
                     let version = versions[append.stream, default: 0] + 1
                     versions[append.stream] = version
-                    written.append(RecordedEvent(
-                        position: Int64(log.count + written.count + 1), stream: append.stream, version: version,
-                        event: pending.event, metadata: pending.metadata))
+                    written.append(
+                        RecordedEvent(
+                            position: Int64(log.count + written.count + 1), stream: append.stream, version: version,
+                            event: pending.event, metadata: pending.metadata))
                 }
             }
             log += written

@@ -24,8 +24,10 @@ struct AccountsProjection: SQLiteProjection {
         case .registered(let e):
             try db.cached(
                 sql: "INSERT INTO accounts (id, email, display_name, country, role, registered_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [e.user.description, e.email.value, e.displayName, e.country, e.role.rawValue,
-                            Timestamp.format(recordedAt)])
+                arguments: [
+                    e.user.description, e.email.value, e.displayName, e.country, e.role.rawValue,
+                    Timestamp.format(recordedAt),
+                ])
         case .roleChanged(let e):
             try db.cached(sql: "UPDATE accounts SET role = ? WHERE id = ?", arguments: [e.role.rawValue, e.user.description])
         case .sessionOpened(let e):

@@ -21,9 +21,11 @@ struct BookmarksProjection: SQLiteProjection {
                         rating_average, bookmarked_at, position)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [e.member.description, e.key, e.book?.description, s.title, CatalogueProjection.sortKey(s.title),
-                            CatalogueProjection.jsonArray(s.authors), s.firstPublishYear, s.coverID, s.ratingAverage,
-                            Timestamp.format(recorded.metadata.recordedAt), recorded.position])
+                arguments: [
+                    e.member.description, e.key, e.book?.description, s.title, CatalogueProjection.sortKey(s.title),
+                    CatalogueProjection.jsonArray(s.authors), s.firstPublishYear, s.coverID, s.ratingAverage,
+                    Timestamp.format(recorded.metadata.recordedAt), recorded.position,
+                ])
         case .bookmark(.removed(let e)):
             try db.cached(sql: "DELETE FROM bookmarks WHERE member_id = ? AND key = ?", arguments: [e.member.description, e.key])
         case .book, .user, .emailClaim, .loan, .patron, .inbox:
@@ -41,11 +43,13 @@ public struct SQLiteBookmarks: BookmarkShelf {
         let order = sort == .title ? "title_key, position DESC" : "position DESC"
         let covers = coversURL
         return try pool.readHere { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order)", arguments: [member.description]).map { row in
+            try Row.fetchAll(db, sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order)", arguments: [member.description]).map
+            { row in
                 let key: String = row["key"]
                 let coverID: Int? = row["cover_id"]
                 let work = WorkResult(
-                    workKey: key, title: row["title"], authors: try JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8)),
+                    workKey: key, title: row["title"],
+                    authors: try JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8)),
                     firstPublishYear: row["first_publish_year"], editionCount: nil, isbns: [], coverID: coverID,
                     ratingAverage: row["rating_average"], ratingCount: nil, readingLogCount: nil,
                     covers: coverID.map { CoverURLs.openLibrary(base: covers, path: "id/\($0)") })

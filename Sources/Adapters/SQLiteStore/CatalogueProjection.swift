@@ -35,7 +35,8 @@ struct CatalogueProjection: SQLiteProjection {
                         categories, cover_url, description, copies, added_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: StatementArguments([recorded.position, e.book.description] + Self.detailColumns(e.details) + [e.copies, at, at]))
+                arguments: StatementArguments(
+                    [recorded.position, e.book.description] + Self.detailColumns(e.details) + [e.copies, at, at]))
             try index(e.details, seq: recorded.position, db)
         case .edited(let e):
             guard let seq = try seq(of: e.book, db) else { return }

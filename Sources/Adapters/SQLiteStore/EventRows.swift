@@ -47,7 +47,8 @@ enum EventRows {
     }
 
     static func version(of stream: StreamName, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(stream_version) FROM events WHERE stream_id = ?"), arguments: [stream.rawValue]) ?? 0
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MAX(stream_version) FROM events WHERE stream_id = ?"), arguments: [stream.rawValue]) ?? 0
     }
 
     static func head(_ db: Database) throws -> Int64 {

@@ -37,8 +37,10 @@ public enum HashChain {
             causationID = row["causation_id"]
         }
 
-        init(position: Int64, streamID: String, streamVersion: Int64, eventType: String, payload: String, eventID: String,
-             recordedAt: String, actor: String, correlationID: String, causationID: String?) {
+        init(
+            position: Int64, streamID: String, streamVersion: Int64, eventType: String, payload: String, eventID: String,
+            recordedAt: String, actor: String, correlationID: String, causationID: String?
+        ) {
             self.position = position
             self.streamID = streamID
             self.streamVersion = streamVersion
@@ -54,8 +56,10 @@ public enum HashChain {
         /// The canonical encoding: the fields as UTF-8 text, each followed by a line feed
         /// (a missing causation id is the empty string).
         var canonical: String {
-            [String(position), streamID, String(streamVersion), eventType, payload, eventID, recordedAt, actor, correlationID,
-             causationID ?? ""].map { $0 + "\n" }.joined()
+            [
+                String(position), streamID, String(streamVersion), eventType, payload, eventID, recordedAt, actor, correlationID,
+                causationID ?? "",
+            ].map { $0 + "\n" }.joined()
         }
     }
 
@@ -80,7 +84,9 @@ public enum HashChain {
 
     /// Position and hash of the newest event, or (0, genesis).
     static func tip(_ db: Database) throws -> (position: Int64, hash: String) {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")) else { return (0, genesis) }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")) else {
+            return (0, genesis)
+        }
         return (row["position"], row["hash"] ?? genesis)
     }
 

@@ -20,11 +20,14 @@ struct LoansProjection: SQLiteProjection {
                     INSERT INTO loans (id, book_id, book_title, borrower_id, borrower_name, lent_at, due_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName,
-                            Timestamp.format(e.lentAt), Timestamp.format(e.dueAt)])
+                arguments: [
+                    e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName,
+                    Timestamp.format(e.lentAt), Timestamp.format(e.dueAt),
+                ])
         case .loan(.renewed(let e)):
-            try db.cached(sql: "UPDATE loans SET due_at = ?, renewals = ? WHERE id = ?",
-                           arguments: [Timestamp.format(e.dueAt), e.renewals, e.loan.description])
+            try db.cached(
+                sql: "UPDATE loans SET due_at = ?, renewals = ? WHERE id = ?",
+                arguments: [Timestamp.format(e.dueAt), e.renewals, e.loan.description])
         case .loan(.returned(let e)):
             try db.cached(sql: "UPDATE loans SET returned_at = ? WHERE id = ?", arguments: [Timestamp.format(e.at), e.loan.description])
         case .loan(.noticeIssued(let e)):
@@ -33,12 +36,15 @@ struct LoansProjection: SQLiteProjection {
                     INSERT OR IGNORE INTO notices (id, member_id, loan_id, book_title, kind, due_at, issued_at, issued_position)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [e.id, e.member.description, e.loan.description, e.bookTitle, e.kind.rawValue,
-                            Timestamp.format(e.dueAt), Timestamp.format(e.at), recorded.position])
+                arguments: [
+                    e.id, e.member.description, e.loan.description, e.bookTitle, e.kind.rawValue,
+                    Timestamp.format(e.dueAt), Timestamp.format(e.at), recorded.position,
+                ])
         case .inbox(.noticesRead(let e)):
             for id in e.notices {
-                try db.cached(sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
-                               arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
+                try db.cached(
+                    sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
+                    arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
             }
         case .book, .user, .emailClaim, .patron, .bookmark:
             return
@@ -67,13 +73,16 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
     }
 
     public func loan(_ id: LoanID) async throws -> LoanSummary? {
-        try pool.readHere { db in try Row.fetchOne(db, sql: "SELECT * FROM loans WHERE id = ?", arguments: [id.description]).map(Self.loan) }
+        try pool.readHere { db in try Row.fetchOne(db, sql: "SELECT * FROM loans WHERE id = ?", arguments: [id.description]).map(Self.loan)
+        }
     }
 
     public func notices(of member: UserID, limit: Int) async throws -> (items: [NoticeSummary], unread: Int) {
         try pool.readHere { db in
-            let unread = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notices WHERE member_id = ? AND read_at IS NULL",
-                                          arguments: [member.description]) ?? 0
+            let unread =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM notices WHERE member_id = ? AND read_at IS NULL",
+                    arguments: [member.description]) ?? 0
             let rows = try Row.fetchAll(
                 db, sql: "SELECT * FROM notices WHERE member_id = ? ORDER BY issued_position DESC LIMIT ?",
                 arguments: [member.description, min(limit, 10_000)])

@@ -69,19 +69,29 @@ extension LibraryDatabase {
                 return [AuditCheck(name: "export", passed: false, detail: "line \(number + 1) is not an exported event")]
             }
             if let previous, event.position != previous.position + 1 || event.previousHash != previous.hash {
-                return [AuditCheck(name: "hash chain", passed: false, detail: "position \(event.position) does not follow position \(previous.position)")]
+                return [
+                    AuditCheck(
+                        name: "hash chain", passed: false,
+                        detail: "position \(event.position) does not follow position \(previous.position)")
+                ]
             }
             if chain.hash(previous: event.previousHash, event.fields) != event.hash {
                 return [AuditCheck(name: "hash chain", passed: false, detail: "the chain breaks at position \(event.position)")]
             }
             if let last = versions[StreamName(event.stream)], event.version != last + 1 {
-                return [AuditCheck(name: "contiguity", passed: false, detail: "stream \(event.stream) jumps to version \(event.version) at position \(event.position)")]
+                return [
+                    AuditCheck(
+                        name: "contiguity", passed: false,
+                        detail: "stream \(event.stream) jumps to version \(event.version) at position \(event.position)")
+                ]
             }
             versions[StreamName(event.stream)] = event.version
             previous = event
             count += 1
         }
-        return [AuditCheck(name: "hash chain", passed: true, detail: "\(count) exported events chained, \(versions.count) streams without gaps")]
+        return [
+            AuditCheck(name: "hash chain", passed: true, detail: "\(count) exported events chained, \(versions.count) streams without gaps")
+        ]
     }
 }
 
@@ -90,9 +100,11 @@ extension LibraryDatabase: LogArchive {
 
     public func history(_ stream: StreamName) async throws -> [HistoryEntry] {
         try await scans.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version", arguments: [stream.rawValue]).map {
-                HistoryEntry(position: $0["position"], version: $0["stream_version"], type: $0["event_type"],
-                             recordedAt: $0["recorded_at"], actor: $0["actor"], payload: $0["payload"])
+            try Row.fetchAll(db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version", arguments: [stream.rawValue]).map
+            {
+                HistoryEntry(
+                    position: $0["position"], version: $0["stream_version"], type: $0["event_type"],
+                    recordedAt: $0["recorded_at"], actor: $0["actor"], payload: $0["payload"])
             }
         }
     }

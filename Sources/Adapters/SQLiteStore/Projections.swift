@@ -27,7 +27,8 @@ struct Projections: Sendable {
     }
 
     func position(of projection: any SQLiteProjection, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT position FROM projection_positions WHERE name = ?"), arguments: [projection.name]) ?? 0
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT position FROM projection_positions WHERE name = ?"), arguments: [projection.name]) ?? 0
     }
 
     func store(_ position: Int64, for projection: any SQLiteProjection, _ db: Database) throws {

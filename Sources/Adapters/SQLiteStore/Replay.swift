@@ -26,8 +26,10 @@ extension LibraryDatabase: LogReplayer {
         var after: Int64 = 0
         while after < last {
             let rows = try await scans.read { [after] db in
-                try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
-                                 arguments: [after, last]).map { ($0, try EventRows.recorded($0)) }
+                try Row.fetchAll(
+                    db, sql: "SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
+                    arguments: [after, last]
+                ).map { ($0, try EventRows.recorded($0)) }
                     .map { row, event in (HashChain.Fields(row), row["hash"] as String?, event) }
             }
             guard let tail = rows.last else { break }
@@ -38,8 +40,10 @@ extension LibraryDatabase: LogReplayer {
                             INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
                                                 correlation_id, causation_id, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                             """,
-                        arguments: [f.position, f.streamID, f.streamVersion, f.eventType, f.payload, f.eventID, f.recordedAt, f.actor,
-                                    f.correlationID, f.causationID, hash])
+                        arguments: [
+                            f.position, f.streamID, f.streamVersion, f.eventType, f.payload, f.eventID, f.recordedAt, f.actor,
+                            f.correlationID, f.causationID, hash,
+                        ])
                     try projections.apply(event, db)
                 }
                 try projections.markCaughtUp(db)
@@ -58,8 +62,9 @@ extension LibraryDatabase: LogReplayer {
         let events = try await copyLog(into: path, until: until, carryingKey: false) { _, _ in }
         let snapshot = try LibraryDatabase(path: path, durability: .off)
         defer { try? snapshot.close() }
-        return try await body(LibrarySnapshot(
-            catalogue: snapshot.catalogue, loans: snapshot.loans, notices: snapshot.loans, accounts: snapshot.accounts, events: events))
+        return try await body(
+            LibrarySnapshot(
+                catalogue: snapshot.catalogue, loans: snapshot.loans, notices: snapshot.loans, accounts: snapshot.accounts, events: events))
     }
 
     /// The last position a limit includes.
@@ -69,7 +74,8 @@ extension LibraryDatabase: LogReplayer {
             case .end: return try EventRows.head(db)
             case .position(let position): return min(position, try EventRows.head(db))
             case .time(let date):
-                return try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM events WHERE recorded_at <= ?", arguments: [Timestamp.format(date)]) ?? 0
+                return try Int64.fetchOne(
+                    db, sql: "SELECT MAX(position) FROM events WHERE recorded_at <= ?", arguments: [Timestamp.format(date)]) ?? 0
             }
         }
     }

@@ -11,16 +11,17 @@ public struct SQLiteLoginFailures: LoginFailures {
     let maxRows: Int
 
     static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE login_failures (
-                seq INTEGER PRIMARY KEY,
-                email TEXT NOT NULL,
-                client TEXT NOT NULL,
-                at TEXT NOT NULL
-            ) STRICT;
-            CREATE INDEX login_failures_by_key ON login_failures (email, client, at);
-            CREATE INDEX login_failures_by_age ON login_failures (at);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE login_failures (
+                    seq INTEGER PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    client TEXT NOT NULL,
+                    at TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX login_failures_by_key ON login_failures (email, client, at);
+                CREATE INDEX login_failures_by_age ON login_failures (at);
+                """)
     }
 
     public func failures(email: EmailAddress, client: String, since: Date) async throws -> [Date] {
@@ -35,7 +36,8 @@ public struct SQLiteLoginFailures: LoginFailures {
         let maxRows = self.maxRows
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO login_failures (email, client, at) VALUES (?, ?, ?)", arguments: [email.value, client, Timestamp.format(at)])
+                sql: "INSERT INTO login_failures (email, client, at) VALUES (?, ?, ?)",
+                arguments: [email.value, client, Timestamp.format(at)])
             try db.execute(sql: "DELETE FROM login_failures WHERE at < ?", arguments: [Timestamp.format(forgetBefore)])
             try db.execute(sql: "DELETE FROM login_failures WHERE seq <= (SELECT MAX(seq) FROM login_failures) - ?", arguments: [maxRows])
         }

@@ -9,7 +9,9 @@ public struct RandomSessionTokens: SessionTokens {
     public func issue() -> (token: String, digest: String) {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let token = "smk_" + Data(bytes).base64EncodedString()
+        let token =
+            "smk_"
+            + Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         return (token, digest(token))
     }

@@ -7,8 +7,10 @@ public struct ReplayLog: Sendable {
 
     public init(replayer: any LogReplayer) { self.replayer = replayer }
 
-    public func execute(into path: String, until: ReplayLimit = .end, by principal: Principal,
-                        progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> Int64 {
+    public func execute(
+        into path: String, until: ReplayLimit = .end, by principal: Principal,
+        progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
+    ) async throws -> Int64 {
         try Authorization.require(.replayLog, by: principal)
         return try await replayer.replay(into: path, until: until, progress: progress)
     }

@@ -14,7 +14,8 @@ struct CheckoutPrivacy: Sendable {
         case .anonymous: return entries.map { $0.withoutBorrower() }
         case .user(let member, .member, _):
             guard entries.contains(where: { $0.lastCheckout != nil }) else { return entries }
-            let own = Set(try await loans.loans(LoanFilter(member: member, includeReturned: true)).map { OwnCheckout(book: $0.book, at: $0.lentAt) })
+            let own = Set(
+                try await loans.loans(LoanFilter(member: member, includeReturned: true)).map { OwnCheckout(book: $0.book, at: $0.lentAt) })
             return entries.map { entry in
                 guard let checkout = entry.lastCheckout, !own.contains(OwnCheckout(book: entry.id, at: checkout.at)) else { return entry }
                 return entry.withoutBorrower()

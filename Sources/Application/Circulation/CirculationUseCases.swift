@@ -29,7 +29,9 @@ public struct CirculationDependencies: Sendable {
     let accounts: any Accounts
     let policy: LoanPolicy
 
-    public init(runner: CommandRunner, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, policy: LoanPolicy = LoanPolicy()) {
+    public init(
+        runner: CommandRunner, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, policy: LoanPolicy = LoanPolicy()
+    ) {
         self.runner = runner
         self.loans = loans
         self.notices = notices

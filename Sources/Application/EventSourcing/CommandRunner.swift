@@ -62,9 +62,12 @@ public struct CommandRunner: Sendable {
         let correlation = ids.next()
         let now = clock.now()
         let appends = decisions.filter { !$0.events.isEmpty }.map { decision in
-            StreamAppend(decision.stream, expected: decision.expected, events: decision.events.map {
-                PendingEvent($0, EventMetadata(eventID: ids.next(), recordedAt: now, actor: principal.actor, correlationID: correlation))
-            })
+            StreamAppend(
+                decision.stream, expected: decision.expected,
+                events: decision.events.map {
+                    PendingEvent(
+                        $0, EventMetadata(eventID: ids.next(), recordedAt: now, actor: principal.actor, correlationID: correlation))
+                })
         }
         guard !appends.isEmpty else { return nil }
         return try await store.append(appends)

@@ -29,7 +29,8 @@ public enum EventCodec {
     private static let readers: [(type: String, read: Reader)] = DomainEvent.aggregates.flatMap { readers(of: $0) }
 
     /// The first reader of each name: a name declared twice is a bug the codec's tests catch, not a crash at start-up.
-    private static let readerByType: [String: Reader] = Dictionary(readers.map { ($0.type, $0.read) }, uniquingKeysWith: { first, _ in first })
+    private static let readerByType: [String: Reader] = Dictionary(
+        readers.map { ($0.type, $0.read) }, uniquingKeysWith: { first, _ in first })
 
     private static func readers<A: EventSourced>(of _: A.Type) -> [(type: String, read: Reader)] {
         A.Event.StoredType.allCases.map { type in (type.rawValue, { payload in A.wrap(try A.Event.decode(type, payload)) }) }

@@ -16,8 +16,12 @@ public struct SearchQuery: Hashable, Sendable {
     public var limit: Int
     public var offset: Int
 
-    public init(title: String? = nil, author: String? = nil, text: String? = nil, sort: SearchSort = .relevance, limit: Int = 20, offset: Int = 0) {
-        func clean(_ s: String?) -> String? { s.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 } }
+    public init(
+        title: String? = nil, author: String? = nil, text: String? = nil, sort: SearchSort = .relevance, limit: Int = 20, offset: Int = 0
+    ) {
+        func clean(_ s: String?) -> String? {
+            s.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
         self.title = clean(title)
         self.author = clean(author)
         self.text = clean(text)
@@ -30,7 +34,9 @@ public struct SearchQuery: Hashable, Sendable {
     /// contract's maxLength), paging in range.
     public func validate() throws(InvalidInput) {
         var errors: [FieldError] = []
-        if title == nil && author == nil && text == nil { errors.append(FieldError("title", "give a title, an author or words to search for")) }
+        if title == nil && author == nil && text == nil {
+            errors.append(FieldError("title", "give a title, an author or words to search for"))
+        }
         for case let (field, value?) in [("title", title), ("author", author), ("q", text)] {
             if value.unicodeScalars.count > 200 { errors.append(FieldError(field, "must be at most 200 characters")) }
             // A NUL cut the cache key short, so that queries differing after it shared one answer.

@@ -35,7 +35,8 @@ public struct Bookmarks: Sendable {
     public func add(book: BookID, by principal: Principal) async throws -> [BookmarkEntry] {
         let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
         guard let entry = try await catalogue.entry(book) else { throw NotFound("book", book.description) }
-        let snapshot = BookmarkSnapshot(title: entry.details.title, authors: entry.details.authors, firstPublishYear: nil, coverID: nil, ratingAverage: nil)
+        let snapshot = BookmarkSnapshot(
+            title: entry.details.title, authors: entry.details.authors, firstPublishYear: nil, coverID: nil, ratingAverage: nil)
         let added = BookmarkAdded(member: member, key: BookmarkAggregate.key(of: book), book: book, snapshot: snapshot)
         return try await record(.add(added), member, principal)
     }

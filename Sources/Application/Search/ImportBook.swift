@@ -13,7 +13,9 @@ public struct ImportBook: Sendable {
         self.addBook = addBook
     }
 
-    public func execute(isbn: String? = nil, workKey: String? = nil, overrides: BookChanges = BookChanges(), copies: Int = 1, by principal: Principal)
+    public func execute(
+        isbn: String? = nil, workKey: String? = nil, overrides: BookChanges = BookChanges(), copies: Int = 1, by principal: Principal
+    )
         async throws -> CatalogueEntry
     {
         try Authorization.require(.importBook, by: principal)
@@ -26,7 +28,9 @@ public struct ImportBook: Sendable {
             guard found != nil else { throw NotFound("Open Library edition", parsed.isbn13) }
         case (nil, let key?):
             let key = key.split(separator: "/").last.map(String.init) ?? key
-            guard key.hasPrefix("OL"), key.hasSuffix("W") else { throw InvalidInput("workKey", "must be an Open Library work key such as OL27448W") }
+            guard key.hasPrefix("OL"), key.hasSuffix("W") else {
+                throw InvalidInput("workKey", "must be an Open Library work key such as OL27448W")
+            }
             found = try await lookup.book(workKey: key)
             guard found != nil else { throw NotFound("Open Library work", key) }
         default:
@@ -37,7 +41,8 @@ public struct ImportBook: Sendable {
             title: record.title ?? "", authors: record.authors, isbn: record.isbn, publisher: record.publisher,
             coverURL: record.coverURL, description: record.description.map { String($0.prefix(BookLimits.description)) })
         let draft = BookDraft(
-            title: overrides.title ?? prefilled.title, authors: overrides.authors ?? prefilled.authors, isbn: overrides.isbn ?? prefilled.isbn,
+            title: overrides.title ?? prefilled.title, authors: overrides.authors ?? prefilled.authors,
+            isbn: overrides.isbn ?? prefilled.isbn,
             publisher: overrides.publisher ?? prefilled.publisher, categories: overrides.categories ?? [],
             coverURL: overrides.coverURL ?? prefilled.coverURL, description: overrides.description ?? prefilled.description)
         return try await addBook.execute(draft, copies: copies, by: principal)

@@ -2,11 +2,11 @@ import Application
 import Countries
 import Foundation
 import HTTPAPI
+import Hummingbird
 import IPinfo
+import Logging
 import OpenLibrary
 import RESTCountries
-import Hummingbird
-import Logging
 import SQLiteStore
 import Security
 import ServiceLifecycle
@@ -32,7 +32,8 @@ public enum Bootstrap {
         settings.attempts = AttemptRate(burst: configuration.authAttemptsPerMinute, perMinute: Double(configuration.authAttemptsPerMinute))
         let accounts = AccountDependencies(
             runner: runner, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), tokens: RandomSessionTokens(),
-            accounts: database.accounts, countries: try countries(configuration, database), geolocator: CachedGeolocator(geolocator(configuration), clock: clock),
+            accounts: database.accounts, countries: try countries(configuration, database),
+            geolocator: CachedGeolocator(geolocator(configuration), clock: clock),
             loginFailures: database.loginFailures(), settings: settings)
         let search = SearchBooks(
             search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client),
@@ -41,15 +42,17 @@ public enum Bootstrap {
         let library = Library(
             catalogue: catalogue,
             accounts: AccountUseCases(accounts),
-            circulation: CirculationUseCases(CirculationDependencies(
-                runner: runner, loans: database.loans, notices: database.loans, accounts: database.accounts,
-                policy: configuration.loanPolicy)),
+            circulation: CirculationUseCases(
+                CirculationDependencies(
+                    runner: runner, loans: database.loans, notices: database.loans, accounts: database.accounts,
+                    policy: configuration.loanPolicy)),
             search: search,
             bookmarks: Bookmarks(
                 runner: runner, search: search, catalogue: database.catalogue,
                 shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
             importBook: ImportBook(
-                lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client), addBook: catalogue.addBook),
+                lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client),
+                addBook: catalogue.addBook),
             verifyLog: VerifyLog(verifier: database, clock: clock, anchorFile: configuration.anchorPath),
             exportLog: ExportLog(archive: database), replayer: database,
             health: database, readModels: database)
@@ -64,7 +67,8 @@ public enum Bootstrap {
 
     static func openLibrarySettings(_ configuration: ShelfmarkConfiguration) -> OpenLibrarySettings {
         var settings = OpenLibrarySettings()
-        settings.baseURL = configuration.openLibraryURL.hasSuffix("/") ? String(configuration.openLibraryURL.dropLast()) : configuration.openLibraryURL
+        settings.baseURL =
+            configuration.openLibraryURL.hasSuffix("/") ? String(configuration.openLibraryURL.dropLast()) : configuration.openLibraryURL
         settings.coversURL = configuration.coversURL.hasSuffix("/") ? String(configuration.coversURL.dropLast()) : configuration.coversURL
         return settings
     }

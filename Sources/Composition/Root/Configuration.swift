@@ -66,7 +66,8 @@ public struct ShelfmarkConfiguration: Sendable {
     /// `$SHELFMARK_DB`, else `$XDG_DATA_HOME/shelfmark/library.sqlite`, else `~/.local/share/shelfmark/library.sqlite`.
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["SHELFMARK_DB"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/shelfmark/library.sqlite"
     }
@@ -92,7 +93,9 @@ public struct ShelfmarkConfiguration: Sendable {
         configuration.geoToken = value(geoToken, "SHELFMARK_GEO_TOKEN")
         configuration.openLibraryURL = value(openLibraryURL, "SHELFMARK_OPENLIBRARY_URL") ?? configuration.openLibraryURL
         configuration.coversURL = value(coversURL, "SHELFMARK_COVERS_URL") ?? configuration.coversURL
-        for url in [configuration.countriesURL, configuration.geoURL, configuration.openLibraryURL, configuration.coversURL].compactMap({ $0 })
+        for url in [configuration.countriesURL, configuration.geoURL, configuration.openLibraryURL, configuration.coversURL].compactMap({
+            $0
+        })
         where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ConfigurationError("'\(url)' is not an http(s) base URL")
         }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process's open-file limit, and how many connections fit under it.
@@ -48,8 +48,8 @@ public enum OpenFiles {
     private static let infinity = rlim_t.max
 
     #if canImport(Glibc)
-    private static let resourceKind = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        private static let resourceKind = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else
-    private static let resourceKind = RLIMIT_NOFILE
+        private static let resourceKind = RLIMIT_NOFILE
     #endif
 }

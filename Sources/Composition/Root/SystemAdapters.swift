@@ -1,8 +1,9 @@
 import Application
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real clock.

@@ -130,8 +130,9 @@ public enum UserAggregate: Aggregate {
     public static func evolve(_ state: UserState, _ event: UserEvent) -> UserState {
         switch (state, event) {
         case (_, .registered(let e)):
-            return .registered(Account(
-                id: e.user, email: e.email, displayName: e.displayName, country: e.country, passwordHash: e.passwordHash, role: e.role))
+            return .registered(
+                Account(
+                    id: e.user, email: e.email, displayName: e.displayName, country: e.country, passwordHash: e.passwordHash, role: e.role))
         case (.registered(var account), .roleChanged(let e)):
             account.role = e.role
             return .registered(account)
@@ -164,7 +165,9 @@ public enum UserAggregate: Aggregate {
             guard account.sessions.contains(session) else { return [] }
             return [.sessionClosed(SessionClosed(user: account.id, session: session))]
         case .closeAllSessions:
-            return account.sessions.sorted { $0.description < $1.description }.map { .sessionClosed(SessionClosed(user: account.id, session: $0)) }
+            return account.sessions.sorted { $0.description < $1.description }.map {
+                .sessionClosed(SessionClosed(user: account.id, session: $0))
+            }
         }
     }
 }

@@ -2,7 +2,8 @@
 enum BookRules {
     static func copiesInRange(_ total: Int, field: String = "copies") -> BookRejection? {
         guard total < 1 || total > BookLimits.copies else { return nil }
-        let message = total < 1
+        let message =
+            total < 1
             ? "the library must own at least 1 copy (would be \(total))"
             : "at most \(BookLimits.copies) copies"
         return .invalid([FieldError(field, message)])

@@ -228,7 +228,10 @@ public enum LoanAggregate: Aggregate {
                 case .overdue: return LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: nil, now: now)
                 case .dueSoon: return policy.isDueSoon(dueAt: loan.dueAt, now: now)
                 }
-            }.map { .noticeIssued(NoticeIssued(loan: loan.id, member: member, bookTitle: loan.opened.bookTitle, kind: $0, dueAt: loan.dueAt, at: now)) }
+            }.map {
+                .noticeIssued(
+                    NoticeIssued(loan: loan.id, member: member, bookTitle: loan.opened.bookTitle, kind: $0, dueAt: loan.dueAt, at: now))
+            }
         }
     }
 

@@ -67,7 +67,8 @@ extension PatronRejection: CustomStringConvertible {
         case .limitReached(let max, let active, let requested):
             "you have \(active) \(active == 1 ? "loan" : "loans"), you can borrow \(Swift.max(0, max - active)) more (asked for \(requested); at most \(max) at once)"
         case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
-        case .blockedByOverdue(let loans): "return your overdue \(loans.count == 1 ? "loan" : "loans") first (\(loans.map(\.description).joined(separator: ", ")))"
+        case .blockedByOverdue(let loans):
+            "return your overdue \(loans.count == 1 ? "loan" : "loans") first (\(loans.map(\.description).joined(separator: ", ")))"
         case .duplicateBook(let book): "book \(book) is asked for twice or already borrowed by you"
         }
     }

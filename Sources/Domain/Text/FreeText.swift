@@ -11,7 +11,8 @@
 public enum FreeText {
     public static let message = "must not contain control characters"
     public static let multilineMessage = "must not contain control characters other than line breaks and tabs"
-    public static let invisibleMessage = "must not contain invisible formatting characters (such as zero-width spaces or direction overrides)"
+    public static let invisibleMessage =
+        "must not contain invisible formatting characters (such as zero-width spaces or direction overrides)"
 
     /// The field error for `text`, or nil when it has no control character (line breaks and tabs
     /// count as none when `multiline`) and no invisible format character other than the joiners
@@ -45,7 +46,9 @@ public enum FreeText {
 
     /// `character` as a message may quote it: itself when it can be seen, else its code point.
     public static func visible(_ character: Character) -> String {
-        let hidden = character.unicodeScalars.contains { isControl($0) || $0.properties.generalCategory == .format || $0.properties.isWhitespace }
+        let hidden = character.unicodeScalars.contains {
+            isControl($0) || $0.properties.generalCategory == .format || $0.properties.isWhitespace
+        }
         guard hidden else { return String(character) }
         return character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
     }

@@ -42,8 +42,9 @@ public enum UTCTime {
     public static func parse(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count == 20 || bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              bytes[bytes.count - 1] == UInt8(ascii: "Z"), bytes.count == 20 || bytes[19] == UInt8(ascii: ".") else { return nil }
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[bytes.count - 1] == UInt8(ascii: "Z"), bytes.count == 20 || bytes[19] == UInt8(ascii: ".")
+        else { return nil }
         func number(_ range: Range<Int>) -> Int64? {
             var value: Int64 = 0
             for byte in bytes[range] {
@@ -53,8 +54,9 @@ public enum UTCTime {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), let milli = bytes.count == 24 ? number(20..<23) : 0,
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+            let minute = number(14..<16), let second = number(17..<19), let milli = bytes.count == 24 ? number(20..<23) : 0,
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
         let count = days(year, month, day)
         guard civil(count) == (year, month, day) else { return nil }  // 31 February is not 3 March
         return count * dayMillis + ((hour * 60 + minute) * 60 + second) * 1000 + milli
