@@ -21,7 +21,7 @@ public struct OpenLibraryLookup: BookLookup {
         let authorKeys = (edition.authors ?? []).compactMap(\.key) + (work?.authors ?? []).compactMap { $0.author?.key ?? $0.key }
         return BookRecordFound(
             title: edition.title ?? work?.title, authors: try await names(authorKeys), publisher: edition.publishers?.first,
-            isbn: edition.isbn_13?.first ?? edition.isbn_10?.first ?? isbn.isbn13,
+            isbn: edition.isbn13?.first ?? edition.isbn10?.first ?? isbn.isbn13,
             coverURL: cover(edition.covers ?? work?.covers), description: edition.description?.text ?? work?.description?.text)
     }
 
@@ -40,7 +40,7 @@ public struct OpenLibraryLookup: BookLookup {
     private func names(_ keys: [String]) async throws -> [String] {
         var names: [String] = []
         for key in Array(NSOrderedSet(array: keys)) as? [String] ?? [] {
-            if let author: Record = try await fetch("\(key).json"), let name = author.name ?? author.personal_name { names.append(name) }
+            if let author: Record = try await fetch("\(key).json"), let name = author.name ?? author.personalName { names.append(name) }
         }
         return names
     }
@@ -70,7 +70,11 @@ public struct OpenLibraryLookup: BookLookup {
         struct Nested: Decodable { let key: String? }
         enum Text: Decodable {
             case plain(String), typed(String)
-            var text: String { switch self { case .plain(let s), .typed(let s): s } }
+            var text: String {
+                switch self {
+                case .plain(let s), .typed(let s): s
+                }
+            }
             init(from decoder: any Decoder) throws {
                 if let s = try? decoder.singleValueContainer().decode(String.self) { self = .plain(s); return }
                 struct Value: Decodable { let value: String }
@@ -79,13 +83,21 @@ public struct OpenLibraryLookup: BookLookup {
         }
         let title: String?
         let publishers: [String]?
-        let isbn_13: [String]?
-        let isbn_10: [String]?
+        let isbn13: [String]?
+        let isbn10: [String]?
         let covers: [Int]?
         let works: [Key]?
         let authors: [Key]?
         let description: Text?
         let name: String?
-        let personal_name: String?
+        let personalName: String?
+
+        /// Open Library's names for the fields.
+        enum CodingKeys: String, CodingKey {
+            case title, publishers, covers, works, authors, description, name
+            case isbn13 = "isbn_13"
+            case isbn10 = "isbn_10"
+            case personalName = "personal_name"
+        }
     }
 }

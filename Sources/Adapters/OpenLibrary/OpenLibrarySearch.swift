@@ -34,7 +34,8 @@ public struct OpenLibrarySearch: BookSearch {
             throw SearchUnavailable("its answer could not be read")
         }
         let results = (answer.docs ?? []).compactMap { $0.result(covers: settings.coversURL) }
-        return SearchPage(results: results, total: answer.numFound ?? answer.num_found ?? results.count, offset: query.offset, limit: query.limit)
+        return SearchPage(
+            results: results, total: answer.numFound ?? answer.numFoundSnakeCase ?? results.count, offset: query.offset, limit: query.limit)
     }
 
     /// The query string sent: title / author / q, paging, sort and the explicit field list.
@@ -62,32 +63,51 @@ public struct OpenLibrarySearch: BookSearch {
 
     struct Answer: Decodable {
         let numFound: Int?
-        let num_found: Int?
+        /// The same count under its older name.
+        let numFoundSnakeCase: Int?
         let docs: [Doc]?
+
+        enum CodingKeys: String, CodingKey {
+            case numFound, docs
+            case numFoundSnakeCase = "num_found"
+        }
     }
 
     /// A search hit; every field may be absent.
     struct Doc: Decodable {
         let key: String?
         let title: String?
-        let author_name: [String]?
-        let first_publish_year: Int?
-        let edition_count: Int?
+        let authorNames: [String]?
+        let firstPublishYear: Int?
+        let editionCount: Int?
         let isbn: [String]?
-        let cover_i: Int?
-        let cover_edition_key: String?
-        let ratings_average: Double?
-        let ratings_count: Int?
-        let readinglog_count: Int?
+        let coverID: Int?
+        let coverEditionKey: String?
+        let ratingsAverage: Double?
+        let ratingsCount: Int?
+        let readingLogCount: Int?
+
+        /// Open Library's names for the fields.
+        enum CodingKeys: String, CodingKey {
+            case key, title, isbn
+            case authorNames = "author_name"
+            case firstPublishYear = "first_publish_year"
+            case editionCount = "edition_count"
+            case coverID = "cover_i"
+            case coverEditionKey = "cover_edition_key"
+            case ratingsAverage = "ratings_average"
+            case ratingsCount = "ratings_count"
+            case readingLogCount = "readinglog_count"
+        }
 
         func result(covers: String) -> WorkResult? {
             guard let key = key.map(OpenLibraryKeys.work), !key.isEmpty else { return nil }
             let isbns = Array((isbn ?? []).prefix(5))
             return WorkResult(
-                workKey: key, title: title ?? "(untitled)", authors: author_name ?? [], firstPublishYear: first_publish_year,
-                editionCount: edition_count, isbns: isbns, coverID: cover_i, ratingAverage: ratings_average,
-                ratingCount: ratings_count, readingLogCount: readinglog_count,
-                covers: OpenLibraryKeys.covers(base: covers, coverID: cover_i, editionKey: cover_edition_key, isbn: isbns.first))
+                workKey: key, title: title ?? "(untitled)", authors: authorNames ?? [], firstPublishYear: firstPublishYear,
+                editionCount: editionCount, isbns: isbns, coverID: coverID, ratingAverage: ratingsAverage,
+                ratingCount: ratingsCount, readingLogCount: readingLogCount,
+                covers: OpenLibraryKeys.covers(base: covers, coverID: coverID, editionKey: coverEditionKey, isbn: isbns.first))
         }
     }
 }
