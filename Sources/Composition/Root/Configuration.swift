@@ -5,12 +5,24 @@ import SQLiteStore
 
 /// Everything the composition root needs to build a running library.
 public struct ShelfmarkConfiguration: Sendable {
+    // MARK: Storage
+
     /// The SQLite file; created on first use.
     public var databasePath: String
+    /// How hard commits work to survive a power cut (`$SHELFMARK_SYNCHRONOUS`).
     public var durability: Durability = .full
+    /// The chain key file and the anchors (`AnchorWriter.swift`).
+    public var integrity = IntegritySettings()
+
+    // MARK: Serving HTTP
+
+    /// Where `serve` listens.
     public var host = "127.0.0.1"
     public var port = 8080
+    /// The largest request body.
     public var maxBodyBytes = 1 << 20
+    /// The most body bytes all requests in flight may hold together (`$SHELFMARK_BODY_MEMORY`, MiB).
+    public var bodyMemory = 32 << 20
     /// How long a connection may stay idle, or take to send a request's head, before the server
     /// closes it (`$SHELFMARK_IDLE_TIMEOUT`, seconds).
     public var idleTimeout: TimeInterval = 30
@@ -21,14 +33,27 @@ public struct ShelfmarkConfiguration: Sendable {
     /// (`$SHELFMARK_MAX_CONNECTIONS`). nil: `defaultMaxConnections`, or fewer if the open-file
     /// limit leaves no room for them.
     public var maxConnections: Int?
-    /// The most body bytes all requests in flight may hold together (`$SHELFMARK_BODY_MEMORY`, MiB).
-    public var bodyMemory = 32 << 20
-    /// Logins and signups one client address may attempt per minute (`$SHELFMARK_AUTH_ATTEMPTS`).
-    public var authAttemptsPerMinute = 20
-    /// bcrypt's cost factor (4...31); every step doubles the work.
-    public var bcryptCost: UInt8 = 12
     /// Reverse proxies whose `X-Forwarded-For` is believed (`$SHELFMARK_TRUSTED_PROXIES`, comma-separated).
     public var trustedProxies: Set<String> = []
+
+    // MARK: Accounts
+
+    /// bcrypt's cost factor (4...31); every step doubles the work.
+    public var bcryptCost: UInt8 = 12
+    /// How long a login lasts unless logged out.
+    public var sessionLifetime: TimeInterval = 30 * 24 * 3600
+    /// Logins and signups one client address may attempt per minute (`$SHELFMARK_AUTH_ATTEMPTS`).
+    public var authAttemptsPerMinute = 20
+
+    // MARK: Circulation
+
+    /// Loan limit, period, renewals and the due-soon warning.
+    public var loanPolicy = LoanPolicy()
+    /// How often the notice scanner runs inside `serve` (`$SHELFMARK_NOTICE_INTERVAL`, seconds).
+    public var noticeInterval: TimeInterval = 24 * 3600
+
+    // MARK: Outside services (all optional: without them the library works offline)
+
     /// REST Countries' base URL; nil uses the bundled ISO 3166-1 list (offline).
     public var countriesURL: String?
     /// IPinfo's base URL; nil means no geolocation (offline).
@@ -40,14 +65,6 @@ public struct ShelfmarkConfiguration: Sendable {
     public var coversURL = "https://covers.openlibrary.org"
     /// How long a search answer is fresh (`$SHELFMARK_SEARCH_TTL`, seconds; default a day).
     public var searchFreshFor: TimeInterval = 24 * 3600
-    /// Loan limit, period, renewals and the due-soon warning.
-    public var loanPolicy = LoanPolicy()
-    /// How often the notice scanner runs inside `serve` (`$SHELFMARK_NOTICE_INTERVAL`, seconds).
-    public var noticeInterval: TimeInterval = 24 * 3600
-    /// How long a login lasts unless logged out.
-    public var sessionLifetime: TimeInterval = 30 * 24 * 3600
-    /// The chain key file and the anchors (`AnchorWriter.swift`).
-    public var integrity = IntegritySettings()
 
     public init(databasePath: String) {
         self.databasePath = databasePath
