@@ -46,14 +46,16 @@ struct ServerBusy: Error, CustomStringConvertible {
     var description: String { "the server is busy receiving other requests; try again in a few seconds" }
 }
 
-/// Reads request bodies within the limits: refuses a body larger than `maxBytes` with a 413
-/// whether or not it declares a length; answers a body from a caller the authorization table
-/// refuses with its 401 or 403, and one that does not fit the in-flight budget with a 503, at once and
+/// Admits a request: checks the caller against the authorization table for the matched route
+/// before anything it sent (path, query or body) is read, so 401 and 403 come before any
+/// validation, and reads bodies within the limits. Refuses a body larger than `maxBytes` with a 413
+/// whether or not it declares a length; answers a body from a caller the table refuses with its
+/// 401 or 403, and one that does not fit the in-flight budget with a 503, at once and
 /// without reading it, then closes the connection (`refusing`); and closes the connection of a
 /// body that has not fully arrived within `timeout`: the idle timeout counts every chunk as
 /// activity, so a client sending a byte at a time would otherwise hold its connection, and a
 /// request, for ever.
-struct BodyLimitMiddleware: RouterMiddleware {
+struct AdmissionMiddleware: RouterMiddleware {
     typealias Context = LibraryRequestContext
     let limits: BodyLimits
     let budget: BodyBudget
@@ -61,15 +63,17 @@ struct BodyLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let declared = request.headers[.contentLength].map { Int($0) ?? -1 }
         if let declared, declared < 0 { throw HTTPError(.badRequest, message: "the Content-Length header is not a number of bytes") }
-        guard declared.map({ $0 > 0 }) ?? (request.headers[.transferEncoding] != nil) else { return try await next(request, context) }
-        if let declared, declared > limits.maxBytes {
+        let hasBody = declared.map { $0 > 0 } ?? (request.headers[.transferEncoding] != nil)
+        if hasBody, let declared, declared > limits.maxBytes {
             throw HTTPError(.contentTooLarge, message: "the request body is larger than \(limits.maxBytes) bytes")
         }
         if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
             do { try Authorization.require(operation, by: RequestScope.principal) } catch {
+                guard hasBody else { throw error }
                 return try refusing(error, body: request.body, channel: context.channel)
             }
         }
+        guard hasBody else { return try await next(request, context) }
         let reservation = declared ?? limits.maxBytes
         guard budget.reserve(reservation) else {
             return try refusing(ServerBusy(retryAfter: 2), body: request.body, channel: context.channel)

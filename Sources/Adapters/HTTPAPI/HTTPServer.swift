@@ -18,8 +18,7 @@ public enum HTTPServer {
         let router = Router(context: LibraryRequestContext.self)
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
-        router.add(middleware: BodyLimitMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes)))
-        router.add(middleware: AccessMiddleware())
+        router.add(middleware: AdmissionMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes)))
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],

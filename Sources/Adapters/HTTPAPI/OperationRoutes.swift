@@ -1,9 +1,9 @@
 import Application
 import Hummingbird
 
-/// Which operation each route of the contract runs, so the caller is checked against the one
-/// authorization table before anything it sent (path, query or body) is read: 401 and 403 come
-/// before any validation. A test keeps this table and the contract in step.
+/// Which operation each route of the contract runs, so `AdmissionMiddleware` checks the caller
+/// against the one authorization table before anything it sent is read. A test keeps this table
+/// and the contract in step.
 enum OperationRoutes {
     static let table: [String: LibraryOperation] = [
         "GET /api/v1/health": .checkHealth,
@@ -46,18 +46,5 @@ enum OperationRoutes {
     static func operation(_ request: Request, endpoint: String?) -> LibraryOperation? {
         guard let endpoint else { return nil }
         return table["\(request.method.rawValue) \(endpoint)"]
-    }
-}
-
-/// Checks the caller against the authorization table for the matched route, before anything it
-/// sent is read. Signup is open to anyone; registering a librarian is decided by the use case.
-struct AccessMiddleware: RouterMiddleware {
-    typealias Context = LibraryRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
-            try Authorization.require(operation, by: RequestScope.principal)
-        }
-        return try await next(request, context)
     }
 }
