@@ -74,10 +74,21 @@ let package = Package(
             exclude: ["generate-countries.py"],
             resources: [.copy("countries.json")]
         ),
+        // The HTTP contract's types (generated from openapi.yaml), their mapping from the
+        // application's values, and problem documents: one JSON vocabulary for the API and the CLI.
+        .target(
+            name: "APIContract",
+            dependencies: [
+                "Application",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "Sources/Adapters/APIContract",
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "Application",
+                "Application", "APIContract",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -91,7 +102,7 @@ let package = Package(
         ),
         .target(
             name: "CLI",
-            dependencies: ["Application", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Application", "APIContract", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/Adapters/CLI"
         ),
 
@@ -119,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", "RESTCountries", "IPinfo", "OpenLibrary", grdb,
+                "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", "RESTCountries", "IPinfo", "OpenLibrary", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

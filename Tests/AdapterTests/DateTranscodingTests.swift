@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import Testing
 
+@testable import APIContract
 @testable import HTTPAPI
 
 @Suite("Dates in the API")

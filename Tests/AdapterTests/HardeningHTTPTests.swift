@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import APIContract
 @testable import HTTPAPI
 
 /// What a stranger can send, found by attacking the server from outside (issue 12): each test

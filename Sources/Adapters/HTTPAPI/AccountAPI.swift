@@ -1,3 +1,4 @@
+import APIContract
 import Application
 import Domain
 import Foundation
@@ -66,13 +67,6 @@ extension LibraryAPI {
     }
 }
 
-extension Components.Schemas.User {
-    init(_ a: AccountSummary) {
-        self.init(
-            id: a.id.description, email: a.email.value, displayName: a.displayName, country: a.country,
-            role: a.role == .librarian ? .librarian : .member, registeredAt: a.registeredAt)
-    }
-}
 
 extension LibraryAPI {
     /// The answer to a signup or login: the account, its token, and its unread count with the newest notices.
@@ -86,6 +80,3 @@ extension LibraryAPI {
     }
 }
 
-extension Components.Schemas.Country {
-    init(_ c: Country) { self.init(code: c.code, name: c.name, frenchName: c.frenchName) }
-}

@@ -1,3 +1,4 @@
+import APIContract
 import Application
 import Foundation
 import OpenAPIRuntime

@@ -1,3 +1,4 @@
+import APIContract
 import Application
 import Foundation
 import HTTPTypes
@@ -41,9 +42,10 @@ final class BodyBudget: Sendable {
 }
 
 /// The server has no room for this request's body now; the client may retry shortly.
-struct ServerBusy: Error, CustomStringConvertible {
+struct ServerBusy: ProblemConvertible, CustomStringConvertible {
     let retryAfter: TimeInterval
     var description: String { "the server is busy receiving other requests; try again in a few seconds" }
+    var problem: Problem { Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: description) }
 }
 
 /// Admits a request: checks the caller against the authorization table for the matched route

@@ -1,3 +1,4 @@
+import APIContract
 import Application
 import Domain
 import OpenAPIRuntime
@@ -74,21 +75,4 @@ struct LibraryAPI: APIProtocol {
     }
 }
 
-extension Components.Schemas.Book {
-    init(_ entry: CatalogueEntry) {
-        let d = entry.details
-        self.init(
-            id: entry.id.description, title: d.title, authors: d.authors, isbn: d.isbn?.isbn13, publisher: d.publisher,
-            categories: d.categories, coverUrl: d.coverURL, description: d.description, copies: entry.copies,
-            onLoan: entry.onLoan, available: entry.available, addedAt: entry.addedAt, updatedAt: entry.updatedAt,
-            lastCheckout: entry.lastCheckout.map { .init(name: $0.name, at: $0.at) })
-    }
-}
 
-extension Components.Schemas.BookPage {
-    init(_ page: Page<CatalogueEntry>) {
-        self.init(
-            items: page.items.map(Components.Schemas.Book.init), total: page.total, offset: page.offset,
-            limit: page.limit, nextOffset: page.nextOffset)
-    }
-}

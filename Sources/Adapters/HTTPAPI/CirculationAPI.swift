@@ -1,3 +1,4 @@
+import APIContract
 import Application
 import Domain
 import Foundation
@@ -70,17 +71,7 @@ extension LibraryAPI {
     }
 
     private func loan(_ l: LoanSummary) -> Components.Schemas.Loan {
-        .init(
-            id: l.id.description, bookId: l.book.description, bookTitle: l.bookTitle, borrowerId: l.borrower?.description,
-            borrowerName: l.borrowerName, lentAt: l.lentAt, dueAt: l.dueAt, renewals: l.renewals, returnedAt: l.returnedAt,
-            overdue: circulation.list.isOverdue(l))
+        .init(l, overdue: circulation.list.isOverdue(l))
     }
 }
 
-extension Components.Schemas.Notice {
-    init(_ n: NoticeSummary) {
-        self.init(
-            id: n.id, loanId: n.loan.description, bookTitle: n.bookTitle, kind: n.kind == .overdue ? .overdue : .dueSoon,
-            dueAt: n.dueAt, issuedAt: n.issuedAt, read: n.read)
-    }
-}

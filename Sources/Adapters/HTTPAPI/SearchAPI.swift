@@ -1,3 +1,4 @@
+import APIContract
 import Application
 import Domain
 import Foundation
@@ -20,42 +21,25 @@ extension LibraryAPI {
     }
 }
 
-extension Components.Schemas.Work {
-    init(_ w: WorkResult) {
-        self.init(
-            workKey: w.workKey, title: w.title, authors: w.authors, firstPublishYear: w.firstPublishYear, editionCount: w.editionCount,
-            isbns: w.isbns, coverId: w.coverID, ratingAverage: w.ratingAverage, ratingCount: w.ratingCount,
-            readingLogCount: w.readingLogCount, covers: w.covers.map { .init(small: $0.small, medium: $0.medium, large: $0.large) })
-    }
-}
 
 /// Bookmarks, private to the member.
 extension LibraryAPI {
     func listBookmarks(_ input: Operations.ListBookmarks.Input) async throws -> Operations.ListBookmarks.Output {
         let sort = input.query.sort.flatMap { BookmarkSort(rawValue: $0.rawValue) } ?? .newest
-        return .ok(.init(body: .json(bookmarks(try await library.bookmarks.list(sort: sort, by: principal)))))
+        return .ok(.init(body: .json(.init(try await library.bookmarks.list(sort: sort, by: principal)))))
     }
 
     func bookmarkWork(_ input: Operations.BookmarkWork.Input) async throws -> Operations.BookmarkWork.Output {
-        .ok(.init(body: .json(bookmarks(try await library.bookmarks.add(work: input.path.key, by: principal)))))
+        .ok(.init(body: .json(.init(try await library.bookmarks.add(work: input.path.key, by: principal)))))
     }
 
     func bookmarkBook(_ input: Operations.BookmarkBook.Input) async throws -> Operations.BookmarkBook.Output {
-        return .ok(.init(body: .json(bookmarks(try await library.bookmarks.add(book: try BookID.parse(input.path.id), by: principal)))))
+        return .ok(.init(body: .json(.init(try await library.bookmarks.add(book: try BookID.parse(input.path.id), by: principal)))))
     }
 
     func removeBookmark(_ input: Operations.RemoveBookmark.Input) async throws -> Operations.RemoveBookmark.Output {
         try await library.bookmarks.remove(input.path.key, by: principal)
         return .noContent(.init())
-    }
-
-    private func bookmarks(_ entries: [BookmarkEntry]) -> Components.Schemas.BookmarkList {
-        .init(
-            items: entries.map { entry in
-                .init(
-                    value1: .init(entry.work),
-                    value2: .init(key: entry.key, bookId: entry.book?.description, bookmarkedAt: entry.bookmarkedAt))
-            })
     }
 }
 

@@ -3,20 +3,31 @@ import Domain
 import Foundation
 import OpenAPIRuntime
 
+/// An error an adapter defines that stands for a problem of its own (the HTTP server's "busy").
+public protocol ProblemConvertible: Error {
+    /// The problem document it is answered with.
+    var problem: Problem { get }
+}
+
 /// An RFC 9457 problem document with a stable `type` (`urn:shelfmark:problem:<slug>`).
-struct Problem: Error, Encodable, Equatable {
-    let type: String
-    let title: String
-    let status: Int
-    let detail: String?
-    let errors: [FieldError]?
+public struct Problem: Error, Encodable, Equatable, Sendable {
+    /// `urn:shelfmark:problem:<slug>`.
+    public let type: String
+    /// A short summary of the kind of problem.
+    public let title: String
+    /// The HTTP status it stands for.
+    public let status: Int
+    /// This occurrence, said for a person.
+    public let detail: String?
+    /// The fields at fault, when the input was.
+    public let errors: [FieldError]?
 
     /// Problems echo what the client sent (an id, a field's value); these bounds keep the echo of
     /// a huge input small.
     static let maxDetail = 1_000
     static let maxErrors = 50
 
-    init(status: Int, slug: String, title: String, detail: String? = nil, errors: [FieldError]? = nil) {
+    public init(status: Int, slug: String, title: String, detail: String? = nil, errors: [FieldError]? = nil) {
         self.type = "urn:shelfmark:problem:\(slug)"
         self.title = title
         self.status = status
@@ -30,12 +41,12 @@ struct Problem: Error, Encodable, Equatable {
         text.count <= limit ? text : text.prefix(limit) + "…"
     }
 
-    var schema: Components.Schemas.Problem {
+    public var schema: Components.Schemas.Problem {
         .init(
             _type: type, title: title, status: status, detail: detail, errors: errors?.map { .init(field: $0.field, message: $0.message) })
     }
 
-    static func validation(_ errors: [FieldError]) -> Problem {
+    public static func validation(_ errors: [FieldError]) -> Problem {
         let more = errors.count > maxErrors ? "; and \(errors.count - maxErrors) more" : ""
         return Problem(
             status: 400, slug: "validation", title: "Invalid input",
@@ -43,7 +54,7 @@ struct Problem: Error, Encodable, Equatable {
     }
 
     /// The problem an error stands for, or nil when it is not the caller's fault (a 500).
-    static func of(_ error: any Error) -> Problem? {
+    public static func of(_ error: any Error) -> Problem? {
         switch error {
         case let error as ServerError: return of(error)
         case let error as BookRefused: return of(error)
@@ -61,8 +72,7 @@ struct Problem: Error, Encodable, Equatable {
             return Problem(
                 status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
                 errors: [FieldError("email", "is already registered")])
-        case let error as ServerBusy:
-            return Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: error.description)
+        case let error as any ProblemConvertible: return error.problem
         case let error as SearchUnavailable:
             return Problem(status: 503, slug: "search-unavailable", title: "Service Unavailable", detail: error.description)
         case let error as LoanRefused: return of(error)

@@ -6,17 +6,19 @@ import OpenAPIRuntime
 /// formatted with integer arithmetic: a page of 20 books has 60 dates, and Foundation's ISO 8601
 /// style was a tenth of answering it. Other shapes are parsed by Foundation, as before; what is not
 /// a date-time (31 February included) is a decoding error, which the API answers with a 400.
-struct WholeSecondDates: DateTranscoder {
+public struct WholeSecondDates: DateTranscoder {
     private let fallback = Date.ISO8601FormatStyle()
 
-    func encode(_ date: Date) throws -> String {
+    public init() {}
+
+    public func encode(_ date: Date) throws -> String {
         // Like Foundation: to the nearest millisecond first, then the whole second below it.
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         return UTCTime.format(millis: seconds * 1000, milliseconds: false) ?? date.formatted(fallback)  // beyond year 9999
     }
 
-    func decode(_ text: String) throws -> Date {
+    public func decode(_ text: String) throws -> Date {
         // The canonical shape is ours to judge (Foundation would take 31 February for 3 March).
         if text.utf8.count == 20 {
             guard let millis = UTCTime.parse(text) else { throw notADate(text) }

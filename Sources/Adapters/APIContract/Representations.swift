@@ -1,0 +1,98 @@
+import Application
+import Domain
+import Foundation
+
+// The application's values as the contract's JSON: one mapping, used by the HTTP API and by the
+// CLI's `--json`, so both print the same names, types and envelopes.
+
+extension Components.Schemas.User {
+    /// An account as the API shows it.
+    public init(_ a: AccountSummary) {
+        self.init(
+            id: a.id.description, email: a.email.value, displayName: a.displayName, country: a.country,
+            role: a.role == .librarian ? .librarian : .member, registeredAt: a.registeredAt)
+    }
+}
+
+extension Components.Schemas.Country {
+    /// A country with its English and French names.
+    public init(_ c: Country) { self.init(code: c.code, name: c.name, frenchName: c.frenchName) }
+}
+
+extension Components.Schemas.Book {
+    /// A catalogue entry with its counts.
+    public init(_ entry: CatalogueEntry) {
+        let d = entry.details
+        self.init(
+            id: entry.id.description, title: d.title, authors: d.authors, isbn: d.isbn?.isbn13, publisher: d.publisher,
+            categories: d.categories, coverUrl: d.coverURL, description: d.description, copies: entry.copies,
+            onLoan: entry.onLoan, available: entry.available, addedAt: entry.addedAt, updatedAt: entry.updatedAt,
+            lastCheckout: entry.lastCheckout.map { .init(name: $0.name, at: $0.at) })
+    }
+}
+
+extension Components.Schemas.BookPage {
+    /// A page of the catalogue.
+    public init(_ page: Page<CatalogueEntry>) {
+        self.init(
+            items: page.items.map(Components.Schemas.Book.init), total: page.total, offset: page.offset,
+            limit: page.limit, nextOffset: page.nextOffset)
+    }
+}
+
+extension Components.Schemas.Loan {
+    /// A loan; `overdue` is judged by the caller at the moment it speaks of.
+    public init(_ l: LoanSummary, overdue: Bool) {
+        self.init(
+            id: l.id.description, bookId: l.book.description, bookTitle: l.bookTitle, borrowerId: l.borrower?.description,
+            borrowerName: l.borrowerName, lentAt: l.lentAt, dueAt: l.dueAt, renewals: l.renewals, returnedAt: l.returnedAt,
+            overdue: overdue)
+    }
+}
+
+extension Components.Schemas.Notice {
+    /// A due-soon or overdue notice.
+    public init(_ n: NoticeSummary) {
+        self.init(
+            id: n.id, loanId: n.loan.description, bookTitle: n.bookTitle, kind: n.kind == .overdue ? .overdue : .dueSoon,
+            dueAt: n.dueAt, issuedAt: n.issuedAt, read: n.read)
+    }
+}
+
+extension Components.Schemas.Work {
+    /// An Open Library work as search shows it.
+    public init(_ w: WorkResult) {
+        self.init(
+            workKey: w.workKey, title: w.title, authors: w.authors, firstPublishYear: w.firstPublishYear, editionCount: w.editionCount,
+            isbns: w.isbns, coverId: w.coverID, ratingAverage: w.ratingAverage, ratingCount: w.ratingCount,
+            readingLogCount: w.readingLogCount, covers: w.covers.map { .init(small: $0.small, medium: $0.medium, large: $0.large) })
+    }
+}
+
+extension Components.Schemas.BookmarkList {
+    /// A member's bookmarks.
+    public init(_ entries: [BookmarkEntry]) {
+        self.init(
+            items: entries.map { entry in
+                .init(
+                    value1: .init(entry.work),
+                    value2: .init(key: entry.key, bookId: entry.book?.description, bookmarkedAt: entry.bookmarkedAt))
+            })
+    }
+}
+
+/// The contract's JSON as text: the encoder the API's runtime uses (sorted keys, whole-second
+/// UTC dates), pretty-printed for a person.
+public enum ContractJSON {
+    /// `value` as the API would send it.
+    public static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let dates = WholeSecondDates()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try dates.encode(date))
+        }
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
