@@ -50,11 +50,12 @@ public struct SQLiteAccounts: Accounts {
         }
     }
 
-    public func list(limit: Int, offset: Int) async throws -> Page<AccountSummary> {
+    public func list(_ page: PageRequest) async throws -> Page<AccountSummary> {
         try pool.readHere { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts ORDER BY email LIMIT ? OFFSET ?", arguments: [limit, offset])
-            return Page(items: try rows.map(Self.summary), total: total, offset: offset, limit: limit)
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM accounts ORDER BY email, id LIMIT ? OFFSET ?", arguments: [page.limit, page.offset])
+            return Page(items: try rows.map(Self.summary), total: total, of: page)
         }
     }
 

@@ -39,12 +39,17 @@ public struct SQLiteBookmarks: BookmarkShelf {
     let pool: DatabasePool
     let coversURL: String
 
-    public func bookmarks(of member: UserID, sort: BookmarkSort) async throws -> [BookmarkEntry] {
-        let order = sort == .title ? "title_key, position DESC" : "position DESC"
+    public func bookmarks(of member: UserID, sort: BookmarkSort, page: PageRequest) async throws -> Page<BookmarkEntry> {
+        // A key is bookmarked once per member, so the key breaks any tie left.
+        let order = sort == .title ? "title_key, position DESC, key" : "position DESC, key"
         let covers = coversURL
         return try pool.readHere { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order)", arguments: [member.description]).map
-            { row in
+            let total =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bookmarks WHERE member_id = ?", arguments: [member.description]) ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order) LIMIT ? OFFSET ?",
+                arguments: [member.description, page.limit, page.offset])
+            let items = try rows.map { row in
                 let key: String = row["key"]
                 let coverID: Int? = row["cover_id"]
                 let work = WorkResult(
@@ -57,6 +62,7 @@ public struct SQLiteBookmarks: BookmarkShelf {
                     key: key, work: work, book: (row["book_id"] as String?).flatMap(BookID.init),
                     bookmarkedAt: try Timestamp.parse(row["bookmarked_at"]))
             }
+            return Page(items: items, total: total, of: page)
         }
     }
 }

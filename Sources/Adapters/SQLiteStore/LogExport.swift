@@ -98,14 +98,18 @@ extension LibraryDatabase {
 extension LibraryDatabase: LogArchive {
     public func verifyExport(lines: [String]) -> [AuditCheck] { Self.verifyExport(lines: lines, chain: chain) }
 
-    public func history(_ stream: StreamName) async throws -> [HistoryEntry] {
+    public func history(_ stream: StreamName, page: PageRequest) async throws -> Page<HistoryEntry> {
         try await scans.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version", arguments: [stream.rawValue]).map
-            {
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events WHERE stream_id = ?", arguments: [stream.rawValue]) ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version LIMIT ? OFFSET ?",
+                arguments: [stream.rawValue, page.limit, page.offset])
+            let items = rows.map {
                 HistoryEntry(
                     position: $0["position"], version: $0["stream_version"], type: $0["event_type"],
                     recordedAt: $0["recorded_at"], actor: $0["actor"], payload: $0["payload"])
             }
+            return Page(items: items, total: total, of: page)
         }
     }
 }

@@ -7,17 +7,17 @@ import GRDB
 public struct SQLiteCatalogue: Catalogue {
     let pool: DatabasePool
 
-    public func page(_ query: CatalogueQuery) async throws -> Page<CatalogueEntry> {
+    public func page(_ query: CatalogueQuery, _ page: PageRequest) async throws -> Page<CatalogueEntry> {
         let match = query.text.flatMap(FullTextQuery.make)
         return try pool.readHere { db in
             let filter = match == nil ? "" : "WHERE seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)"
-            let arguments: StatementArguments = ["match": match, "limit": query.limit, "offset": query.offset]
+            let arguments: StatementArguments = ["match": match, "limit": page.limit, "offset": page.offset]
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM catalogue_books \(filter)", arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
                 db,
                 sql: "SELECT * FROM catalogue_books \(filter) ORDER BY \(Self.order(query.sort)) LIMIT :limit OFFSET :offset",
                 arguments: arguments)
-            return Page(items: try rows.map(Self.entry), total: total, offset: query.offset, limit: query.limit)
+            return Page(items: try rows.map(Self.entry), total: total, of: page)
         }
     }
 

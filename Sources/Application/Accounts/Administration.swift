@@ -19,9 +19,8 @@ public struct ChangeRole: Sendable {
 public struct ListUsers: Sendable {
     let deps: AccountDependencies
 
-    public func execute(limit: Int = 50, offset: Int = 0, by principal: Principal) async throws -> Page<AccountSummary> {
+    public func execute(page: PageRequest = .first, by principal: Principal) async throws -> Page<AccountSummary> {
         try Authorization.require(.listUsers, by: principal)
-        try CatalogueQuery(limit: limit, offset: offset).validate()
-        return try await deps.accounts.list(limit: limit, offset: offset)
+        return try await deps.accounts.list(page)
     }
 }

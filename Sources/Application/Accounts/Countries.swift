@@ -3,8 +3,8 @@ public struct CountryUseCases: Sendable {
     let countries: any CountryDirectory
     let geolocator: any IPGeolocator
 
-    /// Every country, sorted by English name.
-    public func list() async throws -> [Country] { try await countries.all() }
+    /// One page of the countries, sorted by English name (a short list, held whole by the directory).
+    public func list(page: PageRequest = .first) async throws -> Page<Country> { Page(slicing: try await countries.all(), page) }
 
     /// The country of the client's address, else the region of its first language with one
     /// (`fr-CA` gives CA), else nil. Only codes the directory knows are given.

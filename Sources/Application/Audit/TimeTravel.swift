@@ -47,20 +47,14 @@ public struct TimeTravel: Sendable {
             var answer = Answer(events: snapshot.events)
             switch view {
             case .books:
-                var offset = 0
-                while true {
-                    let page = try await snapshot.catalogue.page(CatalogueQuery(sort: .title, limit: 100, offset: offset))
-                    answer.books += page.items
-                    guard let next = page.nextOffset else { break }
-                    offset = next
-                }
+                answer.books = try await Page.all { try await snapshot.catalogue.page(CatalogueQuery(sort: .title), $0) }
             case .loans:
                 answer.loans = try await snapshot.loans.loans(LoanFilter())
             case .member:
                 guard let member else { break }
                 answer.account = try await snapshot.accounts.account(member)
                 answer.loans = try await snapshot.loans.loans(LoanFilter(member: member, includeReturned: true))
-                answer.notices = try await snapshot.notices.notices(of: member, limit: 1_000).items
+                answer.notices = try await Page.all { try await snapshot.notices.notices(of: member, page: $0).page }
             }
             return answer
         }

@@ -50,7 +50,7 @@ public struct ExportLog: Sendable {
     public func verify(lines: [String]) -> [AuditCheck] { archive.verifyExport(lines: lines) }
 }
 
-/// The history of one aggregate: every event of its stream in order. Librarians and the operator only.
+/// The history of one aggregate: the events of its stream in order, a page at a time. Librarians and the operator only.
 public struct AggregateHistory: Sendable {
     let archive: any LogArchive
     let members: MemberDirectory
@@ -65,7 +65,8 @@ public struct AggregateHistory: Sendable {
         case book(String), member(email: String), loan(String), stream(String)
     }
 
-    public func execute(_ subject: Subject, by principal: Principal) async throws -> [HistoryEntry] {
+    /// One page of the subject's events, oldest first; a subject with no events is not found.
+    public func execute(_ subject: Subject, page: PageRequest = .first, by principal: Principal) async throws -> Page<HistoryEntry> {
         try Authorization.require(.showHistory, by: principal)
         let stream: StreamName
         switch subject {
@@ -76,8 +77,8 @@ public struct AggregateHistory: Sendable {
             stream = .loan(loan)
         case .stream(let name): stream = StreamName(name)
         }
-        let entries = try await archive.history(stream)
-        if entries.isEmpty { throw NotFound("stream", stream.rawValue) }
+        let entries = try await archive.history(stream, page: page)
+        if entries.total == 0 { throw NotFound("stream", stream.rawValue) }
         return entries
     }
 }

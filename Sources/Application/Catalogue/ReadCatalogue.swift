@@ -5,10 +5,11 @@ public struct ListBooks: Sendable {
     let catalogue: any Catalogue
     let privacy: CheckoutPrivacy
 
-    public func execute(_ query: CatalogueQuery, by principal: Principal = .anonymous) async throws -> Page<CatalogueEntry> {
+    public func execute(_ query: CatalogueQuery, page: PageRequest = .first, by principal: Principal = .anonymous) async throws
+        -> Page<CatalogueEntry>
+    {
         try query.validate()
-        let page = try await catalogue.page(query)
-        return Page(items: try await privacy.redact(page.items, for: principal), total: page.total, offset: page.offset, limit: page.limit)
+        return try await catalogue.page(query, page).with { try await privacy.redact($0, for: principal) }
     }
 }
 

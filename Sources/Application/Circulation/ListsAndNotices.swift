@@ -5,18 +5,18 @@ import Foundation
 public struct ListLoans: Sendable {
     let deps: CirculationDependencies
 
-    /// The principal's own loans, active and past.
-    public func mine(by principal: Principal) async throws -> [LoanSummary] {
+    /// One page of the principal's own loans, active and past.
+    public func mine(page: PageRequest = .first, by principal: Principal) async throws -> Page<LoanSummary> {
         let (member, _) = try Authorization.user(.listOwnLoans, by: principal)
-        return try await deps.loans.loans(LoanFilter(member: member, includeReturned: true))
+        return try await deps.loans.loans(LoanFilter(member: member, includeReturned: true), page: page)
     }
 
-    /// Active loans, of one member or one book or all; only the overdue ones when asked.
-    public func active(member: UserID? = nil, book: BookID? = nil, overdueOnly: Bool = false, by principal: Principal) async throws
-        -> [LoanSummary]
-    {
+    /// One page of the active loans, of one member or one book or all; only the overdue ones when asked.
+    public func active(
+        member: UserID? = nil, book: BookID? = nil, overdueOnly: Bool = false, page: PageRequest = .first, by principal: Principal
+    ) async throws -> Page<LoanSummary> {
         try Authorization.require(.listLoans, by: principal)
-        return try await deps.loans.loans(LoanFilter(member: member, book: book, dueBy: overdueOnly ? deps.now : nil))
+        return try await deps.loans.loans(LoanFilter(member: member, book: book, dueBy: overdueOnly ? deps.now : nil), page: page)
     }
 
     /// Whether a loan is overdue now, by the injected clock.
@@ -48,16 +48,17 @@ public struct ScanNotices: Sendable {
 public struct MemberNotices: Sendable {
     let deps: CirculationDependencies
 
-    public func list(limit: Int = 50, by principal: Principal) async throws -> (items: [NoticeSummary], unread: Int) {
-        try await deps.notices.notices(of: try Authorization.user(.readOwnNotices, by: principal).0, limit: limit)
+    /// One page of the principal's notices, newest first, with the number unread among all of them.
+    public func list(page: PageRequest = .first, by principal: Principal) async throws -> NoticePage {
+        try await deps.notices.notices(of: try Authorization.user(.readOwnNotices, by: principal).0, page: page)
     }
 
     /// Marks one notice (or, with nil, every notice) of the principal read. Another member's notice is not found.
     public func markRead(_ id: String?, by principal: Principal) async throws {
         let (member, _) = try Authorization.user(.readOwnNotices, by: principal)
-        let mine = try await deps.notices.notices(of: member, limit: Int.max).items
-        let ids = id.map { [$0] } ?? mine.map(\.id)
-        if let id, !mine.contains(where: { $0.id == id }) { throw NotFound("notice", id) }
+        let mine = try await deps.notices.noticeIDs(of: member)
+        let ids = id.map { [$0] } ?? mine
+        if let id, !mine.contains(id) { throw NotFound("notice", id) }
         try await deps.runner.transact(InboxAggregate.self, .inbox(member), by: principal) { InboxAggregate.decide((member, ids), $0) }
     }
 }

@@ -52,7 +52,7 @@ public protocol Accounts: Sendable {
     /// One account, or nil.
     func account(_ id: UserID) async throws -> AccountSummary?
     /// Accounts by email, one page.
-    func list(limit: Int, offset: Int) async throws -> Page<AccountSummary>
+    func list(_ page: PageRequest) async throws -> Page<AccountSummary>
     /// The open (not logged out) session stored under a token digest, or nil.
     func session(digest: String) async throws -> SessionRecord?
 }

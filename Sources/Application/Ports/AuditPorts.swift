@@ -52,8 +52,8 @@ public protocol LogArchive: Sendable {
     func export(from position: Int64, to write: (String) throws -> Void) async throws -> Int64
     /// Verifies an exported log offline: hashes, links and gaps.
     func verifyExport(lines: [String]) -> [AuditCheck]
-    /// Every event of one stream, oldest first, as stored (type name, time, actor, payload).
-    func history(_ stream: StreamName) async throws -> [HistoryEntry]
+    /// One page of the events of one stream, oldest first, as stored (type name, time, actor, payload).
+    func history(_ stream: StreamName, page: PageRequest) async throws -> Page<HistoryEntry>
 }
 
 /// One stored event, for people and outside tools.

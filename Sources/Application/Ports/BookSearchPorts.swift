@@ -8,7 +8,8 @@ public enum SearchSort: String, CaseIterable, Sendable {
 
 /// A search of the world's books (Open Library): by title, author or free text.
 public struct SearchQuery: Hashable, Sendable {
-    public static let maxLimit = 100
+    /// How deep Open Library pages a result set.
+    public static let maxOffset = 10_000
     public var title: String?
     public var author: String?
     public var text: String?
@@ -42,8 +43,11 @@ public struct SearchQuery: Hashable, Sendable {
             // A NUL cut the cache key short, so that queries differing after it shared one answer.
             if let problem = FreeText.problem(value, field: field, multiline: true) { errors.append(problem) }
         }
-        if !(1...Self.maxLimit).contains(limit) { errors.append(FieldError("limit", "must be between 1 and \(Self.maxLimit)")) }
-        if offset < 0 || offset > 10_000 { errors.append(FieldError("offset", "must be between 0 and 10000")) }
+        // The limit is every list's; the offset Open Library's own, narrower than every list's.
+        errors += PageRequest.problems(limit: limit, offset: nil)
+        if !(0...Self.maxOffset).contains(offset) {
+            errors.append(FieldError("offset", .outOfRange(min: 0, max: Self.maxOffset)))
+        }
         if !errors.isEmpty { throw InvalidInput(errors) }
     }
 }
@@ -164,8 +168,8 @@ public enum BookmarkSort: String, CaseIterable, Sendable {
 
 /// The bookmarks read model.
 public protocol BookmarkShelf: Sendable {
-    /// A member's bookmarks in the requested order.
-    func bookmarks(of member: UserID, sort: BookmarkSort) async throws -> [BookmarkEntry]
+    /// One page of a member's bookmarks in the requested order (ties broken by the newest first).
+    func bookmarks(of member: UserID, sort: BookmarkSort, page: PageRequest) async throws -> Page<BookmarkEntry>
 }
 
 /// What Open Library knows of one book, to pre-fill a catalogue record.

@@ -51,8 +51,11 @@ public struct LoanFilter: Equatable, Sendable {
 
 /// The loans read model: who has which book.
 public protocol LoanRegister: Sendable {
-    /// Loans matching the filter, by due date (active first, then returned, newest first).
+    /// Every loan matching the filter, by due date (active first, then returned, newest first), for
+    /// the library's own work (scans, privacy, replays).
     func loans(_ filter: LoanFilter) async throws -> [LoanSummary]
+    /// One page of the loans matching the filter, in the same order (ties broken by loan id).
+    func loans(_ filter: LoanFilter, page: PageRequest) async throws -> Page<LoanSummary>
     /// One loan, or nil.
     func loan(_ id: LoanID) async throws -> LoanSummary?
 }
@@ -77,8 +80,22 @@ public struct NoticeSummary: Equatable, Sendable {
     }
 }
 
+/// One page of a member's notices, with how many of all of them are unread.
+public struct NoticePage: Equatable, Sendable {
+    public let page: Page<NoticeSummary>
+    public let unread: Int
+    public init(page: Page<NoticeSummary>, unread: Int) {
+        self.page = page
+        self.unread = unread
+    }
+    /// The notices of this page.
+    public var items: [NoticeSummary] { page.items }
+}
+
 /// The notices read model, per member.
 public protocol NoticeBoard: Sendable {
-    /// A member's notices, newest first, with the number unread.
-    func notices(of member: UserID, limit: Int) async throws -> (items: [NoticeSummary], unread: Int)
+    /// One page of a member's notices, newest first, with the number unread among all of them.
+    func notices(of member: UserID, page: PageRequest) async throws -> NoticePage
+    /// The ids of every notice of a member, read or not.
+    func noticeIDs(of member: UserID) async throws -> [String]
 }

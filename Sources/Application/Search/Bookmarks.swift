@@ -17,7 +17,7 @@ public struct Bookmarks: Sendable {
     }
 
     /// Bookmarks an Open Library work, `OL…W` or `/works/OL…W`.
-    public func add(work rawKey: String, by principal: Principal) async throws -> [BookmarkEntry] {
+    public func add(work rawKey: String, by principal: Principal) async throws -> Page<BookmarkEntry> {
         let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
         let key = rawKey.split(separator: "/").last.map(String.init) ?? rawKey
         guard key.hasPrefix("OL"), key.hasSuffix("W"), key.count <= 20, key.dropFirst(2).dropLast().allSatisfy(\.isNumber) else {
@@ -32,7 +32,7 @@ public struct Bookmarks: Sendable {
     }
 
     /// Bookmarks a catalogue book.
-    public func add(book: BookID, by principal: Principal) async throws -> [BookmarkEntry] {
+    public func add(book: BookID, by principal: Principal) async throws -> Page<BookmarkEntry> {
         let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
         guard let entry = try await catalogue.entry(book) else { throw NotFound("book", book.description) }
         let snapshot = BookmarkSnapshot(
@@ -47,12 +47,16 @@ public struct Bookmarks: Sendable {
         _ = try await record(.remove(member: member, key: key), member, principal)
     }
 
-    public func list(sort: BookmarkSort = .newest, by principal: Principal) async throws -> [BookmarkEntry] {
-        try await shelf.bookmarks(of: try Authorization.user(.keepBookmarks, by: principal).0, sort: sort)
+    /// One page of the principal's bookmarks in the requested order.
+    public func list(sort: BookmarkSort = .newest, page: PageRequest = .first, by principal: Principal) async throws
+        -> Page<BookmarkEntry>
+    {
+        try await shelf.bookmarks(of: try Authorization.user(.keepBookmarks, by: principal).0, sort: sort, page: page)
     }
 
-    private func record(_ command: BookmarkCommand, _ member: UserID, _ principal: Principal) async throws -> [BookmarkEntry] {
+    /// Records the change and answers the first page of the bookmarks, newest first.
+    private func record(_ command: BookmarkCommand, _ member: UserID, _ principal: Principal) async throws -> Page<BookmarkEntry> {
         try await runner.transact(BookmarkAggregate.self, .bookmarks(member), by: principal) { try BookmarkAggregate.decide(command, $0) }
-        return try await shelf.bookmarks(of: member, sort: .newest)
+        return try await shelf.bookmarks(of: member, sort: .newest, page: .first)
     }
 }
