@@ -23,13 +23,20 @@ public enum Principal: Equatable, Sendable {
 }
 
 /// The caller must log in (or its session expired or was revoked).
-public struct Unauthenticated: Error, Equatable, Sendable, CustomStringConvertible {
+public struct Unauthenticated: MessageConvertible, Equatable, Sendable {
     public init() {}
-    public var description: String { "log in first: no valid session" }
+    public var message: Message { .unauthenticated }
 }
 
 /// The caller is known but may not do this.
-public struct Forbidden: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+public struct Forbidden: MessageConvertible, Equatable, Sendable {
+    /// Why not.
+    public enum Reason: Equatable, Sendable, CaseIterable {
+        /// The operation is a librarian's.
+        case librarianOnly
+    }
+
+    public let reason: Reason
+    public init(_ reason: Reason) { self.reason = reason }
+    public var message: Message { .forbidden(reason) }
 }

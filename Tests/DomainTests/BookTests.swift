@@ -25,18 +25,18 @@ struct BookTests {
     @Test func addingReportsEveryInvalidField() {
         let bad = BookDraft(title: " ", authors: [" "], isbn: "978-0-441-17271-0", coverURL: "ftp://x")
         let errors: [FieldError] = [
-            FieldError("title", "is required"),
-            FieldError("authors", "at least one author is required"),
-            FieldError("isbn", "'978-0-441-17271-0' is not a valid ISBN: it has a wrong check digit"),
-            FieldError("coverUrl", "must be an http(s) URL"),
-            FieldError("copies", "the library must own at least 1 copy (would be 0)"),
+            FieldError("title", .required),
+            FieldError("authors", .required),
+            FieldError("isbn", .notAnISBN("978-0-441-17271-0", .wrongCheckDigit)),
+            FieldError("coverUrl", .notAWebAddress),
+            FieldError("copies", .noCopies(wouldBe: 0)),
         ]
         #expect(when(.add(id, bad, copies: 0), given()) == .failure(.invalid(errors)))
     }
 
     @Test func overlongTitleIsRefused() {
         let long = BookDraft(title: String(repeating: "a", count: BookLimits.title + 1), authors: ["A"])
-        #expect(when(.add(id, long, copies: 1), given()) == .failure(.invalid([FieldError("title", "must be at most 500 characters")])))
+        #expect(when(.add(id, long, copies: 1), given()) == .failure(.invalid([FieldError("title", .tooLong(max: 500))])))
     }
 
     @Test func addingTheSameBookAgainDecidesNothing() {
@@ -62,7 +62,7 @@ struct BookTests {
     @Test func editingWithInvalidValuesIsRefused() {
         #expect(
             when(.edit(BookChanges(authors: [])), given(added))
-                == .failure(.invalid([FieldError("authors", "at least one author is required")])))
+                == .failure(.invalid([FieldError("authors", .required)])))
     }
 
     @Test func commandsOnAMissingOrWithdrawnBookAreRefused() {
@@ -82,10 +82,10 @@ struct BookTests {
     @Test func theLibraryKeepsAtLeastOneCopy() {
         #expect(
             when(.removeCopies(2), given(added))
-                == .failure(.invalid([FieldError("count", "the library must own at least 1 copy (would be 0)")])))
+                == .failure(.invalid([FieldError("count", .noCopies(wouldBe: 0))])))
         #expect(
             when(.setCopies(0), given(added))
-                == .failure(.invalid([FieldError("copies", "the library must own at least 1 copy (would be 0)")])))
+                == .failure(.invalid([FieldError("copies", .noCopies(wouldBe: 0))])))
     }
 
     @Test func copiesNeverFallBelowThoseOnLoan() {

@@ -8,7 +8,7 @@ import Testing
 struct FreeTextTests {
     @Test("control characters are refused", arguments: ["a\u{0}b", "a\u{1B}[31mred", "bell\u{7}", "del\u{7F}", "a\u{85}b"])
     func controlCharacters(text: String) {
-        #expect(FreeText.problem(text, field: "title") == FieldError("title", FreeText.message))
+        #expect(FreeText.problem(text, field: "title") == FieldError("title", .controlCharacters(allowingLineBreaks: false)))
     }
 
     @Test(
@@ -39,7 +39,7 @@ struct FreeTextTests {
         ])
     func joiners(text: String) {
         #expect(FreeText.problem(text, field: "displayName") == nil)
-        #expect(FreeText.problem(text, field: "email", identifier: true) == FieldError("email", FreeText.invisibleMessage))
+        #expect(FreeText.problem(text, field: "email", identifier: true) == FieldError("email", .invisibleCharacters))
     }
 
     @Test func bookFieldsRefuseControlCharacters() {
@@ -56,16 +56,18 @@ struct FreeTextTests {
 
     @Test func emailsWithControlCharactersAreRefused() {
         // The address names the email stream: "x\0y@example.org" would be stored as "email-x".
-        #expect(throws: FieldError("email", FreeText.message)) { try EmailAddress(parsing: "x\u{0}y@example.org") }
+        #expect(throws: FieldError("email", .controlCharacters(allowingLineBreaks: false))) {
+            try EmailAddress(parsing: "x\u{0}y@example.org")
+        }
     }
 
     @Test func passwordsWithControlCharactersAreRefused() {
         // bcrypt stops at a NUL: this password would be "A!".
-        #expect(PasswordPolicy.problems("A!\u{0}zzzzzz").map(\.message) == [FreeText.message])
+        #expect(PasswordPolicy.problems("A!\u{0}zzzzzz").map(\.problem) == [.controlCharacters(allowingLineBreaks: false)])
     }
 
     @Test func displayNamesWithControlCharactersAreRefused() {
         let form = SignupForm(email: "ada@example.org", password: "Valid-Pass1", displayName: "a\u{0}b", country: "GB")
-        #expect(form.validate().problems == [FieldError("displayName", FreeText.message)])
+        #expect(form.validate().problems == [FieldError("displayName", .controlCharacters(allowingLineBreaks: false))])
     }
 }

@@ -20,20 +20,32 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
     /// This occurrence, said for a person.
     public let detail: String?
     /// The fields at fault, when the input was.
-    public let errors: [FieldError]?
+    public let errors: [FieldMessage]?
+
+    /// One field at fault, with what is wrong said for a person.
+    public struct FieldMessage: Encodable, Equatable, Sendable {
+        public let field: String
+        public let message: String
+    }
 
     /// Problems echo what the client sent (an id, a field's value); these bounds keep the echo of
     /// a huge input small.
     static let maxDetail = 1_000
     static let maxErrors = 50
 
-    public init(status: Int, slug: String, title: String, detail: String? = nil, errors: [FieldError]? = nil) {
+    /// A problem; its field errors are worded by `catalogue`.
+    public init(
+        status: Int, slug: String, title: String, detail: String? = nil, errors: [FieldError]? = nil,
+        in catalogue: any MessageCatalogue = Catalogues.english
+    ) {
         self.type = "urn:shelfmark:problem:\(slug)"
         self.title = title
         self.status = status
         self.detail = detail.map { Self.bounded($0, Self.maxDetail) }
         self.errors = errors.map {
-            $0.prefix(Self.maxErrors).map { FieldError(Self.bounded($0.field, 200), Self.bounded($0.message, 300)) }
+            $0.prefix(Self.maxErrors).map {
+                FieldMessage(field: Self.bounded($0.field, 200), message: Self.bounded(catalogue.text($0.problem), 300))
+            }
         }
     }
 
@@ -46,67 +58,46 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
             _type: type, title: title, status: status, detail: detail, errors: errors?.map { .init(field: $0.field, message: $0.message) })
     }
 
-    public static func validation(_ errors: [FieldError]) -> Problem {
+    /// Invalid input: every field error, listed in the detail too.
+    public static func validation(_ errors: [FieldError], in catalogue: any MessageCatalogue = Catalogues.english) -> Problem {
+        let shown = Array(errors.prefix(maxErrors))
         let more = errors.count > maxErrors ? "; and \(errors.count - maxErrors) more" : ""
         return Problem(
-            status: 400, slug: "validation", title: "Invalid input",
-            detail: errors.prefix(maxErrors).map(\.description).joined(separator: "; ") + more, errors: errors)
+            status: 400, slug: "validation", title: "Invalid input", detail: catalogue.text(.invalidInput(shown)) + more, errors: errors,
+            in: catalogue)
     }
 
-    /// The problem an error stands for, or nil when it is not the caller's fault (a 500).
-    public static func of(_ error: any Error) -> Problem? {
+    /// The problem an error stands for, its detail worded by `catalogue`, or nil when it is not
+    /// the caller's fault (a 500, whose cause is logged, not told).
+    public static func of(_ error: any Error, in catalogue: any MessageCatalogue = Catalogues.english) -> Problem? {
         switch error {
-        case let error as ServerError: return of(error)
-        case let error as BookRefused: return of(error)
-        case let error as NotFound: return Problem(status: 404, slug: "not-found", title: "Not found", detail: error.description)
-        case let error as InvalidInput: return validation(error.errors)
-        case let error as TooMuchContention:
-            return Problem(status: 503, slug: "contention", title: "Busy", detail: error.description)
-        case let error as DecodingError: return malformed(error)
-        case let error as Unauthenticated:
-            return Problem(status: 401, slug: "unauthenticated", title: "Unauthorized", detail: error.description)
-        case let error as InvalidCredentials:
-            return Problem(status: 401, slug: "invalid-credentials", title: "Unauthorized", detail: error.description)
-        case let error as Forbidden: return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: error.description)
-        case let error as EmailTaken:
-            return Problem(
-                status: 409, slug: "email-taken", title: "Conflict", detail: error.description,
-                errors: [FieldError("email", "is already registered")])
-        case let error as any ProblemConvertible: return error.problem
-        case let error as SearchUnavailable:
-            return Problem(status: 503, slug: "search-unavailable", title: "Service Unavailable", detail: error.description)
-        case let error as LoanRefused: return of(error)
-        case let error as LoginThrottled:
-            return Problem(status: 429, slug: "login-throttled", title: "Too Many Requests", detail: error.description)
-        case let error as TooManyAttempts:
-            return Problem(status: 429, slug: "too-many-attempts", title: "Too Many Requests", detail: error.description)
         case let error as Problem: return error
+        case let error as ServerError: return of(error, in: catalogue)
+        case let error as DecodingError: return malformed(error)
+        case let error as any ProblemConvertible: return error.problem
+        case let error as InvalidInput: return validation(error.errors, in: catalogue)
+        case let error as BookRefused:
+            if case .invalid(let errors) = error.rejection { return validation(errors, in: catalogue) }
+            return refusal(error, in: catalogue)
+        case let error as any MessageConvertible: return refusal(error, in: catalogue)
         default: return nil
         }
     }
 
-    private static func of(_ error: ServerError) -> Problem? {
-        if let problem = of(error.underlyingError) { return problem }
+    /// A refusal, "not found", or trouble elsewhere: its status, type and title, and the
+    /// catalogue's words for the detail.
+    private static func refusal(_ error: any MessageConvertible, in catalogue: any MessageCatalogue) -> Problem? {
+        guard let kind = ProblemKind(error) else { return nil }
+        return Problem(
+            status: kind.status, slug: kind.slug, title: kind.title, detail: catalogue.text(error.message),
+            errors: kind.fields, in: catalogue)
+    }
+
+    private static func of(_ error: ServerError, in catalogue: any MessageCatalogue) -> Problem? {
+        if let problem = of(error.underlyingError, in: catalogue) { return problem }
         let status = Int(error.httpStatus.code)
         guard (400..<500).contains(status) else { return nil }
         return Problem(status: status, slug: "bad-request", title: error.httpStatus.reasonPhrase, detail: error.causeDescription)
-    }
-
-    private static func of(_ refused: BookRefused) -> Problem {
-        switch refused.rejection {
-        case .invalid(let errors): validation(errors)
-        case .notInCatalogue: Problem(status: 404, slug: "not-found", title: "Not found", detail: refused.description)
-        case .alreadyInCatalogue, .copiesOnLoan, .fewerCopiesThanOnLoan, .noCopyAvailable:
-            Problem(status: 409, slug: "conflict", title: "Conflicts with the library's state", detail: refused.description)
-        }
-    }
-
-    private static func of(_ refused: LoanRefused) -> Problem {
-        switch refused.rejection {
-        case .loan(.noSuchLoan): Problem(status: 404, slug: "not-found", title: "Not found", detail: refused.description)
-        case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .patron:
-            Problem(status: 409, slug: "loan-refused", title: "Loan refused", detail: refused.description)
-        }
     }
 
     /// A body that is not JSON, or not of the documented shape, with the field at fault.

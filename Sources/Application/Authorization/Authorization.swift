@@ -41,7 +41,7 @@ public enum Authorization {
         case (.anyone, _), (.signedIn, .user), (.librarian, .cliOperator), (.librarian, .system), (.librarian, .user(_, .librarian, _)):
             return
         case (_, .anonymous), (.signedIn, .cliOperator), (.signedIn, .system): throw Unauthenticated()
-        case (.librarian, .user): throw Forbidden("only a librarian may do this")
+        case (.librarian, .user): throw Forbidden(.librarianOnly)
         }
     }
 

@@ -1,8 +1,8 @@
 import Domain
 import Foundation
 
-/// A circulation rule refused the request; says which book when one is to blame.
-public struct LoanRefused: Error, Equatable, Sendable, CustomStringConvertible {
+/// A circulation rule refused the request; names the books it is about by title when known.
+public struct LoanRefused: MessageConvertible, Equatable, Sendable {
     /// Which aggregate refused: the loan itself, or the member's patron record (what they may borrow).
     public enum Rejection: Equatable, Sendable {
         case loan(LoanRejection)
@@ -10,13 +10,34 @@ public struct LoanRefused: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public let rejection: Rejection
-    public init(_ rejection: LoanRejection) { self.rejection = .loan(rejection) }
-    public init(_ rejection: PatronRejection) { self.rejection = .patron(rejection) }
+    /// The titles of the books the refusal is about, as the use case loaded them.
+    public let titles: [BookID: String]
+    /// The title of the loan's book, for a loan's own refusals.
+    public let loanTitle: String?
 
-    public var description: String {
+    public init(_ rejection: LoanRejection) { self.init(.loan(rejection), titles: [:], loanTitle: nil) }
+    public init(_ rejection: PatronRejection) { self.init(.patron(rejection), titles: [:], loanTitle: nil) }
+    /// A loan's refusal, naming its book.
+    public init(_ rejection: LoanRejection, title: String?) { self.init(.loan(rejection), titles: [:], loanTitle: title) }
+    /// A patron's refusal, naming the books it is about.
+    public init(_ rejection: PatronRejection, titles: [BookID: String]) { self.init(.patron(rejection), titles: titles, loanTitle: nil) }
+    init(_ rejection: Rejection, titles: [BookID: String], loanTitle: String?) {
+        self.rejection = rejection
+        self.titles = titles
+        self.loanTitle = loanTitle
+    }
+
+    public var message: Message {
         switch rejection {
-        case .loan(let rejection): rejection.description
-        case .patron(let rejection): rejection.description
+        case .loan(.noSuchLoan): .notFound(.loan, id: "")
+        case .loan(.alreadyReturned): .loanAlreadyReturned(title: loanTitle)
+        case .loan(.renewalLimitReached(let max)): .renewalLimitReached(title: loanTitle, max: max)
+        case .loan(.overdueCannotBeRenewed): .overdueCannotBeRenewed(title: loanTitle)
+        case .loan(.idInUse): .loanIDInUse
+        case .patron(.limitReached(let max, let active, let requested)): .loanLimitReached(max: max, active: active, requested: requested)
+        case .patron(.tooManyInOneRequest(let max)): .tooManyInOneRequest(max: max)
+        case .patron(.blockedByOverdue(let loans)): .blockedByOverdue(loans.map { OverdueBook(title: titles[$0.book], dueAt: $0.dueAt) })
+        case .patron(.duplicateBook(let book)): .bookAskedTwice(BookName(book, title: titles[book]))
         }
     }
 }
@@ -43,16 +64,16 @@ public struct CirculationDependencies: Sendable {
 
     /// The loan, as the read model has it after a change.
     func summary(_ id: LoanID) async throws -> LoanSummary {
-        guard let loan = try await loans.loan(id) else { throw NotFound("loan", id.description) }
+        guard let loan = try await loans.loan(id) else { throw NotFound(.loan, id.description) }
         return loan
     }
 
     /// Loads a loan the principal may act on: its borrower, a librarian or the operator.
     func loadLoan(_ id: LoanID, by principal: Principal) async throws -> (Loaded<LoanAggregate>, LoanRecord) {
         let loaded = try await runner.load(LoanAggregate.self, .loan(id))
-        guard let loan = loaded.state.record else { throw NotFound("loan", id.description) }
+        guard let loan = loaded.state.record else { throw NotFound(.loan, id.description) }
         // Another member's loan is "not found", like an unknown one: its existence is not theirs to learn.
-        guard Authorization.mayActOn(ownedBy: loan.opened.borrower, by: principal) else { throw NotFound("loan", id.description) }
+        guard Authorization.mayActOn(ownedBy: loan.opened.borrower, by: principal) else { throw NotFound(.loan, id.description) }
         return (loaded, loan)
     }
 }

@@ -12,15 +12,15 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
     public init(parsing raw: String) throws(FieldError) {
         let email = Self.normalized(raw.trimmingWhitespace())
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard !email.isEmpty else { throw FieldError("email", "is required") }
-        guard email.count <= Self.maxLength else { throw FieldError("email", "must be at most \(Self.maxLength) characters") }
-        guard !email.contains(where: \.isWhitespace) else { throw FieldError("email", "must not contain spaces") }
+        guard !email.isEmpty else { throw FieldError("email", .required) }
+        guard email.count <= Self.maxLength else { throw FieldError("email", .tooLong(max: Self.maxLength)) }
+        guard !email.contains(where: \.isWhitespace) else { throw FieldError("email", .containsSpaces) }
         // The address names its event stream: a NUL would cut the stream id short where it is stored.
         if let problem = FreeText.problem(email, field: "email", identifier: true) { throw problem }
-        guard parts.count == 2, !parts[0].isEmpty else { throw FieldError("email", "must look like name@example.org") }
+        guard parts.count == 2, !parts[0].isEmpty else { throw FieldError("email", .notAnEmailAddress) }
         let domain = parts[1]
         guard domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..") else {
-            throw FieldError("email", "must have a domain with a dot, like example.org")
+            throw FieldError("email", .emailDomainWithoutDot)
         }
         value = email
     }

@@ -20,17 +20,17 @@ public enum PasswordPolicy {
     /// at bcrypt's limit (which would let anything after the 72nd byte in).
     public static func tooLong(_ password: String) -> FieldError? {
         normalized(password).utf8.count > maxBytes
-            ? FieldError("password", "must be at most \(maxBytes) bytes (bcrypt ignores the rest)") : nil
+            ? FieldError("password", .tooManyBytes(max: maxBytes)) : nil
     }
 
     /// Every rule `password` breaks (checked in its normalized form).
     public static func problems(_ password: String) -> [FieldError] {
         let password = normalized(password)
         var problems: [FieldError] = []
-        if password.count < minLength { problems.append(FieldError("password", "must have at least \(minLength) characters")) }
-        if !password.contains(where: \.isUppercase) { problems.append(FieldError("password", "must contain an uppercase letter")) }
+        if password.count < minLength { problems.append(FieldError("password", .tooShort(min: minLength))) }
+        if !password.contains(where: \.isUppercase) { problems.append(FieldError("password", .needsUppercase)) }
         if !password.contains(where: { !$0.isLetter && !$0.isNumber && !$0.isWhitespace }) {
-            problems.append(FieldError("password", "must contain a special character (not a letter or digit)"))
+            problems.append(FieldError("password", .needsSpecialCharacter))
         }
         if let tooLong = tooLong(password) { problems.append(tooLong) }
         // bcrypt would stop at a NUL, so "A!\0anything" would be the password "A!".
@@ -60,11 +60,11 @@ public struct SignupForm: Sendable {
         do { email = try EmailAddress(parsing: self.email) } catch { problems.append(error) }
         problems += PasswordPolicy.problems(password)
         let name = (displayName ?? "").trimmingWhitespace()
-        if name.count > 100 { problems.append(FieldError("displayName", "must be at most 100 characters")) }
+        if name.count > 100 { problems.append(FieldError("displayName", .tooLong(max: 100))) }
         if let problem = FreeText.problem(name, field: "displayName") { problems.append(problem) }
         let code = country.trimmingWhitespace().uppercased()
         if code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
-            problems.append(FieldError("country", "must be an ISO 3166-1 alpha-2 code such as FR or CA"))
+            problems.append(FieldError("country", .notACountryCode))
         }
         return (email, name.isEmpty ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
     }

@@ -2,11 +2,7 @@
 enum BookRules {
     static func copiesInRange(_ total: Int, field: String = "copies") -> BookRejection? {
         guard total < 1 || total > BookLimits.copies else { return nil }
-        let message =
-            total < 1
-            ? "the library must own at least 1 copy (would be \(total))"
-            : "at most \(BookLimits.copies) copies"
-        return .invalid([FieldError(field, message)])
+        return .invalid([FieldError(field, total < 1 ? .noCopies(wouldBe: total) : .outOfRange(min: 1, max: BookLimits.copies))])
     }
 
     /// Never fewer copies than are out on loan.

@@ -24,10 +24,10 @@ extension BookDraft {
     ) -> String? {
         let trimmed = raw?.trimmingWhitespace() ?? ""
         if trimmed.isEmpty {
-            if required { errors.append(FieldError(field, "is required")) }
+            if required { errors.append(FieldError(field, .required)) }
             return nil
         }
-        if trimmed.count > max { errors.append(FieldError(field, "must be at most \(max) characters")) }
+        if trimmed.count > max { errors.append(FieldError(field, .tooLong(max: max))) }
         if let problem = FreeText.problem(trimmed, field: field, multiline: multiline) { errors.append(problem) }
         return trimmed
     }
@@ -36,9 +36,9 @@ extension BookDraft {
         let names = raw.enumerated().compactMap { index, name in
             text(name, field: "authors[\(index)]", max: BookLimits.author, into: &errors)
         }
-        if names.isEmpty { errors.append(FieldError("authors", "at least one author is required")) }
+        if names.isEmpty { errors.append(FieldError("authors", .required)) }
         if names.count > BookLimits.authors {
-            errors.append(FieldError("authors", "at most \(BookLimits.authors) authors"))
+            errors.append(FieldError("authors", .tooMany(max: BookLimits.authors)))
         }
         return names
     }
@@ -48,7 +48,7 @@ extension BookDraft {
         do {
             return try ISBN(parsing: raw.trimmingWhitespace())
         } catch {
-            errors.append(FieldError("isbn", "'\(raw.prefix(40))' is not a valid ISBN: it \(error)"))
+            errors.append(FieldError("isbn", .notAnISBN(raw.trimmingWhitespace(), error)))
             return nil
         }
     }
@@ -64,7 +64,7 @@ extension BookDraft {
             tags.append(tag)
         }
         if tags.count > BookLimits.categories {
-            errors.append(FieldError("categories", "at most \(BookLimits.categories) categories"))
+            errors.append(FieldError("categories", .tooMany(max: BookLimits.categories)))
         }
         return tags
     }
@@ -73,7 +73,7 @@ extension BookDraft {
         guard let url = text(raw, field: "coverUrl", max: BookLimits.coverURL, into: &errors) else { return nil }
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), !url.contains(" "), url.count > 8 else {
-            errors.append(FieldError("coverUrl", "must be an http(s) URL"))
+            errors.append(FieldError("coverUrl", .notAWebAddress))
             return nil
         }
         return url

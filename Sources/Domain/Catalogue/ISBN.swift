@@ -96,15 +96,3 @@ public struct ISBN: Hashable, Sendable, Codable, CustomStringConvertible {
         try container.encode(isbn13)
     }
 }
-
-extension ISBN.Problem: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .wrongLength(let count): "must have 10 or 13 digits (hyphens and spaces aside), not \(count)"
-        case .invalidCharacter(let char):
-            "contains '\(FreeText.visible(char))', which is not a digit (only digits, hyphens, spaces and a final X belong in an ISBN)"
-        case .wrongCheckDigit: "has a wrong check digit"
-        case .unknownPrefix: "an ISBN-13 starts with 978 or 979"
-        }
-    }
-}

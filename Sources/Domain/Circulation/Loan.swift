@@ -250,15 +250,3 @@ public enum LoanAggregate: Aggregate {
         return []
     }
 }
-
-extension LoanRejection: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .noSuchLoan: "no such loan"
-        case .alreadyReturned: "this loan was returned already"
-        case .renewalLimitReached(let max): "this loan was renewed \(max) times already, the most allowed"
-        case .overdueCannotBeRenewed: "an overdue loan cannot be renewed: return the book"
-        case .idInUse: "another loan has this id"
-        }
-    }
-}

@@ -42,7 +42,7 @@ enum PatronRules {
     /// The overdue block: a member with an overdue loan borrows nothing until it is returned.
     static func overdueBlock(_ b: Borrowing) -> PatronRejection? {
         let late = b.state.overdue(at: b.now)
-        return late.isEmpty ? nil : .blockedByOverdue(loans: late.map(\.loan))
+        return late.isEmpty ? nil : .blockedByOverdue(loans: late)
     }
 
     /// The loan limit: active loans and the request together, at most `maxActiveLoans`.
@@ -53,23 +53,12 @@ enum PatronRules {
     }
 }
 
-/// Why a member may not borrow. Each names what the member needs to know.
+/// Why a member may not borrow. Each carries what the member needs to know; the message
+/// catalogue (`Application/Messages`) says it.
 public enum PatronRejection: Error, Equatable, Sendable {
     case limitReached(max: Int, active: Int, requested: Int)
     case tooManyInOneRequest(max: Int)
-    case blockedByOverdue(loans: [LoanID])
+    /// The overdue loans, oldest due first, with their books and due dates.
+    case blockedByOverdue(loans: [PatronLoan])
     case duplicateBook(BookID)
-}
-
-extension PatronRejection: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .limitReached(let max, let active, let requested):
-            "you have \(active) \(active == 1 ? "loan" : "loans"), you can borrow \(Swift.max(0, max - active)) more (asked for \(requested); at most \(max) at once)"
-        case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
-        case .blockedByOverdue(let loans):
-            "return your overdue \(loans.count == 1 ? "loan" : "loans") first (\(loans.map(\.description).joined(separator: ", ")))"
-        case .duplicateBook(let book): "book \(book) is asked for twice or already borrowed by you"
-        }
-    }
 }

@@ -9,21 +9,16 @@
 /// in a listing; only the joiners that emoji and some scripts need are kept in names and titles,
 /// and addresses take none at all.
 public enum FreeText {
-    public static let message = "must not contain control characters"
-    public static let multilineMessage = "must not contain control characters other than line breaks and tabs"
-    public static let invisibleMessage =
-        "must not contain invisible formatting characters (such as zero-width spaces or direction overrides)"
-
     /// The field error for `text`, or nil when it has no control character (line breaks and tabs
     /// count as none when `multiline`) and no invisible format character other than the joiners
     /// (none at all when `identifier`, as in an email address).
     public static func problem(_ text: String, field: String, multiline: Bool = false, identifier: Bool = false) -> FieldError? {
         let allowed: Set<Unicode.Scalar> = multiline ? ["\n", "\r", "\t"] : []
         if text.unicodeScalars.contains(where: { isControl($0) && !allowed.contains($0) }) {
-            return FieldError(field, multiline ? multilineMessage : message)
+            return FieldError(field, .controlCharacters(allowingLineBreaks: multiline))
         }
         if text.unicodeScalars.contains(where: { isInvisible($0, identifier: identifier) }) {
-            return FieldError(field, invisibleMessage)
+            return FieldError(field, .invisibleCharacters)
         }
         return nil
     }

@@ -1,0 +1,56 @@
+import Application
+import Domain
+
+/// The status, type and title of the problem each application error is answered with; its
+/// detail is the error's message, worded by the catalogue.
+struct ProblemKind {
+    let status: Int
+    let slug: String
+    let title: String
+    /// Field errors to list besides the detail.
+    var fields: [FieldError]? = nil
+
+    static let notFound = ProblemKind(status: 404, slug: "not-found", title: "Not found")
+
+    init(status: Int, slug: String, title: String, fields: [FieldError]? = nil) {
+        self.status = status
+        self.slug = slug
+        self.title = title
+        self.fields = fields
+    }
+
+    /// The kind of problem `error` is, or nil when it is none a caller should see.
+    init?(_ error: any MessageConvertible) {
+        switch error {
+        case let error as BookRefused: self = Self.of(error)
+        case let error as LoanRefused: self = Self.of(error)
+        case is NotFound: self = .notFound
+        case is TooMuchContention: self.init(status: 503, slug: "contention", title: "Busy")
+        case is Unauthenticated: self.init(status: 401, slug: "unauthenticated", title: "Unauthorized")
+        case is InvalidCredentials: self.init(status: 401, slug: "invalid-credentials", title: "Unauthorized")
+        case is Forbidden: self.init(status: 403, slug: "forbidden", title: "Forbidden")
+        case is EmailTaken: self.init(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
+        case is SearchUnavailable: self.init(status: 503, slug: "search-unavailable", title: "Service Unavailable")
+        case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")
+        case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
+        default: return nil
+        }
+    }
+
+    private static func of(_ refused: BookRefused) -> ProblemKind {
+        switch refused.rejection {
+        case .invalid: ProblemKind(status: 400, slug: "validation", title: "Invalid input")
+        case .notInCatalogue: .notFound
+        case .alreadyInCatalogue, .copiesOnLoan, .fewerCopiesThanOnLoan, .noCopyAvailable, .duplicateISBN:
+            ProblemKind(status: 409, slug: "conflict", title: "Conflicts with the library's state")
+        }
+    }
+
+    private static func of(_ refused: LoanRefused) -> ProblemKind {
+        switch refused.rejection {
+        case .loan(.noSuchLoan): .notFound
+        case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .patron:
+            ProblemKind(status: 409, slug: "loan-refused", title: "Loan refused")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Domain
+import Foundation
+
+/// Every text Shelfmark shows a person, in English: refusals, "not found", trouble outside, and
+/// confirmations. A translation is one more `MessageCatalogue` beside this one, switching over
+/// the same cases (the compiler lists any it misses).
+public struct English: MessageCatalogue {
+    public init() {}
+
+    public func text(_ message: Message) -> String {
+        switch message {
+        case .notFound(let thing, let id): notFound(thing, id)
+        case .invalidInput(let errors): errors.map(text).joined(separator: "; ")
+        case .badSetting(let setting, let value, let problem): badSetting(setting, value, problem)
+        case .bookAlreadyInCatalogue(let book): "\(name(book)) is already in the catalogue"
+        case .copiesOnLoan(let book, let onLoan):
+            "\(name(book)) has \(copies(onLoan)) on loan, so it cannot be withdrawn until \(onLoan == 1 ? "it is" : "they are") returned"
+        case .fewerCopiesThanOnLoan(let book, let requested, let onLoan):
+            "\(name(book)) has \(copies(onLoan)) on loan, so the library cannot own only \(requested)"
+        case .noCopyAvailable(let book, let total):
+            "no copy of \(name(book)) is available: \(total == 1 ? "the only copy is" : "all \(total) copies are") on loan"
+        case .duplicateISBN(let isbn, let existing):
+            "ISBN \(isbn) is already in the catalogue as \(name(existing)) (id \(existing.id)); "
+                + "change that book's copies instead, or ask for a second record explicitly"
+        case .loanAlreadyReturned(let title): "\(loan(title)) was returned already"
+        case .renewalLimitReached(let title, let max):
+            "\(loan(title)) was renewed \(times(max)) already, the most allowed; return it when you are done"
+        case .overdueCannotBeRenewed(let title): "\(loan(title)) is overdue, so it cannot be renewed: please return it"
+        case .loanIDInUse: "another loan has this id already"
+        case .loanLimitReached(let max, let active, let requested): loanLimit(max: max, active: active, requested: requested)
+        case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
+        case .blockedByOverdue(let books): overdueBlock(books)
+        case .bookAskedTwice(let book): "\(name(book)) is asked for twice, or you have borrowed it already"
+        case .unauthenticated: "please log in first: this needs a valid session"
+        case .forbidden(.librarianOnly): "only a librarian may do this"
+        case .emailTaken: "an account with this email address already exists"
+        case .invalidCredentials: "wrong email address or password"
+        case .loginThrottled(let until):
+            "too many failed logins for this email address from your address; try again after \(Self.time(until))"
+        case .tooManyAttempts(let seconds):
+            "too many login and signup attempts from your address; try again in \(seconds) \(seconds == 1 ? "second" : "seconds")"
+        case .contention: "the library was busy with other changes to the same records; please try again"
+        case .upstreamUnavailable(let upstream): unavailable(upstream)
+        case .done(let confirmation): text(confirmation)
+        }
+    }
+
+    // MARK: The parts
+
+    /// A book by its title in quotes, or by its id when the title is not known.
+    func name(_ book: BookName) -> String { book.title.map { "“\($0)”" } ?? "book \(book.id)" }
+
+    private func loan(_ title: String?) -> String { title.map { "the loan of “\($0)”" } ?? "this loan" }
+
+    private func copies(_ count: Int) -> String { count == 1 ? "1 copy" : "\(count) copies" }
+
+    private func times(_ count: Int) -> String { count == 1 ? "once" : count == 2 ? "twice" : "\(count) times" }
+
+    private func notFound(_ thing: NotFound.Thing, _ id: String) -> String {
+        let kind =
+            switch thing {
+            case .book: "book"
+            case .loan: "loan"
+            case .user: "member"
+            case .notice: "notice"
+            case .work: "Open Library work"
+            case .stream: "stream in the log"
+            }
+        return id.isEmpty ? "there is no such \(kind)" : "there is no \(kind) with id '\(id.prefix(100))'"
+    }
+
+    private func badSetting(_ setting: String, _ value: String?, _ problem: FieldProblem) -> String {
+        guard !setting.isEmpty else { return text(problem) }
+        let given = value.map { ", not '\($0)'" } ?? ""
+        return "\(setting) \(text(problem))\(given)"
+    }
+
+    private func loanLimit(max: Int, active: Int, requested: Int) -> String {
+        let left = Swift.max(0, max - active)
+        let have = active == 1 ? "1 book" : "\(active) books"
+        return "you have \(have) on loan and may have at most \(max), so you can borrow \(left) more, not \(requested)"
+    }
+
+    private func overdueBlock(_ books: [OverdueBook]) -> String {
+        let list = books.map { "\($0.title.map { "“\($0)”" } ?? "a book") (due \(Self.day($0.dueAt)))" }
+        return "please return your overdue \(books.count == 1 ? "book" : "books") first: " + list.joined(separator: ", ")
+    }
+
+    private func unavailable(_ upstream: Upstream) -> String {
+        switch upstream {
+        case .openLibrary:
+            "Open Library cannot be reached just now; searching the library's own catalogue still works. Please try again later"
+        case .restCountries: "the list of countries cannot be fetched just now; please try again later"
+        }
+    }
+
+    /// A day, unambiguous in every country: `2026-12-07`.
+    static func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day()) }
+
+    /// A time to the minute, in UTC: `2026-12-07 09:30 UTC`.
+    static func time(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+            .replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+    }
+}

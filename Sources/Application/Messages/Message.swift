@@ -1,0 +1,102 @@
+import Domain
+import Foundation
+
+/// Everything Shelfmark tells a person, as a value: what happened and the facts to say it with,
+/// never the words. A `MessageCatalogue` words every case in one language; each adapter renders
+/// the message of an error (`MessageConvertible`) with the catalogue it picked.
+public enum Message: Equatable, Sendable {
+    // Looking things up
+    /// Nothing of this kind has this id (or the caller may not know that it has).
+    case notFound(NotFound.Thing, id: String)
+
+    // Input
+    /// One or more fields are invalid; all of them are listed.
+    case invalidInput([FieldError])
+    /// A setting (environment variable or option) that cannot be used, with the value given.
+    case badSetting(String, value: String?, FieldProblem)
+
+    // The catalogue
+    /// A book with this id exists already, with other details.
+    case bookAlreadyInCatalogue(BookName)
+    /// A book cannot be withdrawn while copies are lent.
+    case copiesOnLoan(BookName, onLoan: Int)
+    /// The copies cannot fall below the copies lent.
+    case fewerCopiesThanOnLoan(BookName, requested: Int, onLoan: Int)
+    /// Every copy is out on loan.
+    case noCopyAvailable(BookName, copies: Int)
+    /// The catalogue has a book with this ISBN already.
+    case duplicateISBN(String, existing: BookName)
+
+    // Circulation
+    /// The loan was returned already.
+    case loanAlreadyReturned(title: String?)
+    /// The loan was renewed as often as allowed.
+    case renewalLimitReached(title: String?, max: Int)
+    /// An overdue loan is returned, not renewed.
+    case overdueCannotBeRenewed(title: String?)
+    /// Another loan has this id.
+    case loanIDInUse
+    /// Active loans and the request together pass the limit.
+    case loanLimitReached(max: Int, active: Int, requested: Int)
+    /// More books in one request than a member may have at all.
+    case tooManyInOneRequest(max: Int)
+    /// A member with overdue loans borrows nothing until they are returned.
+    case blockedByOverdue([OverdueBook])
+    /// A book asked for twice, or already borrowed by the member.
+    case bookAskedTwice(BookName)
+
+    // Accounts
+    /// No valid session.
+    case unauthenticated
+    /// The caller is known but may not do this.
+    case forbidden(Forbidden.Reason)
+    /// The address is taken by another account.
+    case emailTaken
+    /// Wrong email or password (never which).
+    case invalidCredentials
+    /// Too many failed logins for one address from one client.
+    case loginThrottled(until: Date)
+    /// Too many logins or signups from one client address.
+    case tooManyAttempts(retryAfterSeconds: Int)
+
+    // The service and the outside world
+    /// The data kept changing under the request.
+    case contention
+    /// A source of book records outside the library cannot be reached; the local catalogue still works.
+    case upstreamUnavailable(Upstream)
+
+    /// A confirmation of what a command did (the CLI's).
+    case done(Confirmation)
+}
+
+/// A book as a message names it: by its title when it is known, else by its id.
+public struct BookName: Equatable, Sendable {
+    public let id: BookID
+    public let title: String?
+    public init(_ id: BookID, title: String?) {
+        self.id = id
+        self.title = title
+    }
+}
+
+/// An overdue loan as the overdue block lists it.
+public struct OverdueBook: Equatable, Sendable {
+    public let title: String?
+    public let dueAt: Date
+    public init(title: String?, dueAt: Date) {
+        self.title = title
+        self.dueAt = dueAt
+    }
+}
+
+/// A service outside the library that a message can name.
+public enum Upstream: String, Equatable, Sendable, CaseIterable {
+    case openLibrary
+    case restCountries
+}
+
+/// What a command did, said back to the person who ran it. One case a confirmation.
+public enum Confirmation: Equatable, Sendable {
+    /// Books left the catalogue.
+    case withdrawn(count: Int)
+}

@@ -1,0 +1,86 @@
+/// What is wrong with one input field, as a value: the words are the message catalogue's
+/// (`Application/Messages`), so every language says the same problems.
+public enum FieldProblem: Equatable, Sendable {
+    /// Missing or blank.
+    case required
+    /// Required because another field has a value (`view` is `member`).
+    case requiredWith(field: String, value: String)
+    /// Exactly one of these fields must be given.
+    case exactlyOneOf([String])
+    /// At least one of these fields must be given.
+    case atLeastOneOf([String])
+    /// Longer than `max` characters.
+    case tooLong(max: Int)
+    /// Longer than `max` bytes once encoded in UTF-8 (a password, for bcrypt).
+    case tooManyBytes(max: Int)
+    /// Shorter than `min` characters.
+    case tooShort(min: Int)
+    /// A list with more than `max` items.
+    case tooMany(max: Int)
+    /// A list with fewer than `min` items.
+    case tooFew(min: Int)
+    /// A number outside `min...max`.
+    case outOfRange(min: Int, max: Int)
+    /// A number below `min`.
+    case tooSmall(min: Int)
+    /// Not one of the listed choices (an enumeration such as a role or a sort order).
+    case notOneOf([String])
+    /// Not a value of the expected kind.
+    case wrongType(ValueKind)
+    /// A field the operation does not know.
+    case unknownField
+    /// Holds control characters (line breaks and tabs are allowed when `allowingLineBreaks`).
+    case controlCharacters(allowingLineBreaks: Bool)
+    /// Holds invisible formatting characters (zero-width spaces, direction overrides).
+    case invisibleCharacters
+    /// Holds white space where none may be.
+    case containsSpaces
+    /// Not shaped like an email address.
+    case notAnEmailAddress
+    /// An email address whose domain has no dot.
+    case emailDomainWithoutDot
+    /// A password without an uppercase letter.
+    case needsUppercase
+    /// A password without a character that is neither a letter nor a digit.
+    case needsSpecialCharacter
+    /// Not an ISO 3166-1 alpha-2 code.
+    case notACountryCode
+    /// A well-formed country code no country has.
+    case unknownCountry(String)
+    /// The text is not an ISBN, and why.
+    case notAnISBN(String, ISBN.Problem)
+    /// A search names a field it cannot search in (`auther:tolkien`); `known` are those it can.
+    case unknownSearchField(String, known: [String])
+    /// A search names a field with nothing after it (`author:`).
+    case emptySearchField(String)
+    /// Not an Open Library work key (`OL27448W`).
+    case notAWorkKey
+    /// Taken by another record (an email address by another account).
+    case taken
+    /// Not an http(s) URL.
+    case notAWebAddress
+    /// The library must own at least one copy of a book.
+    case noCopies(wouldBe: Int)
+    /// A query so broad the search source refuses it.
+    case tooVague
+    /// Must be true to confirm an operation that cannot be undone (clearing the catalogue).
+    case confirmationNeeded
+    /// A file that exists already where a new one is written.
+    case fileExists(String)
+    /// A file that cannot be read or written.
+    case fileUnusable(String)
+    /// Transitional: a text written before the catalogue, kept only until its caller names a
+    /// problem above (`FieldError(_:_:)` with a string). Nothing new should use it.
+    case unworded(String)
+}
+
+/// The kinds of value a field can expect, as the catalogue names them.
+public enum ValueKind: String, Equatable, Sendable, CaseIterable {
+    case string, integer, number, boolean, array, object
+    /// A JSON document (a request body).
+    case json
+    /// An ISO 8601 time such as `2026-12-01T09:00:00Z`.
+    case time
+    /// An id (a UUID).
+    case id
+}
