@@ -147,7 +147,7 @@ struct SearchPathTests {
                 let body = try page.object
                 #expect(body["total"] as? Int == 473 && body["stale"] as? Bool == false && body["nextOffset"] as? Int == 100)
                 #expect(
-                    ((body["results"] as? [[String: Any]])?.first?["covers"] as? [String: Any])?["small"] as? String
+                    ((body["items"] as? [[String: Any]])?.first?["covers"] as? [String: Any])?["small"] as? String
                         == "https://covers.example/b/id/9255566-S.jpg")
                 #expect(try await api.send(.get, "/api/v1/search", token: .none).status == .badRequest)
             }

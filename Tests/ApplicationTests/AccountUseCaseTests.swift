@@ -161,7 +161,7 @@ struct DefaultCountryTests {
 
     struct UnusedAccounts: Accounts {
         func account(_ id: UserID) async throws -> AccountSummary? { nil }
-        func list(limit: Int, offset: Int) async throws -> Page<AccountSummary> { Page(items: [], total: 0, offset: 0, limit: 1) }
+        func list(_ page: PageRequest) async throws -> Page<AccountSummary> { Page(items: [], total: 0, of: page) }
         func session(digest: String) async throws -> SessionRecord? { nil }
     }
 

@@ -35,7 +35,7 @@ struct CirculationUseCaseTests {
         #expect(try await available(dune) == 2)
         _ = try await circulation.giveBack.execute(loans[0].id, by: ada)  // twice: nothing changes
         #expect(try await available(dune) == 2)
-        #expect(try await circulation.list.mine(by: ada).count == 1)
+        #expect(try await circulation.list.mine(by: ada).items.count == 1)
     }
 
     @Test func aRequestIsAllOrNothing() async throws {
@@ -50,7 +50,7 @@ struct CirculationUseCaseTests {
         }
         #expect(try await available(a) == 1)
         #expect(try await available(b) == 1)
-        #expect(try await circulation.list.mine(by: ada).isEmpty)
+        #expect(try await circulation.list.mine(by: ada).items.isEmpty)
     }
 
     @Test func theLimitAndTheOverdueBlock() async throws {
@@ -97,7 +97,7 @@ struct CirculationUseCaseTests {
         }
         #expect(outcomes == ["lent": 3, "no copy": 197])
         let active = try await circulation.list.active(by: .cliOperator)
-        #expect(active.count == 3)
+        #expect(active.total == 3)
         #expect(try await available(dune) == 0)
     }
 
@@ -111,7 +111,7 @@ struct CirculationUseCaseTests {
             return await group.reduce(0, +)
         }
         #expect(lent == 5)
-        #expect(try await circulation.list.mine(by: ada).count == 5)
+        #expect(try await circulation.list.mine(by: ada).total == 5)
     }
 
     @Test func walkInCheckoutShowsAsLastCheckout() async throws {
@@ -120,7 +120,7 @@ struct CirculationUseCaseTests {
         #expect(loan.borrower == nil && loan.borrowerName == "Mrs Hudson")
         let entry = try await t.database.catalogue.entry(dune)
         #expect(entry?.onLoan == 1)
-        #expect(try await circulation.list.active(by: .cliOperator).map(\.borrowerName) == ["Mrs Hudson"])
+        #expect(try await circulation.list.active(by: .cliOperator).items.map(\.borrowerName) == ["Mrs Hudson"])
         await #expect(throws: BookRefused.self) { try await t.library.catalogue.withdrawBooks.execute([dune], by: .cliOperator) }
         let report = try await t.library.catalogue.clearCatalogue.execute(by: .cliOperator)
         #expect(report.withdrawn.isEmpty && report.kept.map(\.book) == [dune])

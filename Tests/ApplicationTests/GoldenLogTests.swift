@@ -54,18 +54,18 @@ struct GoldenLogTests {
         try raw.close()
 
         let database = try LibraryDatabase(path: folder.databasePath, durability: .off)  // catches the read models up from 0
-        let books = try await database.catalogue.page(CatalogueQuery()).items
+        let books = try await database.catalogue.page(CatalogueQuery(), .first).items
         #expect(books.count == 1)
         let dune = try #require(books.first)
         #expect(dune.details.title == "Dune" && dune.details.publisher == "Chilton" && dune.details.isbn?.isbn13 == "9780441172719")
         #expect(dune.copies == 2 && dune.onLoan == 0 && dune.lastCheckout?.name == "ada")
-        let accounts = try await database.accounts.list(limit: 10, offset: 0).items
+        let accounts = try await database.accounts.list(.first).items
         #expect(accounts.map(\.email.value) == ["ada@example.org", "lib@example.org"])
         #expect(accounts.map(\.role) == [.librarian, .librarian])
         let ada = accounts[0].id
         let loans = try await database.loans.loans(LoanFilter(member: ada, includeReturned: true))
         #expect(loans.count == 1 && loans[0].renewals == 1 && loans[0].returnedAt != nil)
-        let notices = try await database.loans.notices(of: ada, limit: 10)
+        let notices = try await database.loans.notices(of: ada, page: .first)
         #expect(notices.items.map(\.kind) == [.overdue] && notices.unread == 0)
         #expect(try await database.loans.bookmarks(of: ada).isEmpty)
         #expect(try await database.verify { _, _ in }.allSatisfy(\.passed))
@@ -74,6 +74,6 @@ struct GoldenLogTests {
 
 private extension SQLiteLoans {
     func bookmarks(of member: UserID) async throws -> [BookmarkEntry] {
-        try await SQLiteBookmarks(pool: pool, coversURL: "https://covers.example").bookmarks(of: member, sort: .newest)
+        try await SQLiteBookmarks(pool: pool, coversURL: "https://covers.example").bookmarks(of: member, sort: .newest, page: .first).items
     }
 }

@@ -33,7 +33,7 @@ struct SQLiteStoreTests {
         for n in 1...20 {
             try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
         }
-        #expect(try await database.catalogue.page(CatalogueQuery()).total == 20)  // a reader connection is open too
+        #expect(try await database.catalogue.page(CatalogueQuery(), .first).total == 20)  // a reader connection is open too
         try database.close()
 
         let wal = folder.databasePath + "-wal"
@@ -87,7 +87,7 @@ struct SQLiteStoreTests {
             return try await group.reduce(0, +)
         }
         #expect(try await store.readAll(after: 0, limit: 10_000_000).count == appended)
-        #expect(try await database.catalogue.page(CatalogueQuery(limit: 1)).total == appended)
+        #expect(try await database.catalogue.page(CatalogueQuery(), try PageRequest(limit: 1)).total == appended)
     }
 
     @Test func durabilityIsFullByDefaultAndConfigurable() async throws {
@@ -116,13 +116,15 @@ struct SQLiteStoreTests {
         try raw.close()
 
         let reopened = try LibraryDatabase(path: folder.databasePath, durability: .off)
-        #expect(try await reopened.catalogue.page(CatalogueQuery()).total == 2)
+        #expect(try await reopened.catalogue.page(CatalogueQuery(), .first).total == 2)
 
         // An explicit rebuild replays the log and restores the row.
         let replayed = try await reopened.rebuild { _, _ in }
         #expect(replayed == 3)
         #expect(
-            try await reopened.catalogue.page(CatalogueQuery(sort: .title)).items.map(\.details.title) == ["Book 1", "Book 2", "Book 3"])
+            try await reopened.catalogue.page(CatalogueQuery(sort: .title), .first).items.map(\.details.title) == [
+                "Book 1", "Book 2", "Book 3",
+            ])
     }
 
     @Test func aProjectionBehindTheLogCatchesUpAtStartUp() async throws {
@@ -139,8 +141,8 @@ struct SQLiteStoreTests {
         try raw.close()
 
         let reopened = try LibraryDatabase(path: folder.databasePath, durability: .off)
-        #expect(try await reopened.catalogue.page(CatalogueQuery()).total == 4)
-        #expect(try await reopened.catalogue.page(CatalogueQuery(text: "book 3")).items.map(\.details.title) == ["Book 3"])
+        #expect(try await reopened.catalogue.page(CatalogueQuery(), .first).total == 4)
+        #expect(try await reopened.catalogue.page(CatalogueQuery(text: "book 3"), .first).items.map(\.details.title) == ["Book 3"])
     }
 
     @Test func aFailingProjectionRollsItsAppendBackAndLeavesTheOthersInTheBatch() async throws {

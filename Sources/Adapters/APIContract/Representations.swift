@@ -31,15 +31,6 @@ extension Components.Schemas.Book {
     }
 }
 
-extension Components.Schemas.BookPage {
-    /// A page of the catalogue.
-    public init(_ page: Page<CatalogueEntry>) {
-        self.init(
-            items: page.items.map(Components.Schemas.Book.init), total: page.total, offset: page.offset,
-            limit: page.limit, nextOffset: page.nextOffset)
-    }
-}
-
 extension Components.Schemas.Loan {
     /// A loan; `overdue` is judged by the caller at the moment it speaks of.
     public init(_ l: LoanSummary, overdue: Bool) {
@@ -66,18 +57,6 @@ extension Components.Schemas.Work {
             workKey: w.workKey, title: w.title, authors: w.authors, firstPublishYear: w.firstPublishYear, editionCount: w.editionCount,
             isbns: w.isbns, coverId: w.coverID, ratingAverage: w.ratingAverage, ratingCount: w.ratingCount,
             readingLogCount: w.readingLogCount, covers: w.covers.map { .init(small: $0.small, medium: $0.medium, large: $0.large) })
-    }
-}
-
-extension Components.Schemas.BookmarkList {
-    /// A member's bookmarks.
-    public init(_ entries: [BookmarkEntry]) {
-        self.init(
-            items: entries.map { entry in
-                .init(
-                    value1: .init(entry.work),
-                    value2: .init(key: entry.key, bookId: entry.book?.description, bookmarkedAt: entry.bookmarkedAt))
-            })
     }
 }
 

@@ -39,13 +39,8 @@ extension LibraryAPI {
     }
 
     func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
-        let page = try await accounts.listUsers.execute(limit: input.query.limit ?? 50, offset: input.query.offset ?? 0, by: principal)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        items: page.items.map(Components.Schemas.User.init), total: page.total, offset: page.offset, limit: page.limit,
-                        nextOffset: page.nextOffset))))
+        let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
+        return .ok(.init(body: .json(.init(try await accounts.listUsers.execute(page: page, by: principal)))))
     }
 
     func changeRole(_ input: Operations.ChangeRole.Input) async throws -> Operations.ChangeRole.Output {
@@ -56,7 +51,8 @@ extension LibraryAPI {
     }
 
     func listCountries(_ input: Operations.ListCountries.Input) async throws -> Operations.ListCountries.Output {
-        .ok(.init(body: .json(try await accounts.countries.list().map(Components.Schemas.Country.init))))
+        let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
+        return .ok(.init(body: .json(.init(try await accounts.countries.list(page: page)))))
     }
 
     func defaultCountry(_ input: Operations.DefaultCountry.Input) async throws -> Operations.DefaultCountry.Output {
@@ -73,10 +69,8 @@ extension LibraryAPI {
     func signedIn(_ signedIn: SignedIn) async throws -> Components.Schemas.SignedIn {
         guard let session = signedIn.session else { throw Unauthenticated() }
         let principal = Principal.user(signedIn.account.id, signedIn.account.role, session.id)
-        let notices = try await library.circulation.notices.list(limit: 5, by: principal)
-        return .init(
-            user: .init(signedIn.account), token: session.token, expiresAt: session.expiresAt,
-            notifications: .init(unread: notices.unread, items: notices.items.map(Components.Schemas.Notice.init)))
+        let notices = try await library.circulation.notices.list(page: try PageRequest(limit: 5), by: principal)
+        return .init(user: .init(signedIn.account), token: session.token, expiresAt: session.expiresAt, notifications: .init(notices))
     }
 }
 

@@ -26,16 +26,8 @@ extension LibraryAPI {
         guard given.count == 1, let subject = given.first else {
             throw InvalidInput("book", "give exactly one of book, member, loan, stream")
         }
-        let entries = try await library.history.execute(subject, by: principal)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        items: entries.map {
-                            .init(
-                                position: $0.position, version: $0.version, _type: $0.type, recordedAt: $0.recordedAt, actor: $0.actor,
-                                payload: $0.payload)
-                        }))))
+        let page = try PageRequest(limit: q.limit, offset: q.offset)
+        return .ok(.init(body: .json(.init(try await library.history.execute(subject, page: page, by: principal)))))
     }
 }
 

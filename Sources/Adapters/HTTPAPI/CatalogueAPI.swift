@@ -25,11 +25,9 @@ struct LibraryAPI: APIProtocol {
 
     func listBooks(_ input: Operations.ListBooks.Input) async throws -> Operations.ListBooks.Output {
         let q = input.query
-        let query = CatalogueQuery(
-            sort: q.sort.flatMap { CatalogueSort(rawValue: $0.rawValue) } ?? .newest,
-            text: q.q, limit: q.limit ?? 20, offset: q.offset ?? 0)
-        let page = try await library.catalogue.listBooks.execute(query, by: principal)
-        return .ok(.init(body: .json(.init(page))))
+        let query = CatalogueQuery(sort: q.sort.flatMap { CatalogueSort(rawValue: $0.rawValue) } ?? .newest, text: q.q)
+        let page = try PageRequest(limit: q.limit, offset: q.offset)
+        return .ok(.init(body: .json(.init(try await library.catalogue.listBooks.execute(query, page: page, by: principal)))))
     }
 
     func createBook(_ input: Operations.CreateBook.Input) async throws -> Operations.CreateBook.Output {

@@ -19,8 +19,10 @@ extension LibraryAPI {
         var member: UserID?
         if let email = input.query.member { member = try await accounts.members.find(email, by: principal) }
         let book = try input.query.book.map { id throws(NotFound) in try BookID.parse(id) }
-        let loans = try await circulation.list.active(member: member, book: book, overdueOnly: input.query.overdue ?? false, by: principal)
-        return .ok(.init(body: .json(.init(items: loans.map(loan)))))
+        let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
+        let loans = try await circulation.list.active(
+            member: member, book: book, overdueOnly: input.query.overdue ?? false, page: page, by: principal)
+        return .ok(.init(body: .json(.init(loans, overdue: circulation.list.isOverdue))))
     }
 
     func returnLoan(_ input: Operations.ReturnLoan.Input) async throws -> Operations.ReturnLoan.Output {
@@ -38,12 +40,14 @@ extension LibraryAPI {
     }
 
     func myLoans(_ input: Operations.MyLoans.Input) async throws -> Operations.MyLoans.Output {
-        .ok(.init(body: .json(.init(items: try await circulation.list.mine(by: principal).map(loan)))))
+        let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
+        let loans = try await circulation.list.mine(page: page, by: principal)
+        return .ok(.init(body: .json(.init(loans, overdue: circulation.list.isOverdue))))
     }
 
     func myNotifications(_ input: Operations.MyNotifications.Input) async throws -> Operations.MyNotifications.Output {
-        let notices = try await circulation.notices.list(by: principal)
-        return .ok(.init(body: .json(.init(unread: notices.unread, items: notices.items.map(Components.Schemas.Notice.init)))))
+        let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
+        return .ok(.init(body: .json(.init(try await circulation.notices.list(page: page, by: principal)))))
     }
 
     func markNotificationRead(_ input: Operations.MarkNotificationRead.Input) async throws -> Operations.MarkNotificationRead.Output {

@@ -10,14 +10,8 @@ extension LibraryAPI {
         let q = input.query
         let query = SearchQuery(
             title: q.title, author: q.author, text: q.q, sort: q.sort.flatMap { SearchSort(rawValue: $0.rawValue) } ?? .relevance,
-            limit: q.limit ?? 20, offset: q.offset ?? 0)
-        let page = try await library.search.execute(query)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        results: page.results.map(Components.Schemas.Work.init), total: page.total, offset: page.offset, limit: page.limit,
-                        nextOffset: page.nextOffset, stale: page.stale))))
+            limit: q.limit ?? PageRequest.defaultLimit, offset: q.offset ?? 0)
+        return .ok(.init(body: .json(.init(try await library.search.execute(query)))))
     }
 }
 
@@ -26,7 +20,8 @@ extension LibraryAPI {
 extension LibraryAPI {
     func listBookmarks(_ input: Operations.ListBookmarks.Input) async throws -> Operations.ListBookmarks.Output {
         let sort = input.query.sort.flatMap { BookmarkSort(rawValue: $0.rawValue) } ?? .newest
-        return .ok(.init(body: .json(.init(try await library.bookmarks.list(sort: sort, by: principal)))))
+        let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
+        return .ok(.init(body: .json(.init(try await library.bookmarks.list(sort: sort, page: page, by: principal)))))
     }
 
     func bookmarkWork(_ input: Operations.BookmarkWork.Input) async throws -> Operations.BookmarkWork.Output {
