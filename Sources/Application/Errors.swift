@@ -4,7 +4,11 @@ import Domain
 public struct NotFound: MessageConvertible, Equatable, Sendable {
     /// The kinds of thing a caller names by id.
     public enum Thing: String, Equatable, Sendable, CaseIterable {
-        case book, loan, user, notice, work, stream
+        case book, loan, user, notice, stream
+        /// An Open Library work (`OL27448W`).
+        case work
+        /// An Open Library edition, by ISBN.
+        case edition
     }
 
     /// What kind of thing.
@@ -15,9 +19,11 @@ public struct NotFound: MessageConvertible, Equatable, Sendable {
         self.thing = thing
         self.id = id
     }
-    /// Transitional, for callers not yet converted: the kind by name (unknown names read as "book").
+    /// Transitional, for callers not yet converted: the kind by name.
     @available(*, deprecated, message: "name a NotFound.Thing")
-    public init(_ kind: String, _ id: String) { self.init(Thing(rawValue: kind) ?? .book, id) }
+    public init(_ kind: String, _ id: String) {
+        self.init(Thing(rawValue: kind) ?? (kind.hasSuffix("edition") ? .edition : kind.hasSuffix("work") ? .work : .book), id)
+    }
 
     public var message: Message { .notFound(thing, id: id) }
 }

@@ -30,15 +30,15 @@ struct AccountUseCaseTests {
     @Test func everyInvalidFieldIsReported() async throws {
         await #expect(
             throws: InvalidInput([
-                FieldError("email", "must look like name@example.org"),
-                FieldError("password", "must have at least 8 characters"),
-                FieldError("password", "must contain an uppercase letter"),
-                FieldError("password", "must contain a special character (not a letter or digit)"),
+                FieldError("email", .notAnEmailAddress),
+                FieldError("password", .tooShort(min: 8)),
+                FieldError("password", .needsUppercase),
+                FieldError("password", .needsSpecialCharacter),
             ])
         ) {
             try await accounts.signUp.execute(form("nope", password: "weak"), by: .anonymous)
         }
-        await #expect(throws: InvalidInput([FieldError("country", "'ZZ' is not a country code we know")])) {
+        await #expect(throws: InvalidInput([FieldError("country", .unknownCountry("ZZ"))])) {
             try await accounts.signUp.execute(form(country: "zz"), by: .anonymous)
         }
     }

@@ -76,8 +76,8 @@ struct CatalogueUseCaseTests {
             throws: BookRefused(
                 entry.id,
                 .invalid([
-                    FieldError("isbn", "'123' is not a valid ISBN: it must have 10 or 13 digits (hyphens and spaces aside), not 3"),
-                    FieldError("copies", "the library must own at least 1 copy (would be 0)"),
+                    FieldError("isbn", .notAnISBN("123", .wrongLength(3))),
+                    FieldError("copies", .noCopies(wouldBe: 0)),
                 ]))
         ) {
             try await catalogue.editBook.execute(entry.id, changes: BookChanges(isbn: "123"), copies: 0, by: .cliOperator)
@@ -87,11 +87,11 @@ struct CatalogueUseCaseTests {
 
     @Test func unknownBooksAreNotFound() async throws {
         let ghost = BookID(UUID())
-        await #expect(throws: NotFound("book", ghost.description)) { try await catalogue.showBook.execute(ghost) }
-        await #expect(throws: NotFound("book", ghost.description)) {
+        await #expect(throws: NotFound(.book, ghost.description)) { try await catalogue.showBook.execute(ghost) }
+        await #expect(throws: NotFound(.book, ghost.description)) {
             try await catalogue.editBook.execute(ghost, changes: BookChanges(title: "X"), by: .cliOperator)
         }
-        #expect(throws: NotFound("book", "not-an-id")) { try BookID.parse("not-an-id") }
+        #expect(throws: NotFound(.book, "not-an-id")) { try BookID.parse("not-an-id") }
     }
 
     @Test func withdrawingSeveralIsAllOrNothing() async throws {

@@ -45,7 +45,7 @@ struct CirculationUseCaseTests {
         let bob = try await member("bob@example.org")
         _ = try await circulation.borrow.execute([gone], by: bob)
         let ada = try await member("ada@example.org")
-        await #expect(throws: BookRefused(gone, .noCopyAvailable(book: gone, copies: 1))) {
+        await #expect(throws: BookRefused(gone, .noCopyAvailable(book: gone, copies: 1), title: "Gone")) {
             try await circulation.borrow.execute([a, b, gone], by: ada)
         }
         #expect(try await available(a) == 1)
@@ -68,16 +68,42 @@ struct CirculationUseCaseTests {
         await #expect(throws: LoanRefused.self) { try await circulation.borrow.execute([books[6]], by: ada) }
     }
 
+    @Test func theOverdueBlockNamesTheOverdueBooksAndTheirDueDates() async throws {
+        let dune = try await book("Dune")
+        let emma = try await book("Emma")
+        let ada = try await member("ada@example.org")
+        let due = try await circulation.borrow.execute([dune, emma], by: ada).map(\.dueAt)
+        t.clock.advance(by: 15 * day)
+        let ulysses = try await book("Ulysses")
+        let refused = await #expect(throws: LoanRefused.self) { try await circulation.borrow.execute([ulysses], by: ada) }
+        let text = try #require(refused?.description)
+        let day = try #require(due.first).formatted(.iso8601.year().month().day())
+        let listed = ["“Dune” (due \(day)), “Emma” (due \(day))", "“Emma” (due \(day)), “Dune” (due \(day))"]
+        #expect(listed.map { "please return your overdue books first: \($0)" }.contains(text), "\(text)")
+        let loanID = try await circulation.list.mine(by: ada).items[0].id
+        #expect(!text.contains(loanID.description))
+    }
+
+    @Test func aBookAskedTwiceIsNamedByItsTitle() async throws {
+        let dune = try await book("Dune", copies: 2)
+        let ada = try await member("ada@example.org")
+        _ = try await circulation.borrow.execute([dune], by: ada)
+        let refused = await #expect(throws: LoanRefused.self) { try await circulation.borrow.execute([dune], by: ada) }
+        #expect(refused?.description == "“Dune” is asked for twice, or is already borrowed by you")
+    }
+
     @Test func renewalsExtendTheDueDateUpToTheLimit() async throws {
         let ada = try await member("ada@example.org")
         let loan = try await circulation.borrow.execute([try await book("Dune")], by: ada)[0]
         t.clock.advance(by: day)
         #expect(try await circulation.renew.execute(loan.id, by: ada).dueAt == t.clock.now().addingTimeInterval(14 * day))
         _ = try await circulation.renew.execute(loan.id, by: ada)
-        await #expect(throws: LoanRefused(.renewalLimitReached(max: 2))) { try await circulation.renew.execute(loan.id, by: ada) }
+        let limit = LoanRefused(.renewalLimitReached(max: 2), title: "Dune")
+        await #expect(throws: limit) { try await circulation.renew.execute(loan.id, by: ada) }
+        #expect(limit.description.hasPrefix("the loan of “Dune” was renewed twice already"))
         let bob = try await member("bob@example.org")
         // Another member's loan is not found, like an unknown one.
-        await #expect(throws: NotFound("loan", loan.id.description)) { try await circulation.giveBack.execute(loan.id, by: bob) }
+        await #expect(throws: NotFound(.loan, loan.id.description)) { try await circulation.giveBack.execute(loan.id, by: bob) }
     }
 
     @Test func twoHundredMembersRaceForThreeCopies() async throws {
@@ -121,7 +147,9 @@ struct CirculationUseCaseTests {
         let entry = try await t.database.catalogue.entry(dune)
         #expect(entry?.onLoan == 1)
         #expect(try await circulation.list.active(by: .cliOperator).items.map(\.borrowerName) == ["Mrs Hudson"])
-        await #expect(throws: BookRefused.self) { try await t.library.catalogue.withdrawBooks.execute([dune], by: .cliOperator) }
+        let withdraw = t.library.catalogue.withdrawBooks
+        let refused = await #expect(throws: BookRefused.self) { try await withdraw.execute([dune], by: .cliOperator) }
+        #expect(refused?.description == "“Dune” has 1 copy on loan, so it cannot be withdrawn until it is returned")
         let report = try await t.library.catalogue.clearCatalogue.execute(by: .cliOperator)
         #expect(report.withdrawn.isEmpty && report.kept.map(\.book) == [dune])
     }

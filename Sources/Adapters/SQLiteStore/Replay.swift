@@ -14,7 +14,7 @@ extension LibraryDatabase: LogReplayer {
         into path: String, until: ReplayLimit, carryingKey: Bool, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> Int64 {
         for file in [path, path + ".key"] where FileManager.default.fileExists(atPath: file) {
-            throw InvalidInput("into", "\(file) exists already: replay writes a new file")
+            throw InvalidInput("into", .fileExists(file))
         }
         let target = try LibraryDatabase(path: path, durability: .off)
         defer { try? target.close() }

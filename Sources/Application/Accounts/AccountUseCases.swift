@@ -55,7 +55,7 @@ public struct AccountDependencies: Sendable {
     }
 
     func summary(_ id: UserID) async throws -> AccountSummary {
-        guard let account = try await accounts.account(id) else { throw NotFound("user", id.description) }
+        guard let account = try await accounts.account(id) else { throw NotFound(.user, id.description) }
         return account
     }
 }

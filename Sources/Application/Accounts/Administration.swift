@@ -8,7 +8,7 @@ public struct ChangeRole: Sendable {
         try Authorization.require(.changeRole, by: principal)
         try await deps.runner.transact(by: principal) { transaction in
             let account = try await transaction.load(UserAggregate.self, .user(user))
-            guard case .registered = account.state else { throw NotFound("user", user.description) }
+            guard case .registered = account.state else { throw NotFound(.user, user.description) }
             try transaction.decide(.changeRole(role), on: account)
         }
         return try await deps.summary(user)

@@ -11,7 +11,7 @@ public struct MemberDirectory: Sendable {
         if let id = UserID(emailOrID), try await deps.accounts.account(id) != nil { return id }
         guard let email = try? EmailAddress(parsing: emailOrID),
             let owner = try await deps.runner.load(EmailClaimAggregate.self, .email(email)).state.owner
-        else { throw NotFound("user", emailOrID) }
+        else { throw NotFound(.user, emailOrID) }
         return owner
     }
 }

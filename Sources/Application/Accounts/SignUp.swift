@@ -14,7 +14,7 @@ public struct SignUp: Sendable {
         try deps.admit(client)
         var (email, name, country, problems) = form.validate()
         if problems.allSatisfy({ $0.field != "country" }), try await deps.countries.country(country) == nil {
-            problems.append(FieldError("country", "'\(country)' is not a country code we know"))
+            problems.append(FieldError("country", .unknownCountry(country)))
         }
         guard let email, problems.isEmpty else { throw InvalidInput(problems) }
         // Hashed before anything is decided: the plain password goes no further than this line.

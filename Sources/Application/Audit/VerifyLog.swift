@@ -29,7 +29,7 @@ public struct VerifyLog: Sendable {
     /// Appends a signed checkpoint of the log's head to `file`, else to the data folder's anchor file.
     public func anchor(to file: String? = nil, by principal: Principal) async throws -> (LogAnchor, file: String) {
         try Authorization.require(.anchorLog, by: principal)
-        guard let path = file ?? anchorFile else { throw InvalidInput("to", "give the anchor file to append to") }
+        guard let path = file ?? anchorFile else { throw InvalidInput("to", .required) }
         return (try await verifier.anchor(to: path, at: clock.now()), path)
     }
 }
@@ -43,7 +43,7 @@ public struct ExportLog: Sendable {
 
     public func execute(from position: Int64 = 1, by principal: Principal, to write: (String) throws -> Void) async throws -> Int64 {
         try Authorization.require(.exportLog, by: principal)
-        guard position >= 1 else { throw InvalidInput("from", "must be a position, 1 or more") }
+        guard position >= 1 else { throw InvalidInput("from", .tooSmall(min: 1)) }
         return try await archive.export(from: position, to: write)
     }
 
@@ -73,12 +73,12 @@ public struct AggregateHistory: Sendable {
         case .book(let id): stream = .book(try BookID.parse(id))
         case .member(let email): stream = .user(try await members.find(email, by: principal))
         case .loan(let id):
-            guard let loan = LoanID(id) else { throw NotFound("loan", id) }
+            guard let loan = LoanID(id) else { throw NotFound(.loan, id) }
             stream = .loan(loan)
         case .stream(let name): stream = StreamName(name)
         }
         let entries = try await archive.history(stream, page: page)
-        if entries.total == 0 { throw NotFound("stream", stream.rawValue) }
+        if entries.total == 0 { throw NotFound(.stream, stream.rawValue) }
         return entries
     }
 }

@@ -19,7 +19,7 @@ public struct ShowBook: Sendable {
     let privacy: CheckoutPrivacy
 
     public func execute(_ id: BookID, by principal: Principal = .anonymous) async throws -> CatalogueEntry {
-        guard let entry = try await catalogue.entry(id) else { throw NotFound("book", id.description) }
+        guard let entry = try await catalogue.entry(id) else { throw NotFound(.book, id.description) }
         return try await privacy.redact([entry], for: principal)[0]
     }
 }

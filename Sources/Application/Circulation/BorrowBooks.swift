@@ -9,7 +9,7 @@ public struct BorrowBooks: Sendable {
 
     public func execute(_ books: [BookID], by principal: Principal) async throws -> [LoanSummary] {
         let (member, _) = try Authorization.user(.borrowBooks, by: principal)
-        guard !books.isEmpty else { throw InvalidInput("bookIds", "name at least one book") }
+        guard !books.isEmpty else { throw InvalidInput("bookIds", .tooFew(min: 1)) }
         let account = try await deps.accounts.account(member)
         // New ids, made once: a retry lends under the same ids (nothing of a failed attempt was written).
         let loans = books.map { ($0, LoanID(deps.runner.ids.next())) }
@@ -20,11 +20,13 @@ public struct BorrowBooks: Sendable {
             let borrowing = PatronCommand.borrow(
                 member: member, loans: Dictionary(loans.map { ($1, $0) }, uniquingKeysWith: { a, _ in a }), now: now, dueAt: dueAt,
                 policy: deps.policy)
-            try transaction.decide(borrowing, on: patron, else: LoanRefused.init)
+            do throws(PatronRejection) { try transaction.decide(borrowing, on: patron) } catch {
+                throw try await titled(error, transaction)
+            }
             for (bookID, loanID) in loans {
                 let book = try await transaction.load(BookAggregate.self, .book(bookID))
-                guard case .inCatalogue(let record) = book.state else { throw NotFound("book", bookID.description) }
-                try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0) }
+                guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
+                try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0, in: book.state) }
                 let opened = LoanOpened(
                     loan: loanID, book: bookID, bookTitle: record.details.title, borrower: member,
                     borrowerName: account?.displayName ?? member.description, lentAt: now, dueAt: dueAt)
@@ -35,6 +37,23 @@ public struct BorrowBooks: Sendable {
         for (_, id) in loans { summaries.append(try await deps.summary(id)) }
         return summaries
     }
+
+    /// The patron's refusal, naming the books it is about by title: the overdue loans' books
+    /// (as their loans recorded them) or the book asked for twice.
+    private func titled(_ rejection: PatronRejection, _ transaction: Transaction) async throws -> LoanRefused {
+        var titles: [BookID: String] = [:]
+        switch rejection {
+        case .blockedByOverdue(let loans):
+            for loan in loans {
+                let record = try await transaction.load(LoanAggregate.self, .loan(loan.loan)).state.record
+                titles[loan.book] = record?.opened.bookTitle
+            }
+        case .duplicateBook(let book):
+            titles[book] = try await transaction.load(BookAggregate.self, .book(book)).state.title
+        case .limitReached, .tooManyInOneRequest: break
+        }
+        return LoanRefused(rejection, titles: titles)
+    }
 }
 
 /// A librarian lends a copy to a named borrower without an account (walk-in checkout).
@@ -44,17 +63,18 @@ public struct CheckoutWalkIn: Sendable {
     public func execute(_ bookID: BookID, borrowerName raw: String, by principal: Principal) async throws -> LoanSummary {
         try Authorization.require(.lendWalkIn, by: principal)
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= 100 else { throw InvalidInput("borrowerName", "must be 1 to 100 characters") }
+        guard !name.isEmpty else { throw InvalidInput("borrowerName", .required) }
+        guard name.count <= 100 else { throw InvalidInput("borrowerName", .tooLong(max: 100)) }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
         let loanID = LoanID(deps.runner.ids.next())
         try await deps.runner.transact(by: principal) { transaction in
             let now = deps.now
             let book = try await transaction.load(BookAggregate.self, .book(bookID))
-            guard case .inCatalogue(let record) = book.state else { throw NotFound("book", bookID.description) }
+            guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
             let opened = LoanOpened(
                 loan: loanID, book: bookID, bookTitle: record.details.title, borrower: nil, borrowerName: name, lentAt: now,
                 dueAt: now.addingTimeInterval(deps.policy.period))
-            try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0) }
+            try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0, in: book.state) }
             try transaction.decide(.open(opened), on: Loaded<LoanAggregate>.new(.loan(loanID)), else: LoanRefused.init)
         }
         return try await deps.summary(loanID)

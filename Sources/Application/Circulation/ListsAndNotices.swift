@@ -58,7 +58,7 @@ public struct MemberNotices: Sendable {
         let (member, _) = try Authorization.user(.readOwnNotices, by: principal)
         let mine = try await deps.notices.noticeIDs(of: member)
         let ids = id.map { [$0] } ?? mine
-        if let id, !mine.contains(id) { throw NotFound("notice", id) }
+        if let id, !mine.contains(id) { throw NotFound(.notice, id) }
         try await deps.runner.transact(InboxAggregate.self, .inbox(member), by: principal) { InboxAggregate.decide((member, ids), $0) }
     }
 }

@@ -14,6 +14,8 @@ extension English {
         case .tooMany(let max): "must have at most \(max) \(max == 1 ? "entry" : "entries")"
         case .tooFew(let min): "must have at least \(min) \(min == 1 ? "entry" : "entries")"
         case .outOfRange(let min, let max): "must be a whole number from \(min) to \(max)"
+        case .numberOutOfRange(let min, let max, let whole, let unit):
+            "must be \(whole ? "a whole number" : "a number") from \(number(min)) to \(number(max))\(unit.map { " (\($0.english))" } ?? "")"
         case .tooSmall(let min): "must be \(min) or more"
         case .notOneOf(let choices): "must be one of \(list(choices.map { "'\($0)'" }, "or"))"
         case .wrongType(let kind): "must be \(self.kind(kind))"
@@ -35,6 +37,8 @@ extension English {
                 + "or put the words in quotes to search for them as they are)"
         case .emptySearchField(let field): "\(field): needs a word or a \"quoted phrase\" after it"
         case .notAWorkKey: "must be an Open Library work key, such as OL27448W"
+        case .notAnIPAddress(let text): "must be IP addresses separated by commas; '\(text.prefix(40))' is not one"
+        case .folderUnusable(let path): "needs the folder \(path), which cannot be created"
         case .taken: "is already used by another account"
         case .notAWebAddress: "must be a web address starting with http:// or https://"
         case .noCopies(let wouldBe): "the library must own at least 1 copy, not \(wouldBe)"
@@ -73,10 +77,25 @@ extension English {
         }
     }
 
+    private func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// "a, b or c".
     func list(_ items: [String], _ conjunction: String) -> String {
         guard let last = items.last else { return "" }
         guard items.count > 1 else { return last }
         return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}
+
+extension MeasureUnit {
+    fileprivate var english: String {
+        switch self {
+        case .days: "days"
+        case .seconds: "seconds"
+        case .mebibytes: "MiB"
+        case .perMinuteAndClient: "per minute and client"
+        }
     }
 }

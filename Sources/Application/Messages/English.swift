@@ -30,7 +30,7 @@ public struct English: MessageCatalogue {
         case .loanLimitReached(let max, let active, let requested): loanLimit(max: max, active: active, requested: requested)
         case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
         case .blockedByOverdue(let books): overdueBlock(books)
-        case .bookAskedTwice(let book): "\(name(book)) is asked for twice, or you have borrowed it already"
+        case .bookAskedTwice(let book): "\(name(book)) is asked for twice, or is already borrowed by you"
         case .unauthenticated: "please log in first: this needs a valid session"
         case .forbidden(.librarianOnly): "only a librarian may do this"
         case .emailTaken: "an account with this email address already exists"
@@ -64,9 +64,12 @@ public struct English: MessageCatalogue {
             case .user: "member"
             case .notice: "notice"
             case .work: "Open Library work"
+            case .edition: "Open Library edition"
             case .stream: "stream in the log"
             }
-        return id.isEmpty ? "there is no such \(kind)" : "there is no \(kind) with id '\(id.prefix(100))'"
+        if id.isEmpty { return "there is no such \(kind)" }
+        return thing == .edition
+            ? "Open Library has no edition with ISBN \(id.prefix(40))" : "there is no \(kind) with id '\(id.prefix(100))'"
     }
 
     private func badSetting(_ setting: String, _ value: String?, _ problem: FieldProblem) -> String {
@@ -89,8 +92,8 @@ public struct English: MessageCatalogue {
     private func unavailable(_ upstream: Upstream) -> String {
         switch upstream {
         case .openLibrary:
-            "Open Library cannot be reached just now; searching the library's own catalogue still works. Please try again later"
-        case .restCountries: "the list of countries cannot be fetched just now; please try again later"
+            "Open Library is unreachable just now; searching the library's own catalogue still works. Please try again later"
+        case .restCountries: "the list of countries is unreachable just now; please try again later"
         }
     }
 

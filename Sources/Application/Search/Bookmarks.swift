@@ -21,10 +21,10 @@ public struct Bookmarks: Sendable {
         let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
         let key = rawKey.split(separator: "/").last.map(String.init) ?? rawKey
         guard key.hasPrefix("OL"), key.hasSuffix("W"), key.count <= 20, key.dropFirst(2).dropLast().allSatisfy(\.isNumber) else {
-            throw InvalidInput("workKey", "must be an Open Library work key such as OL27448W")
+            throw InvalidInput("workKey", .notAWorkKey)
         }
         let page = try await search.execute(SearchQuery(text: "key:/works/\(key)", limit: 1))
-        guard let work = page.results.first(where: { $0.workKey == key }) else { throw NotFound("work", key) }
+        guard let work = page.results.first(where: { $0.workKey == key }) else { throw NotFound(.work, key) }
         let snapshot = BookmarkSnapshot(
             title: work.title, authors: work.authors, firstPublishYear: work.firstPublishYear, coverID: work.coverID,
             ratingAverage: work.ratingAverage)
@@ -34,7 +34,7 @@ public struct Bookmarks: Sendable {
     /// Bookmarks a catalogue book.
     public func add(book: BookID, by principal: Principal) async throws -> Page<BookmarkEntry> {
         let (member, _) = try Authorization.user(.keepBookmarks, by: principal)
-        guard let entry = try await catalogue.entry(book) else { throw NotFound("book", book.description) }
+        guard let entry = try await catalogue.entry(book) else { throw NotFound(.book, book.description) }
         let snapshot = BookmarkSnapshot(
             title: entry.details.title, authors: entry.details.authors, firstPublishYear: nil, coverID: nil, ratingAverage: nil)
         let added = BookmarkAdded(member: member, key: BookmarkAggregate.key(of: book), book: book, snapshot: snapshot)

@@ -22,7 +22,7 @@ public enum Bootstrap {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw ConfigurationError("cannot create the folder \(folder.path) for the database: \(error.localizedDescription)")
+            throw ConfigurationError("the database", .folderUnusable(folder.path))
         }
         let database = try LibraryDatabase(
             path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath)

@@ -93,7 +93,7 @@ public struct ShelfmarkConfiguration: Sendable {
     static func durability(environment: [String: String]) throws -> Durability {
         guard let raw = environment["SHELFMARK_SYNCHRONOUS"], !raw.isEmpty else { return .full }
         guard let value = Durability(rawValue: raw.lowercased()) else {
-            throw ConfigurationError("SHELFMARK_SYNCHRONOUS must be one of full, normal, off, not '\(raw.prefix(40))'")
+            throw ConfigurationError("SHELFMARK_SYNCHRONOUS", value: raw, .notOneOf(["full", "normal", "off"]))
         }
         return value
     }
@@ -110,11 +110,12 @@ public struct ShelfmarkConfiguration: Sendable {
         configuration.geoToken = value(geoToken, "SHELFMARK_GEO_TOKEN")
         configuration.openLibraryURL = value(openLibraryURL, "SHELFMARK_OPENLIBRARY_URL") ?? configuration.openLibraryURL
         configuration.coversURL = value(coversURL, "SHELFMARK_COVERS_URL") ?? configuration.coversURL
-        for url in [configuration.countriesURL, configuration.geoURL, configuration.openLibraryURL, configuration.coversURL].compactMap({
-            $0
-        })
-        where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-            throw ConfigurationError("'\(url)' is not an http(s) base URL")
+        let urls = [
+            ("SHELFMARK_COUNTRIES_URL", configuration.countriesURL), ("SHELFMARK_GEO_URL", configuration.geoURL),
+            ("SHELFMARK_OPENLIBRARY_URL", configuration.openLibraryURL), ("SHELFMARK_COVERS_URL", configuration.coversURL),
+        ]
+        for case (let name, let url?) in urls where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ConfigurationError(name, value: url, .notAWebAddress)
         }
         configuration.durability = try durability(environment: environment)
         configuration.integrity = try IntegritySettings.resolve(environment: environment)
@@ -145,7 +146,7 @@ private func readTrustedProxies(_ environment: [String: String]) throws -> Set<S
     guard let raw = environment["SHELFMARK_TRUSTED_PROXIES"] else { return [] }
     let addresses = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     for address in addresses where !isIPAddress(address) {
-        throw ConfigurationError("SHELFMARK_TRUSTED_PROXIES must be IP addresses separated by commas; '\(address.prefix(40))' is not one")
+        throw ConfigurationError("SHELFMARK_TRUSTED_PROXIES", .notAnIPAddress(address))
     }
     return Set(addresses)
 }

@@ -22,8 +22,7 @@ struct LiveEnvironment: CLIEnvironment {
     func logLevel() throws -> Logger.Level {
         guard let raw = environment["LOG_LEVEL"], !raw.isEmpty else { return .info }
         guard let level = Logger.Level(rawValue: raw.lowercased()) else {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ConfigurationError("LOG_LEVEL must be one of \(levels), not '\(raw.prefix(40))'")
+            throw ConfigurationError("LOG_LEVEL", value: raw, .notOneOf(Logger.Level.allCases.map(\.rawValue)))
         }
         return level
     }

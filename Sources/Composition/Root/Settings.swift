@@ -1,4 +1,5 @@
 import Application
+import Domain
 import Foundation
 
 /// One numeric setting from the environment: its name, its range and its unit. Every setting is
@@ -10,21 +11,18 @@ struct NumericSetting: Sendable {
     let range: ClosedRange<Double>
     /// Only whole numbers (counts, costs).
     let whole: Bool
-    /// What the number counts, for the message: "seconds", "days".
-    let unit: String
+    /// What the number counts, for the message.
+    let unit: MeasureUnit?
 
-    init(_ name: String, _ range: ClosedRange<Double>, whole: Bool = false, unit: String = "") {
+    init(_ name: String, _ range: ClosedRange<Double>, whole: Bool = false, unit: MeasureUnit? = nil) {
         self.name = name
         self.range = range
         self.whole = whole
         self.unit = unit
     }
 
-    /// What the setting allows, in words.
-    var allowed: String {
-        let bounds = "from \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))"
-        return (whole ? "a whole number " : "a number ") + bounds + (unit.isEmpty ? "" : " (\(unit))")
-    }
+    /// What the setting allows.
+    var allowed: FieldProblem { .numberOutOfRange(min: range.lowerBound, max: range.upperBound, whole: whole, unit: unit) }
 
     /// The value, nil when the variable is unset or empty, or a `ConfigurationError`.
     func read(_ environment: [String: String]) throws -> Double? {
@@ -32,34 +30,30 @@ struct NumericSetting: Sendable {
         // Decimal notation only: Swift also reads "0x10", "inf" and "nan" as numbers.
         let decimal = raw.allSatisfy { $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }
         guard decimal, let value = Double(raw), value.isFinite, range.contains(value), !whole || value == value.rounded() else {
-            throw ConfigurationError("\(name) must be \(allowed), not '\(raw.prefix(40))'")
+            throw ConfigurationError(name, value: raw, allowed)
         }
         return value
     }
 
     /// As an `Int`, for whole-number settings (the range keeps it far from `Int`'s limits).
     func readInt(_ environment: [String: String]) throws -> Int? { try read(environment).map { Int($0) } }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
 }
 
 /// Every numeric setting Shelfmark reads, with its range.
 enum Settings {
-    static let sessionDays = NumericSetting("SHELFMARK_SESSION_DAYS", 0.001...3_650, unit: "days")
+    static let sessionDays = NumericSetting("SHELFMARK_SESSION_DAYS", 0.001...3_650, unit: .days)
     static let bcryptCost = NumericSetting("SHELFMARK_BCRYPT_COST", 4...31, whole: true)
     static let maxLoans = NumericSetting("SHELFMARK_MAX_LOANS", 1...1_000, whole: true)
-    static let loanDays = NumericSetting("SHELFMARK_LOAN_DAYS", 0.001...3_650, unit: "days")
+    static let loanDays = NumericSetting("SHELFMARK_LOAN_DAYS", 0.001...3_650, unit: .days)
     static let maxRenewals = NumericSetting("SHELFMARK_MAX_RENEWALS", 0...1_000, whole: true)
-    static let noticeInterval = NumericSetting("SHELFMARK_NOTICE_INTERVAL", 1...31_536_000, unit: "seconds")
-    static let searchTTL = NumericSetting("SHELFMARK_SEARCH_TTL", 0...31_536_000, unit: "seconds")
-    static let idleTimeout = NumericSetting("SHELFMARK_IDLE_TIMEOUT", 0.1...86_400, unit: "seconds")
-    static let bodyTimeout = NumericSetting("SHELFMARK_BODY_TIMEOUT", 0.1...3_600, unit: "seconds")
+    static let noticeInterval = NumericSetting("SHELFMARK_NOTICE_INTERVAL", 1...31_536_000, unit: .seconds)
+    static let searchTTL = NumericSetting("SHELFMARK_SEARCH_TTL", 0...31_536_000, unit: .seconds)
+    static let idleTimeout = NumericSetting("SHELFMARK_IDLE_TIMEOUT", 0.1...86_400, unit: .seconds)
+    static let bodyTimeout = NumericSetting("SHELFMARK_BODY_TIMEOUT", 0.1...3_600, unit: .seconds)
     static let maxConnections = NumericSetting("SHELFMARK_MAX_CONNECTIONS", 1...65_536, whole: true)
-    static let bodyMemory = NumericSetting("SHELFMARK_BODY_MEMORY", 1...65_536, whole: true, unit: "MiB")
-    static let authAttempts = NumericSetting("SHELFMARK_AUTH_ATTEMPTS", 1...1_000_000, whole: true, unit: "per minute and client")
-    static let anchorInterval = NumericSetting("SHELFMARK_ANCHOR_INTERVAL", 1...31_536_000, unit: "seconds")
+    static let bodyMemory = NumericSetting("SHELFMARK_BODY_MEMORY", 1...65_536, whole: true, unit: .mebibytes)
+    static let authAttempts = NumericSetting("SHELFMARK_AUTH_ATTEMPTS", 1...1_000_000, whole: true, unit: .perMinuteAndClient)
+    static let anchorInterval = NumericSetting("SHELFMARK_ANCHOR_INTERVAL", 1...31_536_000, unit: .seconds)
 
     /// Every one of them, for `--help` texts and tests.
     static let all = [

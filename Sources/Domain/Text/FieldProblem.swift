@@ -19,8 +19,10 @@ public enum FieldProblem: Equatable, Sendable {
     case tooMany(max: Int)
     /// A list with fewer than `min` items.
     case tooFew(min: Int)
-    /// A number outside `min...max`.
+    /// A whole number outside `min...max`.
     case outOfRange(min: Int, max: Int)
+    /// A number (a whole one when `whole`) outside `min...max`, counted in `unit`.
+    case numberOutOfRange(min: Double, max: Double, whole: Bool, unit: MeasureUnit?)
     /// A number below `min`.
     case tooSmall(min: Int)
     /// Not one of the listed choices (an enumeration such as a role or a sort order).
@@ -59,6 +61,10 @@ public enum FieldProblem: Equatable, Sendable {
     case taken
     /// Not an http(s) URL.
     case notAWebAddress
+    /// A list of IP addresses holding this, which is not one.
+    case notAnIPAddress(String)
+    /// A folder that cannot be created.
+    case folderUnusable(String)
     /// The library must own at least one copy of a book.
     case noCopies(wouldBe: Int)
     /// A query so broad the search source refuses it.
@@ -72,6 +78,11 @@ public enum FieldProblem: Equatable, Sendable {
     /// Transitional: a text written before the catalogue, kept only until its caller names a
     /// problem above (`FieldError(_:_:)` with a string). Nothing new should use it.
     case unworded(String)
+}
+
+/// What a number counts, for a message.
+public enum MeasureUnit: String, Equatable, Sendable, CaseIterable {
+    case days, seconds, mebibytes, perMinuteAndClient
 }
 
 /// The kinds of value a field can expect, as the catalogue names them.

@@ -1,0 +1,91 @@
+import Application
+import Domain
+import Foundation
+import Testing
+
+/// Every message, field problem and confirmation has English words, and none of them lets a
+/// Swift type name, an `Optional(…)` or an errno through. The samples cover every case: `key(of:)`
+/// switches over each type with no default, so a new case does not compile until it has a key,
+/// and `sample(_:)` switches over the keys.
+@Suite("Message catalogue")
+struct MessageCatalogueTests {
+    static let english = Catalogues.english
+
+    @Test("every message reads as English, with no type name", arguments: MessageKey.allCases)
+    func message(key: MessageKey) {
+        let message = MessageSamples.sample(key)
+        #expect(MessageSamples.key(of: message) == key)
+        Self.expectReadable(Self.english.text(message), "\(key)")
+    }
+
+    @Test("every field problem reads as English, with no type name", arguments: FieldProblemKey.allCases)
+    func fieldProblem(key: FieldProblemKey) {
+        let problem = FieldProblemSamples.sample(key)
+        #expect(FieldProblemSamples.key(of: problem) == key)
+        Self.expectReadable(Self.english.text(problem), "\(key)")
+    }
+
+    @Test func everyConfirmationReads() {
+        for confirmation in [Confirmation.withdrawn(count: 1), .withdrawn(count: 3)] {
+            Self.expectReadable(Self.english.text(confirmation), "\(confirmation)")
+        }
+    }
+
+    @Test func refusalsNameTheBookByItsTitleAndOnce() {
+        let id = BookID(UUID())
+        let text = BookRefused(id, .copiesOnLoan(book: id, onLoan: 1), title: "The Hobbit").description
+        #expect(text == "“The Hobbit” has 1 copy on loan, so it cannot be withdrawn until it is returned")
+        #expect(!text.contains(id.description))
+        // Without a title (never loaded), the id stands in, once.
+        let untitled = BookRefused(id, .noCopyAvailable(book: id, copies: 2)).description
+        #expect(untitled == "no copy of book \(id) is available: all 2 copies are on loan")
+    }
+
+    @Test func isbnProblemsAreSentences() {
+        #expect(
+            Self.english.text(FieldProblem.notAnISBN("hello", .invalidCharacter("h")))
+                == "'hello' is not an ISBN: an ISBN has 10 or 13 digits (hyphens and spaces between them are fine, and the last may be X), and 'h' is not a digit"
+        )
+        #expect(
+            Self.english.text(FieldProblem.notAnISBN("12345", .wrongLength(5)))
+                == "'12345' is not an ISBN: an ISBN has 10 or 13 digits, and this has 5")
+    }
+
+    @Test func enumerationsListTheirChoices() {
+        #expect(Self.english.text(FieldProblem.notOneOf(["member", "librarian"])) == "must be one of 'member' or 'librarian'")
+        #expect(Self.english.text(FieldProblem.notOneOf(["newest", "oldest", "title"])) == "must be one of 'newest', 'oldest' or 'title'")
+    }
+
+    @Test func theOverdueBlockListsTitlesAndDueDates() {
+        let due = Date(timeIntervalSince1970: 1_796_601_600)  // 2026-12-07
+        let text = Self.english.text(.blockedByOverdue([OverdueBook(title: "Dune", dueAt: due), OverdueBook(title: "Emma", dueAt: due)]))
+        #expect(text == "please return your overdue books first: “Dune” (due 2026-12-07), “Emma” (due 2026-12-07)")
+    }
+
+    @Test func theCatalogueIsChosenByLanguageWithEnglishTheOnlyOneYet() {
+        #expect(Catalogues.preferred(["fr-CA", "fr"]).text(.contention) == Self.english.text(.contention))
+    }
+
+    /// Marks of a debugger's text: Swift type names and their dumps, errno, library words.
+    static let forbidden = [
+        "Optional(", "errno", "Error", "Identifier<", "BookID", "LoanID", "UserID", "FieldProblem", "Rejection", "Swift.",
+        "rawValue", "(book:", "DecodingError", "nil",
+    ]
+
+    static func expectReadable(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!text.trimmingCharacters(in: .whitespaces).isEmpty, "\(what) has no words", sourceLocation: sourceLocation)
+        for mark in forbidden {
+            #expect(!text.contains(mark), "\(what) reads \"\(text)\", which holds \(mark)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+extension MessageCatalogueTests {
+    @Test func everyVariantOfTheSmallEnumerationsReads() {
+        for problem in FieldProblemSamples.everyVariant { Self.expectReadable(Self.english.text(problem), "\(problem)") }
+        for thing in NotFound.Thing.allCases { Self.expectReadable(Self.english.text(.notFound(thing, id: "x")), "\(thing)") }
+        for thing in NotFound.Thing.allCases { Self.expectReadable(Self.english.text(.notFound(thing, id: "")), "\(thing)") }
+        for upstream in Upstream.allCases { Self.expectReadable(Self.english.text(.upstreamUnavailable(upstream)), "\(upstream)") }
+        for reason in Forbidden.Reason.allCases { Self.expectReadable(Self.english.text(.forbidden(reason)), "\(reason)") }
+    }
+}

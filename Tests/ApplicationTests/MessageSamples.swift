@@ -1,0 +1,184 @@
+import Application
+import Domain
+import Foundation
+
+/// One key per `Message` case, so a test can walk them all.
+enum MessageKey: CaseIterable {
+    case notFound, invalidInput, badSetting, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan, noCopyAvailable
+    case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, loanIDInUse, loanLimitReached
+    case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, unauthenticated, forbidden, emailTaken, invalidCredentials
+    case loginThrottled, tooManyAttempts, contention, upstreamUnavailable, done
+}
+
+/// A sample of every message; `key(of:)` has no default, so a new case needs a key (and a sample).
+enum MessageSamples {
+    static let book = BookID(UUID())
+    static let hobbit = BookName(book, title: "The Hobbit")
+
+    static func key(of message: Message) -> MessageKey {
+        switch message {
+        case .notFound: .notFound
+        case .invalidInput: .invalidInput
+        case .badSetting: .badSetting
+        case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue
+        case .copiesOnLoan: .copiesOnLoan
+        case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan
+        case .noCopyAvailable: .noCopyAvailable
+        case .duplicateISBN: .duplicateISBN
+        case .loanAlreadyReturned: .loanAlreadyReturned
+        case .renewalLimitReached: .renewalLimitReached
+        case .overdueCannotBeRenewed: .overdueCannotBeRenewed
+        case .loanIDInUse: .loanIDInUse
+        case .loanLimitReached: .loanLimitReached
+        case .tooManyInOneRequest: .tooManyInOneRequest
+        case .blockedByOverdue: .blockedByOverdue
+        case .bookAskedTwice: .bookAskedTwice
+        case .unauthenticated: .unauthenticated
+        case .forbidden: .forbidden
+        case .emailTaken: .emailTaken
+        case .invalidCredentials: .invalidCredentials
+        case .loginThrottled: .loginThrottled
+        case .tooManyAttempts: .tooManyAttempts
+        case .contention: .contention
+        case .upstreamUnavailable: .upstreamUnavailable
+        case .done: .done
+        }
+    }
+
+    static func sample(_ key: MessageKey) -> Message {
+        switch key {
+        case .notFound: .notFound(.book, id: book.description)
+        case .invalidInput: .invalidInput([FieldError("title", .required), FieldError("copies", .noCopies(wouldBe: 0))])
+        case .badSetting:
+            .badSetting("SHELFMARK_LOAN_DAYS", value: "inf", .numberOutOfRange(min: 0.001, max: 3650, whole: false, unit: .days))
+        case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue(hobbit)
+        case .copiesOnLoan: .copiesOnLoan(hobbit, onLoan: 1)
+        case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan(hobbit, requested: 1, onLoan: 2)
+        case .noCopyAvailable: .noCopyAvailable(hobbit, copies: 3)
+        case .duplicateISBN: .duplicateISBN("9780261103344", existing: hobbit)
+        case .loanAlreadyReturned: .loanAlreadyReturned(title: "The Hobbit")
+        case .renewalLimitReached: .renewalLimitReached(title: "The Hobbit", max: 2)
+        case .overdueCannotBeRenewed: .overdueCannotBeRenewed(title: nil)
+        case .loanIDInUse: .loanIDInUse
+        case .loanLimitReached: .loanLimitReached(max: 5, active: 3, requested: 3)
+        case .tooManyInOneRequest: .tooManyInOneRequest(max: 5)
+        case .blockedByOverdue: .blockedByOverdue([OverdueBook(title: "The Hobbit", dueAt: Date(timeIntervalSince1970: 1_796_601_600))])
+        case .bookAskedTwice: .bookAskedTwice(hobbit)
+        case .unauthenticated: .unauthenticated
+        case .forbidden: .forbidden(.librarianOnly)
+        case .emailTaken: .emailTaken
+        case .invalidCredentials: .invalidCredentials
+        case .loginThrottled: .loginThrottled(until: Date(timeIntervalSince1970: 1_796_601_600))
+        case .tooManyAttempts: .tooManyAttempts(retryAfterSeconds: 30)
+        case .contention: .contention
+        case .upstreamUnavailable: .upstreamUnavailable(.openLibrary)
+        case .done: .done(.withdrawn(count: 2))
+        }
+    }
+}
+
+/// One key per `FieldProblem` case.
+enum FieldProblemKey: CaseIterable {
+    case required, requiredWith, exactlyOneOf, atLeastOneOf, tooLong, tooManyBytes, tooShort, tooMany, tooFew, outOfRange
+    case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
+    case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
+    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable
+    case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable, unworded
+}
+
+/// A sample of every field problem; `key(of:)` has no default.
+enum FieldProblemSamples {
+    static func key(of problem: FieldProblem) -> FieldProblemKey {
+        switch problem {
+        case .required: .required
+        case .requiredWith: .requiredWith
+        case .exactlyOneOf: .exactlyOneOf
+        case .atLeastOneOf: .atLeastOneOf
+        case .tooLong: .tooLong
+        case .tooManyBytes: .tooManyBytes
+        case .tooShort: .tooShort
+        case .tooMany: .tooMany
+        case .tooFew: .tooFew
+        case .outOfRange: .outOfRange
+        case .numberOutOfRange: .numberOutOfRange
+        case .tooSmall: .tooSmall
+        case .notOneOf: .notOneOf
+        case .wrongType: .wrongType
+        case .unknownField: .unknownField
+        case .controlCharacters: .controlCharacters
+        case .invisibleCharacters: .invisibleCharacters
+        case .containsSpaces: .containsSpaces
+        case .notAnEmailAddress: .notAnEmailAddress
+        case .emailDomainWithoutDot: .emailDomainWithoutDot
+        case .needsUppercase: .needsUppercase
+        case .needsSpecialCharacter: .needsSpecialCharacter
+        case .notACountryCode: .notACountryCode
+        case .unknownCountry: .unknownCountry
+        case .notAnISBN: .notAnISBN
+        case .unknownSearchField: .unknownSearchField
+        case .emptySearchField: .emptySearchField
+        case .notAWorkKey: .notAWorkKey
+        case .taken: .taken
+        case .notAWebAddress: .notAWebAddress
+        case .notAnIPAddress: .notAnIPAddress
+        case .folderUnusable: .folderUnusable
+        case .noCopies: .noCopies
+        case .tooVague: .tooVague
+        case .confirmationNeeded: .confirmationNeeded
+        case .fileExists: .fileExists
+        case .fileUnusable: .fileUnusable
+        case .unworded: .unworded
+        }
+    }
+
+    static func sample(_ key: FieldProblemKey) -> FieldProblem {
+        switch key {
+        case .required: .required
+        case .requiredWith: .requiredWith(field: "view", value: "member")
+        case .exactlyOneOf: .exactlyOneOf(["book", "member", "loan", "stream"])
+        case .atLeastOneOf: .atLeastOneOf(["title", "author", "q"])
+        case .tooLong: .tooLong(max: 500)
+        case .tooManyBytes: .tooManyBytes(max: 72)
+        case .tooShort: .tooShort(min: 8)
+        case .tooMany: .tooMany(max: 20)
+        case .tooFew: .tooFew(min: 1)
+        case .outOfRange: .outOfRange(min: 1, max: 100)
+        case .numberOutOfRange: .numberOutOfRange(min: 4, max: 31, whole: true, unit: nil)
+        case .tooSmall: .tooSmall(min: 1)
+        case .notOneOf: .notOneOf(["member", "librarian"])
+        case .wrongType: .wrongType(.integer)
+        case .unknownField: .unknownField
+        case .controlCharacters: .controlCharacters(allowingLineBreaks: true)
+        case .invisibleCharacters: .invisibleCharacters
+        case .containsSpaces: .containsSpaces
+        case .notAnEmailAddress: .notAnEmailAddress
+        case .emailDomainWithoutDot: .emailDomainWithoutDot
+        case .needsUppercase: .needsUppercase
+        case .needsSpecialCharacter: .needsSpecialCharacter
+        case .notACountryCode: .notACountryCode
+        case .unknownCountry: .unknownCountry("ZZ")
+        case .notAnISBN: .notAnISBN("hello", .invalidCharacter("h"))
+        case .unknownSearchField: .unknownSearchField("colour", known: ["author", "title", "isbn", "publisher"])
+        case .emptySearchField: .emptySearchField("author")
+        case .notAWorkKey: .notAWorkKey
+        case .taken: .taken
+        case .notAWebAddress: .notAWebAddress
+        case .notAnIPAddress: .notAnIPAddress("10.0.0.300")
+        case .folderUnusable: .folderUnusable("/read-only/library")
+        case .noCopies: .noCopies(wouldBe: 0)
+        case .tooVague: .tooVague
+        case .confirmationNeeded: .confirmationNeeded
+        case .fileExists: .fileExists("/tmp/replayed.sqlite")
+        case .fileUnusable: .fileUnusable("/tmp/anchors.txt")
+        case .unworded: .unworded("is not valid")
+        }
+    }
+
+    /// Every problem whose words depend on a value of a small enumeration, once per value.
+    static var everyVariant: [FieldProblem] {
+        ValueKind.allCases.map { .wrongType($0) }
+            + MeasureUnit.allCases.map { .numberOutOfRange(min: 0.5, max: 10, whole: false, unit: $0) }
+            + [ISBN.Problem.wrongLength(5), .invalidCharacter("\u{200B}"), .wrongCheckDigit, .unknownPrefix].map { .notAnISBN("x", $0) }
+            + [true, false].map { .controlCharacters(allowingLineBreaks: $0) }
+    }
+}
