@@ -59,7 +59,7 @@ let package = Package(
         ),
         .target(
             name: "OpenLibrary",
-            dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client"), logging],
             path: "Sources/Adapters/OpenLibrary"
         ),
         .target(

@@ -25,8 +25,9 @@ enum Fixtures {
 
 /// A fake of REST Countries and IPinfo on loopback, serving the fixtures. The first path segment
 /// picks its behaviour: `ok`, `garbage` (not JSON), `error` (500), `hang` (answers after 3 s),
-/// `reset` (the connection dropped in the middle of the answer), `switch` (whatever `switched`
-/// says now) or, for IPinfo, `bogon` (the recorded bogon answer, whatever the address).
+/// `stall` (sends the head and a piece of the body at once, the rest after 3 s), `reset` (the
+/// connection dropped in the middle of the answer), `switch` (whatever `switched` says now) or,
+/// for IPinfo, `bogon` (the recorded bogon answer, whatever the address).
 final class FakeUpstreams: Sendable {
     /// The behaviour of the `switch` path segment, changed while a server uses the fake.
     let switched = Mutex("ok")
@@ -125,6 +126,15 @@ final class FakeUpstreams: Sendable {
                 body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(bytes: ok.prefix(64)))
                     throw CancellationError()
+                })
+        case "stall":
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .contentLength: "\(ok.count)"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(bytes: ok.prefix(64)))
+                    try await Task.sleep(for: .seconds(3))
+                    try await writer.write(ByteBuffer(bytes: ok.dropFirst(64)))
+                    try await writer.finish(nil)
                 })
         case "garbage": return json("<html>not json</html>")
         case "error": return json(#"{"error":"boom"}"#, status: .internalServerError)

@@ -1,3 +1,4 @@
+import Application
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -77,7 +78,7 @@ struct ImportTests {
                     && imported.stdout.contains("Copies      3"))
             let down = try await shelfmark(
                 ["book", "import", "--isbn", "0140328726", "--author", "R", "--openlibrary-url", base + "/error"], database: db.path)
-            #expect(down.status != 0 && down.stderr.contains("unreachable"))
+            #expect(down.status != 0 && down.stderr.contains(Catalogues.english.text(.upstreamUnavailable(.openLibrary))), "\(down.stderr)")
         }
     }
 }

@@ -12,6 +12,7 @@ struct SettingsTests {
         "SHELFMARK_SESSION_DAYS", "SHELFMARK_BCRYPT_COST", "SHELFMARK_MAX_LOANS", "SHELFMARK_LOAN_DAYS", "SHELFMARK_MAX_RENEWALS",
         "SHELFMARK_NOTICE_INTERVAL", "SHELFMARK_SEARCH_TTL", "SHELFMARK_IDLE_TIMEOUT", "SHELFMARK_BODY_TIMEOUT",
         "SHELFMARK_MAX_CONNECTIONS", "SHELFMARK_BODY_MEMORY", "SHELFMARK_AUTH_ATTEMPTS", "SHELFMARK_ANCHOR_INTERVAL",
+        "SHELFMARK_OPENLIBRARY_DEADLINE",
     ]
 
     @Test("unusable values are refused, naming the setting and its range", arguments: numeric)
@@ -39,8 +40,9 @@ struct SettingsTests {
             database: "/tmp/x.sqlite",
             environment: [
                 "SHELFMARK_SESSION_DAYS": "0.5", "SHELFMARK_MAX_LOANS": "7", "SHELFMARK_BODY_MEMORY": "8", "SHELFMARK_AUTH_ATTEMPTS": "100",
-                "SHELFMARK_TRUSTED_PROXIES": "10.0.0.1, ::1",
+                "SHELFMARK_TRUSTED_PROXIES": "10.0.0.1, ::1", "SHELFMARK_OPENLIBRARY_DEADLINE": "2.5",
             ])
+        #expect(configuration.openLibraryDeadline == 2.5)
         #expect(configuration.sessionLifetime == 12 * 3600)
         #expect(configuration.loanPolicy.maxActiveLoans == 7)
         #expect(configuration.bodyMemory == 8 << 20)

@@ -11,7 +11,7 @@ final class ScriptedSearch: BookSearch, Sendable {
     let calls = Mutex(0)
     func search(_ query: SearchQuery) async throws -> SearchPage {
         calls.withLock { $0 += 1 }
-        if down.withLock({ $0 }) { throw SearchUnavailable("connection refused") }
+        if down.withLock({ $0 }) { throw SearchUnavailable(.unreachable, detail: "connection refused") }
         let work = WorkResult(
             workKey: "OL1W", title: query.title ?? "?", authors: ["A"], firstPublishYear: 2000, editionCount: 1, isbns: [], coverID: nil,
             ratingAverage: nil, ratingCount: nil, readingLogCount: nil, covers: nil)

@@ -23,19 +23,27 @@ public struct IPinfoGeolocator: IPGeolocator {
 
     public func country(for ip: String) async -> String? {
         guard let address = IPAddress(ip), address.isPublic else { return nil }
-        var request = HTTPClientRequest(url: "\(baseURL)/\(address.text)/json")
-        request.headers.add(name: "Accept", value: "application/json")
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let (client, timeout, request) = (client, timeout, request(address))
         do {
-            let response = try await client.execute(request, timeout: timeout)
-            let body = try await response.body.collect(upTo: 64 << 10)
-            guard response.status == .ok else { return nil }
+            // The limit holds the body too: AsyncHTTPClient's own deadline ends at the response's head.
+            let (status, body) = try await withTimeLimit(.nanoseconds(timeout.nanoseconds)) {
+                let response = try await client.execute(request, timeout: timeout)
+                return (response.status, try await response.body.collect(upTo: 64 << 10))
+            }
+            guard status == .ok else { return nil }
             let answer = try JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView))
             guard answer.bogon != true, let country = answer.country, country.count == 2 else { return nil }
             return country.uppercased()
         } catch {
             return nil
         }
+    }
+
+    private func request(_ address: IPAddress) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: "\(baseURL)/\(address.text)/json")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        return request
     }
 
     private struct Answer: Decodable {

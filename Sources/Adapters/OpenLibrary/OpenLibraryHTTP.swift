@@ -1,6 +1,7 @@
 import Application
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 
 /// How Shelfmark talks to Open Library.
@@ -10,105 +11,139 @@ public struct OpenLibrarySettings: Sendable {
     /// Sent in the User-Agent, as Open Library asks of API clients.
     public var contact = "shelfmark@example.org"
     public var version = "1.0"
-    /// Deadline of one attempt, connection included.
-    public var timeout: TimeAmount = .seconds(5)
-    /// Retries after a timeout, a connection failure or a 5xx.
+    /// The most one search or one import may take, every request and retry included.
+    public var deadline: Duration = .seconds(6)
+    /// The most one attempt may take, connection and body included (less when the deadline is nearer).
+    public var timeout: Duration = .seconds(5)
+    /// Retries after a timeout, a connection failure or a 5xx, while the deadline leaves time.
     public var maxRetries = 2
     public var retryBase: Duration = .milliseconds(200)
     /// Consecutive failures that open the breaker, and how long it stays open.
     public var breakerThreshold = 5
     public var breakerCooldown: Duration = .seconds(30)
     public init() {}
+
+    var attempts: Attempts { Attempts(timeout: timeout, retries: maxRetries, retryBase: retryBase) }
 }
 
-/// GETs JSON from Open Library with the manners it asks for: a User-Agent naming us, a deadline,
-/// a few jittered retries on transient failures, and a circuit breaker that stops asking a dead
-/// upstream for a while.
+/// GETs JSON from Open Library with the manners it asks for: a User-Agent naming us, one deadline
+/// for every attempt of a call, a few jittered retries on transient failures, and a circuit
+/// breaker that stops asking a dead upstream for a while. What went wrong technically goes to the
+/// log; callers get a `SearchUnavailable` whose message a person can read.
 actor OpenLibraryHTTP {
     enum Failure: Error {
-        /// 4xx other than 404 and 422; not worth retrying.
-        case refused(Int)
+        /// 404.
+        case notFound
         /// 422: Open Library finds the query unusable (too short).
         case unprocessable
-        case notFound
-        /// Unreachable, too slow or failing; the reason is for people, never a library's error text.
-        case unavailable(String)
+        /// Another 4xx: asking again would get the same answer.
+        case refused(status: UInt)
+        /// Unreachable, too slow or failing: worth another attempt.
+        case unavailable(SearchUnavailable)
 
-        /// What went wrong, in words a member can read.
-        var reason: String {
+        /// What a caller says of it when it is not a 404 or a 422.
+        var trouble: SearchUnavailable {
             switch self {
-            case .refused(let status): "it refused the request (HTTP \(status))"
-            case .unprocessable: "it could not handle the request"
-            case .notFound: "it has no such record"
-            case .unavailable(let reason): reason
+            case .notFound: SearchUnavailable(.failing, detail: "HTTP 404")
+            case .unprocessable: SearchUnavailable(.failing, detail: "HTTP 422")
+            case .refused(let status): SearchUnavailable(.failing, detail: "HTTP \(status)")
+            case .unavailable(let trouble): trouble
             }
-        }
-    }
-
-    /// A transport error in words: the error's own text (errno, addresses) goes no further.
-    static func reason(_ error: any Error) -> String {
-        guard let error = error as? HTTPClientError else { return "it could not be reached" }
-        switch error {
-        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return "it did not answer in time"
-        case .remoteConnectionClosed: return "it closed the connection before answering"
-        default: return "it could not be reached"
         }
     }
 
     let settings: OpenLibrarySettings
     private let client: HTTPClient
+    private let logger: Logger
     private var consecutiveFailures = 0
     private var openUntil: ContinuousClock.Instant?
 
-    init(settings: OpenLibrarySettings, client: HTTPClient = .shared) {
+    init(settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger) {
         self.settings = settings
         self.client = client
+        self.logger = logger
     }
 
-    func get(_ pathAndQuery: String) async throws(Failure) -> Data {
-        if let openUntil, ContinuousClock.now < openUntil { throw .unavailable("too many recent failures; retrying later") }
-        var lastReason = "no answer"
-        for attempt in 0...settings.maxRetries {
-            if attempt > 0 {
-                let jitter = Double.random(in: 0.5...1.5)
-                try? await Task.sleep(for: settings.retryBase * (Double(1 << (attempt - 1)) * jitter))
-            }
-            do {
-                let data = try await fetch(pathAndQuery)
-                consecutiveFailures = 0
-                openUntil = nil
-                return data
-            } catch Failure.unavailable(let reason) {
-                lastReason = reason
-            } catch {
-                consecutiveFailures = 0  // the upstream answered: it is alive
-                throw error
-            }
+    /// The instant a call starting now must be done by.
+    nonisolated func deadline() -> ContinuousClock.Instant { .now + settings.deadline }
+
+    /// The body of `pathAndQuery`, asked until `deadline` at the latest.
+    func get(_ pathAndQuery: String, until deadline: ContinuousClock.Instant) async throws(Failure) -> Data {
+        if let openUntil, ContinuousClock.now < openUntil {
+            let seconds = Double(ContinuousClock.now.duration(to: openUntil).components.seconds + 1)
+            throw .unavailable(SearchUnavailable(.resting, detail: "the circuit breaker is open", retryAfter: seconds))
         }
-        consecutiveFailures += 1
-        if consecutiveFailures >= settings.breakerThreshold { openUntil = ContinuousClock.now + settings.breakerCooldown }
-        throw .unavailable(lastReason)
+        do {
+            let data = try await settings.attempts.run(until: deadline, on: ContinuousClock()) { timeout throws(Failure) in
+                try await fetch(pathAndQuery, timeout: timeout)
+            }
+            consecutiveFailures = 0
+            openUntil = nil
+            return data
+        } catch .unavailable(let trouble) {
+            consecutiveFailures += 1
+            if consecutiveFailures >= settings.breakerThreshold { openUntil = ContinuousClock.now + settings.breakerCooldown }
+            logger.warning(
+                "Open Library failed",
+                metadata: ["path": "\(pathAndQuery.prefix(200))", "cause": "\(trouble.cause)", "detail": "\(trouble.detail)"])
+            throw .unavailable(trouble)
+        } catch {
+            consecutiveFailures = 0  // the upstream answered: it is alive
+            throw error
+        }
     }
 
-    private func fetch(_ pathAndQuery: String) async throws(Failure) -> Data {
+    /// One attempt, body included, within `timeout`.
+    private func fetch(_ pathAndQuery: String, timeout: Duration) async throws(Failure) -> Data {
+        let (client, request) = (client, request(pathAndQuery))
+        let answer: (status: UInt, body: ByteBuffer)
+        do {
+            answer = try await withTimeLimit(timeout) {
+                let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+                return (response.status.code, try await response.body.collect(upTo: 16 << 20))
+            }
+        } catch {
+            logger.debug("Open Library attempt failed", metadata: ["path": "\(pathAndQuery.prefix(200))", "error": "\(error)"])
+            throw .unavailable(Self.trouble(error))
+        }
+        switch answer.status {
+        case 200: return Data(answer.body.readableBytesView)
+        case 404: throw .notFound
+        case 422: throw .unprocessable
+        case 500...: throw .unavailable(SearchUnavailable(.failing, detail: "HTTP \(answer.status)"))
+        default: throw .refused(status: answer.status)
+        }
+    }
+
+    private func request(_ pathAndQuery: String) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: settings.baseURL + pathAndQuery)
         request.headers.add(name: "User-Agent", value: "Shelfmark/\(settings.version) (\(settings.contact))")
         request.headers.add(name: "Accept", value: "application/json")
-        let response: HTTPClientResponse
-        let body: ByteBuffer
-        do {
-            response = try await client.execute(request, timeout: settings.timeout)
-            body = try await response.body.collect(upTo: 16 << 20)
-        } catch {
-            throw .unavailable(Self.reason(error))
+        return request
+    }
+
+    /// A transport error as the kind of trouble it is, its own text kept for the log.
+    static func trouble(_ error: any Error) -> SearchUnavailable {
+        let detail = String(describing: error)
+        if error is TimeLimitExceeded { return SearchUnavailable(.tooSlow, detail: detail) }
+        guard let error = error as? HTTPClientError else { return SearchUnavailable(.unreachable, detail: detail) }
+        switch error {
+        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return SearchUnavailable(.tooSlow, detail: detail)
+        default: return SearchUnavailable(.unreachable, detail: detail)
         }
-        switch response.status.code {
-        case 200: return Data(body.readableBytesView)
-        case 404: throw .notFound
-        case 422: throw .unprocessable
-        case 500...: throw .unavailable("HTTP \(response.status.code)")
-        default: throw .refused(Int(response.status.code))
-        }
+    }
+}
+
+extension Logger {
+    /// Drops everything.
+    static let silent = Logger(label: "shelfmark.openlibrary") { _ in SwiftLogNoOpLogHandler() }
+}
+
+extension Duration {
+    /// The whole nanoseconds, for NIO's `TimeAmount`.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 

@@ -2,6 +2,7 @@ import Application
 import AsyncHTTPClient
 import Domain
 import Foundation
+import Logging
 
 /// Looks books up on Open Library: `/isbn/{isbn}.json` (an edition), following its `works` key for
 /// the title and description and its (or the work's) `authors` keys for names. A work or author
@@ -10,25 +11,32 @@ public struct OpenLibraryLookup: BookLookup {
     let http: OpenLibraryHTTP
     let settings: OpenLibrarySettings
 
-    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared) {
+    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not logged).
+    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil) {
         self.settings = settings
-        http = OpenLibraryHTTP(settings: settings, client: client)
+        http = OpenLibraryHTTP(settings: settings, client: client, logger: logger ?? .silent)
     }
 
+    /// The edition, its work and its authors, all asked within one deadline (`settings.deadline`).
     public func book(isbn: ISBN) async throws -> BookRecordFound? {
-        guard let edition: Record = try await fetch("/isbn/\(isbn.isbn13).json", required: true) else { return nil }
-        let work: Record? = if let key = edition.works?.first?.key { try await fetch("\(key).json") } else { nil }
+        let deadline = http.deadline()
+        guard let edition: Record = try await fetch("/isbn/\(isbn.isbn13).json", until: deadline, required: true) else { return nil }
+        let work: Record? = if let key = edition.works?.first?.key { try await fetch("\(key).json", until: deadline) } else { nil }
         let authorKeys = (edition.authors ?? []).compactMap(\.key) + (work?.authors ?? []).compactMap { $0.author?.key ?? $0.key }
         return BookRecordFound(
-            title: edition.title ?? work?.title, authors: try await names(authorKeys), publisher: edition.publishers?.first,
+            title: edition.title ?? work?.title, authors: try await names(authorKeys, until: deadline),
+            publisher: edition.publishers?.first,
             isbn: edition.isbn13?.first ?? edition.isbn10?.first ?? isbn.isbn13,
             coverURL: cover(edition.covers ?? work?.covers), description: edition.description?.text ?? work?.description?.text)
     }
 
+    /// The work and its authors, all asked within one deadline (`settings.deadline`).
     public func book(workKey: String) async throws -> BookRecordFound? {
-        guard let work: Record = try await fetch("/works/\(workKey).json", required: true) else { return nil }
+        let deadline = http.deadline()
+        guard let work: Record = try await fetch("/works/\(workKey).json", until: deadline, required: true) else { return nil }
+        let authorKeys = (work.authors ?? []).compactMap { $0.author?.key ?? $0.key }
         return BookRecordFound(
-            title: work.title, authors: try await names((work.authors ?? []).compactMap { $0.author?.key ?? $0.key }),
+            title: work.title, authors: try await names(authorKeys, until: deadline),
             publisher: nil, isbn: nil, coverURL: cover(work.covers), description: work.description?.text)
     }
 
@@ -37,26 +45,28 @@ public struct OpenLibraryLookup: BookLookup {
         (ids ?? []).first { $0 > 0 }.map { CoverURLs.openLibrary(base: settings.coversURL, path: "id/\($0)").large }
     }
 
-    private func names(_ keys: [String]) async throws -> [String] {
+    private func names(_ keys: [String], until deadline: ContinuousClock.Instant) async throws -> [String] {
         var names: [String] = []
         for key in Array(NSOrderedSet(array: keys)) as? [String] ?? [] {
-            if let author: Record = try await fetch("\(key).json"), let name = author.name ?? author.personalName { names.append(name) }
+            if let author: Record = try await fetch("\(key).json", until: deadline), let name = author.name ?? author.personalName {
+                names.append(name)
+            }
         }
         return names
     }
 
-    /// GETs and decodes; nil for 404. When `required`, an unreachable Open Library is `SearchUnavailable`;
-    /// otherwise it only leaves that part out.
-    private func fetch(_ path: String, required: Bool = false) async throws -> Record? {
+    /// GETs and decodes by `deadline`; nil for 404. When `required`, an Open Library that cannot
+    /// answer is `SearchUnavailable`; otherwise (a work, an author) it only leaves that part out.
+    private func fetch(_ path: String, until deadline: ContinuousClock.Instant, required: Bool = false) async throws -> Record? {
         do {
-            return try JSONDecoder().decode(Record.self, from: try await http.get(path))
+            return try JSONDecoder().decode(Record.self, from: try await http.get(path, until: deadline))
         } catch OpenLibraryHTTP.Failure.notFound {
             return nil
         } catch let failure as OpenLibraryHTTP.Failure {
-            if required { throw SearchUnavailable(failure.reason) }
+            if required { throw failure.trouble }
             return nil
         } catch {
-            if required { throw SearchUnavailable("its answer could not be read") }
+            if required { throw SearchUnavailable(.unreadable, detail: "\(path): \(error)") }
             return nil
         }
     }

@@ -1,6 +1,7 @@
 import Application
 import AsyncHTTPClient
 import Foundation
+import Logging
 
 /// Book search on Open Library's `search.json`, sorted and paged by Open Library itself over the
 /// whole result set, asking explicitly for the fields it only returns on request.
@@ -13,25 +14,24 @@ public struct OpenLibrarySearch: BookSearch {
     let http: OpenLibraryHTTP
     let settings: OpenLibrarySettings
 
-    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared) {
+    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not logged).
+    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil) {
         self.settings = settings
-        http = OpenLibraryHTTP(settings: settings, client: client)
+        http = OpenLibraryHTTP(settings: settings, client: client, logger: logger ?? .silent)
     }
 
     public func search(_ query: SearchQuery) async throws -> SearchPage {
         let data: Data
         do {
-            data = try await http.get("/search.json?" + Self.parameters(query))
+            data = try await http.get("/search.json?" + Self.parameters(query), until: http.deadline())
         } catch .unprocessable {
             throw InvalidInput("q", "Open Library cannot search for that: use a longer or more specific query")
-        } catch .unavailable(let reason) {
-            throw SearchUnavailable(reason)
         } catch {
-            throw SearchUnavailable(error.reason)
+            throw error.trouble
         }
         let answer: Answer
         do { answer = try JSONDecoder().decode(Answer.self, from: data) } catch {
-            throw SearchUnavailable("its answer could not be read")
+            throw SearchUnavailable(.unreadable, detail: "search.json: \(error)")
         }
         let results = (answer.docs ?? []).compactMap { $0.result(covers: settings.coversURL) }
         return SearchPage(

@@ -35,25 +35,28 @@ public actor RESTCountriesDirectory: CountryDirectory {
         try await all().first { $0.code == code.uppercased() }
     }
 
+    /// The list, asked within `timeout`, body included.
     private func fetch() async throws -> [Country] {
-        let request = HTTPClientRequest(url: "\(baseURL)/v3.1/all?fields=name,cca2,translations")
-        let response: HTTPClientResponse
+        let (client, url, timeout) = (client, "\(baseURL)/v3.1/all?fields=name,cca2,translations", timeout)
+        let answer: (status: UInt, body: ByteBuffer)
         do {
-            response = try await client.execute(request, timeout: timeout)
+            answer = try await withTimeLimit(.nanoseconds(timeout.nanoseconds)) {
+                let response = try await client.execute(HTTPClientRequest(url: url), timeout: timeout)
+                return (response.status.code, try await response.body.collect(upTo: 8 << 20))
+            }
         } catch {
-            throw CountryListUnavailable("REST Countries did not answer: \(error)")
+            throw CountryListUnavailable(detail: "REST Countries did not answer: \(error)")
         }
-        let body = try await response.body.collect(upTo: 8 << 20)
-        guard response.status == .ok else { throw CountryListUnavailable("REST Countries answered \(response.status.code)") }
+        guard answer.status == 200 else { throw CountryListUnavailable(detail: "REST Countries answered HTTP \(answer.status)") }
         let entries: [Entry]
-        do { entries = try JSONDecoder().decode([Entry].self, from: Data(body.readableBytesView)) } catch {
-            throw CountryListUnavailable("REST Countries sent something that is not a country list")
+        do { entries = try JSONDecoder().decode([Entry].self, from: Data(answer.body.readableBytesView)) } catch {
+            throw CountryListUnavailable(detail: "REST Countries sent something that is not a country list: \(error)")
         }
         let countries = entries.compactMap { entry -> Country? in
             guard entry.cca2.count == 2 else { return nil }
             return Country(code: entry.cca2, name: entry.name.common, frenchName: entry.translations?["fra"]?.common)
         }
-        guard !countries.isEmpty else { throw CountryListUnavailable("REST Countries sent an empty country list") }
+        guard !countries.isEmpty else { throw CountryListUnavailable(detail: "REST Countries sent an empty country list") }
         return countries.sorted { $0.name < $1.name }
     }
 
@@ -63,10 +66,4 @@ public actor RESTCountriesDirectory: CountryDirectory {
         let name: Name
         let translations: [String: Name]?
     }
-}
-
-/// The live country list could not be had.
-public struct CountryListUnavailable: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -130,11 +130,37 @@ public protocol BookSearch: Sendable {
     func search(_ query: SearchQuery) async throws -> SearchPage
 }
 
-/// The book search source cannot be reached (down, timing out, or its breaker is open).
-public struct SearchUnavailable: Error, Equatable, Sendable, CustomStringConvertible {
-    public let reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { "Open Library is unreachable (\(reason)); the local catalogue search still works" }
+/// The book search source cannot answer (down, too slow, failing, or its breaker is open). A
+/// person reads its catalogue message (`.upstreamUnavailable`); `detail` is for the log only.
+public struct SearchUnavailable: Error, Equatable, Sendable {
+    /// Why, in kinds a message or a metric can tell apart.
+    public enum Cause: String, Equatable, Sendable, CaseIterable {
+        /// No connection: the name did not resolve, the connection was refused or dropped.
+        case unreachable
+        /// No answer within the deadline.
+        case tooSlow
+        /// It answered with an error (a 5xx, or a refusal).
+        case failing
+        /// It answered with something that could not be read.
+        case unreadable
+        /// It failed so often lately that it is not asked for a while (the circuit breaker).
+        case resting
+    }
+
+    /// How long a client should wait before asking again when nothing better is known.
+    public static let defaultRetryAfter: TimeInterval = 30
+
+    public let cause: Cause
+    /// The technical cause (a library's error, a status): for the log, never shown to a person.
+    public let detail: String
+    /// Seconds after which asking again may succeed (`Retry-After`).
+    public let retryAfter: TimeInterval
+
+    public init(_ cause: Cause, detail: String = "", retryAfter: TimeInterval = SearchUnavailable.defaultRetryAfter) {
+        self.cause = cause
+        self.detail = detail
+        self.retryAfter = retryAfter
+    }
 }
 
 /// Keeps search answers so a repeated search is not asked again, and an unreachable source can

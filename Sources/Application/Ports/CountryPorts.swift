@@ -1,3 +1,5 @@
+import Foundation
+
 /// A country: ISO 3166-1 alpha-2 code (upper case), English name, French name when known.
 public struct Country: Equatable, Sendable, Codable {
     public let code: String
@@ -30,4 +32,18 @@ public protocol CountryListStore: Sendable {
     func load() async throws -> [Country]?
     /// Replaces the stored list.
     func save(_ countries: [Country]) async throws
+}
+
+/// The live country list cannot be had (its source is down, too slow or sends no list). A person
+/// reads its catalogue message (`.upstreamUnavailable`); `detail` is for the log only.
+public struct CountryListUnavailable: MessageConvertible, Equatable, Sendable {
+    /// The technical cause (a library's error, a status): for the log, never shown to a person.
+    public let detail: String
+    /// Seconds after which asking again may succeed (`Retry-After`).
+    public let retryAfter: TimeInterval
+    public init(detail: String, retryAfter: TimeInterval = 30) {
+        self.detail = detail
+        self.retryAfter = retryAfter
+    }
+    public var message: Message { .upstreamUnavailable(.restCountries) }
 }

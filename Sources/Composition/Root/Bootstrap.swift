@@ -13,10 +13,11 @@ import ServiceLifecycle
 
 /// The composition root: the only code that names concrete adapters.
 public enum Bootstrap {
-    /// Opens the library's database (creating its folder and file on first use) and wires the use cases.
+    /// Opens the library's database (creating its folder and file on first use) and wires the use
+    /// cases. The outside-world adapters log their failures' technical causes to `logger` (none: not logged).
     public static func openLibrary(
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
-        random: any RandomSource = SystemRandom()
+        random: any RandomSource = SystemRandom(), logger: Logger? = nil
     ) throws -> (Library, LibraryDatabase) {
         let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
         do {
@@ -36,7 +37,7 @@ public enum Bootstrap {
             geolocator: CachedGeolocator(geolocator(configuration), clock: clock),
             loginFailures: database.loginFailures(), settings: settings)
         let search = SearchBooks(
-            search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client),
+            search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger),
             cache: database.searchCache(), clock: clock, settings: searchSettings(configuration))
         let catalogue = CatalogueUseCases(runner: runner, catalogue: database.catalogue, loans: database.loans)
         let library = Library(
@@ -51,7 +52,7 @@ public enum Bootstrap {
                 runner: runner, search: search, catalogue: database.catalogue,
                 shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
             importBook: ImportBook(
-                lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client),
+                lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger),
                 addBook: catalogue.addBook),
             verifyLog: VerifyLog(verifier: database, clock: clock, anchorFile: configuration.anchorPath),
             exportLog: ExportLog(archive: database), replayer: database,
@@ -70,6 +71,7 @@ public enum Bootstrap {
         settings.baseURL =
             configuration.openLibraryURL.hasSuffix("/") ? String(configuration.openLibraryURL.dropLast()) : configuration.openLibraryURL
         settings.coversURL = configuration.coversURL.hasSuffix("/") ? String(configuration.coversURL.dropLast()) : configuration.coversURL
+        settings.deadline = .milliseconds(Int64(configuration.openLibraryDeadline * 1000))
         return settings
     }
 
@@ -90,7 +92,7 @@ public enum Bootstrap {
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
         logger: Logger = Logger(label: "shelfmark"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        let (library, database) = try openLibrary(configuration, clock: clock, ids: ids)
+        let (library, database) = try openLibrary(configuration, clock: clock, ids: ids, logger: logger)
         let bodies = BodyLimits(
             maxBytes: configuration.maxBodyBytes, inFlightBytes: configuration.bodyMemory,
             timeout: .milliseconds(Int64(configuration.bodyTimeout * 1000)))

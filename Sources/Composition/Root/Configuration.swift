@@ -65,6 +65,9 @@ public struct ShelfmarkConfiguration: Sendable {
     public var coversURL = "https://covers.openlibrary.org"
     /// How long a search answer is fresh (`$SHELFMARK_SEARCH_TTL`, seconds; default a day).
     public var searchFreshFor: TimeInterval = 24 * 3600
+    /// The most one Open Library search or import may take, retries included
+    /// (`$SHELFMARK_OPENLIBRARY_DEADLINE`, seconds); then it is unavailable (or answered stale).
+    public var openLibraryDeadline: TimeInterval = 6
 
     public init(databasePath: String) {
         self.databasePath = databasePath
@@ -134,6 +137,7 @@ private func readNumbers(_ environment: [String: String], into configuration: in
     if let value = try Settings.maxRenewals.readInt(environment) { configuration.loanPolicy.maxRenewals = value }
     if let value = try Settings.noticeInterval.read(environment) { configuration.noticeInterval = value }
     if let value = try Settings.searchTTL.read(environment) { configuration.searchFreshFor = value }
+    if let value = try Settings.openLibraryDeadline.read(environment) { configuration.openLibraryDeadline = value }
     if let value = try Settings.idleTimeout.read(environment) { configuration.idleTimeout = value }
     if let value = try Settings.bodyTimeout.read(environment) { configuration.bodyTimeout = value }
     if let value = try Settings.maxConnections.readInt(environment) { configuration.maxConnections = value }

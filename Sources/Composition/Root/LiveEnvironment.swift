@@ -9,7 +9,15 @@ struct LiveEnvironment: CLIEnvironment {
     let environment: [String: String]
 
     func open(_ options: LibraryOptions) async throws -> Library {
-        try Bootstrap.openLibrary(try configuration(options)).0
+        try Bootstrap.openLibrary(try configuration(options), logger: try commandLogger()).0
+    }
+
+    /// The log of a command other than `serve`: errors only unless `LOG_LEVEL` asks for more, since
+    /// a person reads the command's own one-line answer; `LOG_LEVEL=debug` adds the technical causes.
+    func commandLogger() throws -> Logger {
+        var logger = Logger(label: "shelfmark")
+        logger.logLevel = (environment["LOG_LEVEL"] ?? "").isEmpty ? .error : try logLevel()
+        return logger
     }
 
     func configuration(_ o: LibraryOptions) throws -> ShelfmarkConfiguration {

@@ -54,10 +54,11 @@ enum Settings {
     static let bodyMemory = NumericSetting("SHELFMARK_BODY_MEMORY", 1...65_536, whole: true, unit: .mebibytes)
     static let authAttempts = NumericSetting("SHELFMARK_AUTH_ATTEMPTS", 1...1_000_000, whole: true, unit: .perMinuteAndClient)
     static let anchorInterval = NumericSetting("SHELFMARK_ANCHOR_INTERVAL", 1...31_536_000, unit: .seconds)
+    static let openLibraryDeadline = NumericSetting("SHELFMARK_OPENLIBRARY_DEADLINE", 0.1...300, unit: .seconds)
 
     /// Every one of them, for `--help` texts and tests.
     static let all = [
         sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
-        maxConnections, bodyMemory, authAttempts, anchorInterval,
+        maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline,
     ]
 }
