@@ -36,6 +36,7 @@ struct LiveEnvironment: CLIEnvironment {
     }
 
     func serve(_ options: ServeOptions) async throws {
+        if let failure = ListenFailure.probe(host: options.host, port: options.port) { throw failure.configurationError }
         var configuration = try configuration(options.library)
         configuration.host = options.host
         configuration.port = options.port
@@ -48,7 +49,13 @@ struct LiveEnvironment: CLIEnvironment {
         let app = try Bootstrap.buildApplication(configuration, logger: logger) { port in
             log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path); \(limits))")
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            // Taken between the probe and the server's own bind.
+            guard let failure = ListenFailure.of(error, host: options.host, port: options.port) else { throw error }
+            throw failure.configurationError
+        }
     }
 }
 
