@@ -1,0 +1,64 @@
+import Application
+import Domain
+import Foundation
+import Testing
+
+/// Bidirectional controls and the other invisible format characters are refused in names,
+/// titles and authors through the API and the command line, with a field error naming the field
+/// (issue 14: a display name holding U+202E was accepted and scrambled `user list`).
+@Suite("Text hygiene through HTTP and the CLI")
+struct TextHygieneTests {
+    /// The overrides and embeddings' successors (LRO is U+202D, RLO U+202E), the isolates
+    /// (U+2066 to U+2069), the marks (LRM, RLM) and the Arabic letter mark.
+    static let bidi: [Unicode.Scalar] = [
+        "\u{202E}", "\u{202D}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{200E}", "\u{200F}", "\u{061C}",
+    ]
+
+    static func hex(_ scalar: Unicode.Scalar) -> String { "U+" + String(scalar.value, radix: 16, uppercase: true) }
+
+    /// "Ada" with `scalar` inside, as JSON escapes it.
+    static func jsonText(_ scalar: Unicode.Scalar) -> String { #"Ad\u"# + String(format: "%04X", scalar.value) + "a" }
+
+    static let refusal = Catalogues.english.text(FieldProblem.invisibleCharacters)
+
+    @Test func signupRefusesThemInTheDisplayName() async throws {
+        try await withAPI { api in
+            for (n, scalar) in Self.bidi.enumerated() {
+                let body =
+                    #"{"email":"m\#(n)@example.org","password":"Member-Pass1","country":"FR","displayName":"\#(Self.jsonText(scalar))"}"#
+                let response = try await api.send(.post, "/api/v1/users", json: body, token: .none)
+                #expect(response.status == .badRequest, "\(Self.hex(scalar)): \(response.text)")
+                let errors = (try response.object["errors"] as? [[String: Any]])?.map { "\($0["field"] ?? ""): \($0["message"] ?? "")" }
+                #expect(errors == ["displayName: \(Self.refusal)"], "\(Self.hex(scalar))")
+            }
+        }
+    }
+
+    @Test func addingABookRefusesThemInTheTitleAndTheAuthors() async throws {
+        try await withAPI { api in
+            for scalar in Self.bidi {
+                let text = Self.jsonText(scalar)
+                let response = try await api.send(.post, "/api/v1/books", json: #"{"title":"\#(text)","authors":["B","\#(text)"]}"#)
+                #expect(response.status == .badRequest, "\(Self.hex(scalar)): \(response.text)")
+                let fields = (try response.object["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+                #expect(fields == ["title", "authors[1]"], "\(Self.hex(scalar))")
+            }
+            #expect(try await api.send(.get, "/api/v1/books", token: .none).object["total"] as? Int == 0)
+        }
+    }
+
+    @Test func theCLIRefusesThemInNamesTitlesAndAuthors() async throws {
+        let db = TemporaryDatabase()
+        for (n, scalar) in Self.bidi.enumerated() {
+            let text = "Ad\(Character(scalar))a"
+            let user = try await shelfmark(
+                ["user", "add", "--email", "u\(n)@example.org", "--name", text], database: db.path, stdin: "Member-Pass1\n")
+            #expect(user.status != 0 && user.stderr.contains("displayName: \(Self.refusal)"), "\(Self.hex(scalar)): \(user.stderr)")
+            let book = try await shelfmark(["book", "add", "--title", text, "--author", text], database: db.path)
+            #expect(book.status != 0, "\(Self.hex(scalar))")
+            #expect(book.stderr.contains("title: \(Self.refusal)") && book.stderr.contains("authors[0]: \(Self.refusal)"), "\(book.stderr)")
+        }
+        let users = try await shelfmark(["user", "list"], database: db.path)
+        #expect(!users.stdout.contains("example.org"), "no account was created: \(users.stdout)")
+    }
+}
