@@ -31,9 +31,9 @@ struct CatalogueProjection: SQLiteProjection {
         case .added(let e):
             try db.cached(
                 sql: """
-                    INSERT INTO catalogue_books (seq, id, title, title_key, authors, author_key, isbn, publisher,
-                        categories, cover_url, description, copies, added_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO catalogue_books (seq, id, title, title_sort, title_key, authors, author_sort, author_key,
+                        isbn, publisher, categories, cover_url, description, copies, added_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: StatementArguments(
                     [recorded.position, e.book.description] + Self.detailColumns(e.details) + [e.copies, at, at]))
@@ -42,8 +42,8 @@ struct CatalogueProjection: SQLiteProjection {
             guard let seq = try seq(of: e.book, db) else { return }
             try db.cached(
                 sql: """
-                    UPDATE catalogue_books SET title = ?, title_key = ?, authors = ?, author_key = ?, isbn = ?,
-                        publisher = ?, categories = ?, cover_url = ?, description = ?, updated_at = ?
+                    UPDATE catalogue_books SET title = ?, title_sort = ?, title_key = ?, authors = ?, author_sort = ?,
+                        author_key = ?, isbn = ?, publisher = ?, categories = ?, cover_url = ?, description = ?, updated_at = ?
                     WHERE seq = ?
                     """,
                 arguments: StatementArguments(Self.detailColumns(e.details) + [at, seq]))
@@ -76,15 +76,50 @@ struct CatalogueProjection: SQLiteProjection {
             ])
     }
 
-    /// title, title_key, authors, author_key, isbn, publisher, categories, cover_url, description.
+    /// title, title_sort, title_key, authors, author_sort, author_key, isbn, publisher, categories,
+    /// cover_url, description.
     static func detailColumns(_ d: BookDetails) -> [(any DatabaseValueConvertible)?] {
-        [
-            d.title, sortKey(d.title), jsonArray(d.authors), sortKey(d.authors.first ?? ""), d.isbn?.isbn13,
+        let filing = Filing(title: d.title, authors: d.authors)
+        return [
+            d.title, filing.titleSort, filing.titleKey, jsonArray(d.authors), filing.authorSort, filing.authorKey, d.isbn?.isbn13,
             d.publisher, jsonArray(d.categories), d.coverURL, d.description,
         ]
     }
 
-    /// Case- and accent-insensitive ordering key.
+    /// How a book is filed (`SortKeys`): titles without a leading article, authors by surname; the
+    /// keys fold case and accents, and SQLite orders them as bytes.
+    struct Filing {
+        let titleSort: String
+        let titleKey: String
+        let authorSort: String
+        let authorKey: String
+        init(title: String, authors: [String]) {
+            titleSort = SortKeys.titleSort(title)
+            titleKey = SortKeys.collationKey(titleSort)
+            authorSort = SortKeys.authorsSort(authors)
+            authorKey = SortKeys.collationKey(authorSort)
+        }
+    }
+
+    /// Adds the filing columns and files every row again (the keys changed meaning: "The Hobbit"
+    /// under H, authors by surname), from the title and authors each row holds.
+    static func migrateFiling(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE catalogue_books ADD COLUMN title_sort TEXT NOT NULL DEFAULT '';
+                ALTER TABLE catalogue_books ADD COLUMN author_sort TEXT NOT NULL DEFAULT '';
+                CREATE INDEX catalogue_books_by_isbn ON catalogue_books (isbn, seq);
+                """)
+        for row in try Row.fetchAll(db, sql: "SELECT seq, title, authors FROM catalogue_books") {
+            let filing = Filing(
+                title: row["title"], authors: try JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8)))
+            try db.execute(
+                sql: "UPDATE catalogue_books SET title_sort = ?, title_key = ?, author_sort = ?, author_key = ? WHERE seq = ?",
+                arguments: [filing.titleSort, filing.titleKey, filing.authorSort, filing.authorKey, row["seq"] as Int64])
+        }
+    }
+
+    /// Case- and accent-insensitive ordering key (bookmarks' titles).
     static func sortKey(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }

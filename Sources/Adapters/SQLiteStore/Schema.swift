@@ -159,6 +159,7 @@ enum Schema {
         migrator.registerMigration("v8-login-failures") { db in try SQLiteLoginFailures.migrate(db) }
         migrator.registerMigration("v9-events-insert-guard") { db in try db.execute(sql: AppendOnlyTriggers.insertGuard) }
         migrator.registerMigration("v10-chain-key") { db in try ChainKeyRecord.migrate(db) }
+        migrator.registerMigration("v11-catalogue-filing") { db in try CatalogueProjection.migrateFiling(db) }
         return migrator
     }
 }

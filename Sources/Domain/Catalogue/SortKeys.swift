@@ -1,0 +1,97 @@
+import Foundation
+
+/// How the catalogue files its books, as a librarian expects: titles without a leading article
+/// ("The Hobbit" under H), authors by surname ("Tolkien, J. R. R."), case and accents aside.
+/// Pure functions; the read models store their results and sort on the keys.
+public enum SortKeys {
+    /// The leading articles a title is filed without, lower case; one ending in an apostrophe is
+    /// elided and joins the next word ("l'"). English only for now: another language adds its own
+    /// here.
+    public static let leadingArticles = ["the", "a", "an"]
+
+    /// Particles before a surname. Capitalised, one belongs to the surname ("Ursula K. Le Guin"
+    /// files as "Le Guin, Ursula K."); in lower case it stays with the given names ("Ludwig van
+    /// Beethoven" as "Beethoven, Ludwig van"), as library catalogues file them.
+    public static let surnameParticles: Set<String> = [
+        "van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "des", "la", "le", "dos", "das", "ter", "ten", "zu",
+    ]
+
+    /// Generational suffixes kept after the given names ("King, Martin Luther, Jr.").
+    public static let nameSuffixes: Set<String> = ["jr", "jr.", "sr", "sr.", "ii", "iii", "iv"]
+
+    /// The title as it is filed: without a leading article and leading punctuation.
+    public static func titleSort(_ title: String) -> String {
+        let text = trimmedLeadingPunctuation(title)
+        for article in leadingArticles {
+            let head = text.prefix(article.count).lowercased().replacingOccurrences(of: "’", with: "'")
+            guard head == article else { continue }
+            let rest = text.dropFirst(article.count)
+            guard article.hasSuffix("'") || rest.first?.isWhitespace == true else { continue }
+            let filed = trimmedLeadingPunctuation(String(rest))
+            if !filed.isEmpty { return filed }
+        }
+        return text
+    }
+
+    /// One author's name as it is filed: "Surname, Given names[, Suffix]". A name written with a
+    /// comma already ("Tolkien, J. R. R.") and a single word ("Plato") are kept as they are.
+    public static func authorSort(_ name: String) -> String {
+        var words = name.split(whereSeparator: \.isWhitespace).map(String.init)
+        var suffix: String?
+        if words.count > 1, let last = words.last, nameSuffixes.contains(last.lowercased()) {
+            suffix = last
+            words.removeLast()
+            if let comma = words.indices.last, words[comma].hasSuffix(",") { words[comma].removeLast() }
+        }
+        let joined = words.joined(separator: " ")
+        let filed: String
+        if joined.contains(",") || words.count < 2 {
+            filed = joined
+        } else {
+            filed = inverted(words)
+        }
+        return [filed, suffix].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// Every author filed, first author first: a book sorts under its first author, then the others.
+    public static func authorsSort(_ names: [String]) -> String {
+        names.map(authorSort).joined(separator: "; ")
+    }
+
+    /// The key a filed text sorts by: case, accents, width and letters like "æ" folded, spaces
+    /// collapsed, so "Émile" files with "Emile" and "the" with "The". Compared as bytes.
+    public static func collationKey(_ text: String) -> String {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var key = ""
+        key.reserveCapacity(folded.utf8.count)
+        for character in folded {
+            if character.isWhitespace {
+                if !key.isEmpty && key.last != " " { key.append(" ") }
+            } else if let plain = letterFolds[character] {
+                key += plain
+            } else {
+                key.append(character)
+            }
+        }
+        return key.last == " " ? String(key.dropLast()) : key
+    }
+
+    /// "J. R. R. Tolkien" → "Tolkien, J. R. R."; a capitalised particle stays with the surname
+    /// ("Le Guin, Ursula K."), a lower-case one follows the given names ("Beethoven, Ludwig van").
+    private static func inverted(_ words: [String]) -> String {
+        func isParticle(_ word: String) -> Bool { surnameParticles.contains(word.lowercased()) }
+        var surname = words.count - 1
+        while surname > 1, isParticle(words[surname - 1]), words[surname - 1].first?.isUppercase == true { surname -= 1 }
+        return words[surname...].joined(separator: " ") + ", " + words[..<surname].joined(separator: " ")
+    }
+
+    private static func trimmedLeadingPunctuation(_ text: String) -> String {
+        let trimmed = text.drop { !($0.isLetter || $0.isNumber) }
+        return trimmed.isEmpty ? text.trimmingWhitespace() : String(trimmed).trimmingWhitespace()
+    }
+
+    /// Latin letters that Unicode does not decompose into a base letter and an accent.
+    private static let letterFolds: [Character: String] = [
+        "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ß": "ss",
+    ]
+}

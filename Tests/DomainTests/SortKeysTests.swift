@@ -1,0 +1,55 @@
+import Domain
+import Testing
+
+/// How the catalogue files titles and authors, on the pure functions.
+@Suite("Sort keys")
+struct SortKeysTests {
+    @Test(
+        "a leading English article is not filed",
+        arguments: [
+            ("The Hobbit", "Hobbit"), ("the hobbit", "hobbit"), ("THE HOBBIT", "HOBBIT"), ("A Wizard of Earthsea", "Wizard of Earthsea"),
+            ("An Instance of the Fingerpost", "Instance of the Fingerpost"), ("Theatre of Cruelty", "Theatre of Cruelty"),
+            ("Anathem", "Anathem"), ("A", "A"), ("The", "The"), ("  The   Road ", "Road"), ("'Salem's Lot", "Salem's Lot"),
+            ("...And Then There Were None", "And Then There Were None"), ("The 39 Steps", "39 Steps"), ("Dune", "Dune"),
+        ])
+    func titles(title: String, filed: String) {
+        #expect(SortKeys.titleSort(title) == filed)
+    }
+
+    @Test(
+        "authors are filed by surname",
+        arguments: [
+            ("J. R. R. Tolkien", "Tolkien, J. R. R."), ("Frank Herbert", "Herbert, Frank"), ("Ursula K. Le Guin", "Le Guin, Ursula K."),
+            ("Ludwig van Beethoven", "Beethoven, Ludwig van"), ("Vincent van Gogh", "Gogh, Vincent van"),
+            ("Jean de La Fontaine", "La Fontaine, Jean de"), ("Robert De Niro", "De Niro, Robert"),
+            ("Martin Luther King Jr.", "King, Martin Luther, Jr."), ("Martin Luther King, Jr.", "King, Martin Luther, Jr."),
+            ("King, Martin Luther, Jr.", "King, Martin Luther, Jr."), ("Tolkien, J. R. R.", "Tolkien, J. R. R."),
+            ("Plato", "Plato"), ("  Frank   Herbert ", "Herbert, Frank"), ("Émile Zola", "Zola, Émile"),
+        ])
+    func authors(name: String, filed: String) {
+        #expect(SortKeys.authorSort(name) == filed)
+    }
+
+    @Test func aBookIsFiledUnderEveryAuthorFirstAuthorFirst() {
+        #expect(SortKeys.authorsSort(["Terry Pratchett", "Neil Gaiman"]) == "Pratchett, Terry; Gaiman, Neil")
+    }
+
+    @Test func keysFoldCaseAccentsAndSpaces() {
+        #expect(SortKeys.collationKey("Émile") == SortKeys.collationKey("emile"))
+        #expect(SortKeys.collationKey("ÆSOP  Øresund Straße") == "aesop oresund strasse")
+        #expect(SortKeys.collationKey("Ｔｏｋｙｏ") == "tokyo")
+    }
+
+    @Test func keysOrderAsALibrarianExpects() {
+        func key(_ name: String) -> String { SortKeys.collationKey(SortKeys.authorSort(name)) }
+        let names = ["Zadie Smith", "Aaron Zimmer", "Émile Zola", "Emily Brontë", "anne smith", "John Smithson"]
+        #expect(
+            names.sorted { key($0) < key($1) } == [
+                "Emily Brontë", "anne smith", "Zadie Smith", "John Smithson", "Aaron Zimmer", "Émile Zola",
+            ])
+        let titles = ["The Hobbit", "Hobbit Wars", "A Game of Thrones", "Zen", "the hobbit"]
+        func title(_ text: String) -> String { SortKeys.collationKey(SortKeys.titleSort(text)) }
+        #expect(
+            titles.sorted { (title($0), $0) < (title($1), $1) } == ["A Game of Thrones", "The Hobbit", "the hobbit", "Hobbit Wars", "Zen"])
+    }
+}
