@@ -179,7 +179,8 @@ struct SearchPathTests {
                 result.stdout.contains("The Lord of the Rings") && result.stdout.contains("J.R.R. Tolkien")
                     && result.stdout.contains("1954"))
             #expect(result.stdout.contains("4.5 (64)") && result.stdout.contains("https://covers.openlibrary.org/b/id/9255566-M.jpg"))
-            #expect(result.stdout.contains("next page: --offset 100"))  // the recording holds 100 docs whatever the limit
+            // The recording holds 100 docs whatever the limit: 3 are shown, and the next page starts at 3.
+            #expect(result.stdout.contains("1-3 of 473") && result.stdout.contains("next page: --offset 3"))
             let json = try await shelfmark(
                 ["--json", "search", "--query", "harry potter", "--openlibrary-url", base + "/ok"], database: db.path)
             #expect(json.stdout.contains("\"workKey\" : \"OL82563W\""))

@@ -8,7 +8,7 @@ public struct SQLiteCatalogue: Catalogue {
     let pool: DatabasePool
 
     public func page(_ query: CatalogueQuery, _ page: PageRequest) async throws -> Page<CatalogueEntry> {
-        let match = query.text.flatMap(FullTextQuery.make)
+        let match = try query.searchTerms().flatMap(FullTextQuery.make)
         return try pool.readHere { db in
             let filter = match == nil ? "" : "WHERE seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)"
             let arguments: StatementArguments = ["match": match, "limit": page.limit, "offset": page.offset]
@@ -33,6 +33,7 @@ public struct SQLiteCatalogue: Catalogue {
         }
     }
 
+    /// Filed order (`CatalogueProjection.Filing`): titles without a leading article, authors by surname.
     private static func order(_ sort: CatalogueSort) -> String {
         switch sort {
         case .newest: "seq DESC"
@@ -63,17 +64,36 @@ public struct SQLiteCatalogue: Catalogue {
     }
 }
 
-/// Turns words a person typed into an FTS5 query: every word must match as a word prefix,
-/// and an ISBN typed with hyphens matches the stored ISBN.
+/// Turns a search into an FTS5 query: every term must match, a word as a word prefix, a phrase
+/// whole, an ISBN in its ISBN-13 form; a field limits a term to its column. Every term is a quoted
+/// FTS5 string, so nothing typed is read as FTS5 syntax (`*`, `-`, `NEAR`, `OR`, a column filter).
 enum FullTextQuery {
-    static func make(_ text: String) -> String? {
-        let terms = text.split(whereSeparator: \.isWhitespace).map { word -> String in
-            let word = String(word)
-            if let isbn = try? ISBN(parsing: word) { return "\"\(isbn.isbn13)\"" }
-            return "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
+    static func make(_ search: SearchTerms) -> String? {
+        let terms = search.terms.compactMap { term -> String? in
+            let match: String
+            switch term.value {
+            case .word(let word): match = quoted(word) + "*"
+            case .phrase(let phrase): match = quoted(phrase)
+            case .isbn(let isbn): match = quoted(isbn.isbn13)
+            }
+            // A term with nothing FTS5 can tokenise would match nothing at all; drop it.
+            guard match.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
+            return term.field.map { "\(column($0)) : \(match)" } ?? match
         }
-        // A term with nothing FTS5 can tokenise would match nothing at all; drop it.
-        let useful = terms.filter { $0.contains(where: { $0.isLetter || $0.isNumber }) }
-        return useful.isEmpty ? nil : useful.joined(separator: " ")
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The column of `catalogue_search` a field searches.
+    private static func column(_ field: SearchTerms.Field) -> String {
+        switch field {
+        case .author: "authors"
+        case .title: "title"
+        case .isbn: "isbn"
+        case .publisher: "publisher"
+        }
     }
 }

@@ -43,7 +43,9 @@ public enum CatalogueSort: String, CaseIterable, Sendable {
 /// What part of the catalogue to list (the page is asked apart, as for every list).
 public struct CatalogueQuery: Equatable, Sendable {
     public var sort: CatalogueSort
-    /// Words that must all appear (as word prefixes) in title, authors, ISBN, publisher or categories.
+    /// Words that must all appear (as word prefixes) in title, authors, ISBN, publisher or
+    /// categories; `author:`, `title:`, `isbn:` and `publisher:` limit a word or a quoted phrase to
+    /// one field (`SearchTerms`).
     public var text: String?
 
     public init(sort: CatalogueSort = .newest, text: String? = nil) {
@@ -58,7 +60,14 @@ public struct CatalogueQuery: Equatable, Sendable {
         if let text, text.unicodeScalars.count > 200 { errors.append(FieldError("q", "must be at most 200 characters")) }
         // Typed text like any other (a NUL cut the full-text query short: a 500); tabs and line breaks separate words.
         if let text, let problem = FreeText.problem(text, field: "q", multiline: true) { errors.append(problem) }
+        if errors.isEmpty { do { _ = try searchTerms() } catch { errors += error.errors } }
         if !errors.isEmpty { throw InvalidInput(errors) }
+    }
+
+    /// The search `text` asks for, or nil for none; a field error on `q` when it cannot be read.
+    public func searchTerms() throws(InvalidInput) -> SearchTerms? {
+        guard let text else { return nil }
+        do { return try SearchTerms(parsing: text) } catch { throw InvalidInput("q", error.fieldProblem) }
     }
 }
 
