@@ -24,7 +24,7 @@ extension LibraryAPI {
             q.stream.map { .stream($0) },
         ].compactMap { $0 }
         guard given.count == 1, let subject = given.first else {
-            throw InvalidInput("book", "give exactly one of book, member, loan, stream")
+            throw InvalidInput("book", .exactlyOneOf(["book", "member", "loan", "stream"]))
         }
         let page = try PageRequest(limit: q.limit, offset: q.offset)
         return .ok(.init(body: .json(.init(try await library.history.execute(subject, page: page, by: principal)))))
@@ -39,7 +39,7 @@ extension LibraryAPI {
         case .books: view = .books
         case .loans: view = .loans
         case .member:
-            guard let email = q.member else { throw InvalidInput("member", "view=member needs the member's email") }
+            guard let email = q.member else { throw InvalidInput("member", .requiredWith(field: "view", value: "member")) }
             view = .member(email: email)
         }
         let answer = try await library.timeTravel.execute(at: q.at, view: view, by: principal)
