@@ -94,5 +94,7 @@ enum EventSamples {
         .inbox(.noticesRead(NoticesRead(member: user, notices: ["\(loan):overdue"]))),
         .bookmark(.added(BookmarkAdded(member: user, key: "OL45883W", book: nil, snapshot: snapshot))),
         .bookmark(.removed(BookmarkRemoved(member: user, key: "book:\(book)"))),
+        .isbnClaim(.claimed(ISBNHolder(isbn: details.isbn!, book: book))),
+        .isbnClaim(.released(ISBNHolder(isbn: details.isbn!, book: book))),
     ]
 }

@@ -29,6 +29,8 @@ extension BookCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fields: BookFields
         @Option(help: "How many copies the library owns.") var copies = 1
+        @Flag(help: "Add a second record of an ISBN the catalogue has already (refused otherwise, naming that book).")
+        var allowDuplicate = false
 
         func run() async throws {
             try await reportingFailures {
@@ -36,7 +38,7 @@ extension BookCommand {
                 let draft = BookDraft(
                     title: fields.title ?? "", authors: fields.authors, isbn: fields.isbn, publisher: fields.publisher,
                     categories: fields.categories, coverURL: fields.coverURL, description: fields.description)
-                let entry = try await library.catalogue.addBook.execute(draft, copies: copies, by: principal)
+                let entry = try await library.catalogue.addBook.execute(draft, copies: copies, allowDuplicate: allowDuplicate, by: principal)
                 try show(entry, global, verb: "Added")
             }
         }
@@ -50,6 +52,8 @@ extension BookCommand {
         @Option(name: .customLong("work"), help: "An Open Library work key, e.g. OL27448W, instead of --isbn.") var workKey: String?
         @OptionGroup var fields: BookFields
         @Option(help: "How many copies the library owns.") var copies = 1
+        @Flag(help: "Add a second record of an ISBN the catalogue has already (refused otherwise, naming that book).")
+        var allowDuplicate = false
 
         func validate() throws {
             if (fields.isbn == nil) == (workKey == nil) { throw ValidationError("give --isbn (the ISBN to look up) or --work") }
@@ -63,7 +67,7 @@ extension BookCommand {
                     categories: fields.categories.isEmpty ? nil : fields.categories, coverURL: fields.coverURL,
                     description: fields.description)
                 let entry = try await library.importBook.execute(
-                    isbn: fields.isbn, workKey: workKey, overrides: overrides, copies: copies, by: principal)
+                    isbn: fields.isbn, workKey: workKey, overrides: overrides, copies: copies, allowDuplicate: allowDuplicate, by: principal)
                 try show(entry, global, verb: "Imported")
             }
         }
@@ -138,6 +142,7 @@ extension BookCommand {
         @Argument(help: "The book's id.") var id: String
         @OptionGroup var fields: BookFields
         @Option(help: "The number of copies the library now owns.") var copies: Int?
+        @Flag(help: "Accept a new ISBN that another book of the catalogue has already.") var allowDuplicate = false
 
         func run() async throws {
             try await reportingFailures {
@@ -147,7 +152,7 @@ extension BookCommand {
                     publisher: fields.publisher, categories: fields.categories.isEmpty ? nil : fields.categories,
                     coverURL: fields.coverURL, description: fields.description)
                 let entry = try await library.catalogue.editBook.execute(
-                    try BookID.parse(id), changes: changes, copies: copies, by: principal)
+                    try BookID.parse(id), changes: changes, copies: copies, allowDuplicate: allowDuplicate, by: principal)
                 try show(entry, global, verb: "Updated")
             }
         }

@@ -35,7 +35,8 @@ struct LibraryAPI: APIProtocol {
         let draft = BookDraft(
             title: body.title, authors: body.authors, isbn: body.isbn, publisher: body.publisher,
             categories: body.categories ?? [], coverURL: body.coverUrl, description: body.description)
-        let entry = try await library.catalogue.addBook.execute(draft, copies: body.copies ?? 1, by: principal)
+        let entry = try await library.catalogue.addBook.execute(
+            draft, copies: body.copies ?? 1, allowDuplicate: body.allowDuplicate ?? false, by: principal)
         return .created(.init(headers: .init(location: "/api/v1/books/\(entry.id)"), body: .json(.init(entry))))
     }
 
@@ -50,7 +51,8 @@ struct LibraryAPI: APIProtocol {
             title: patch.title, authors: patch.authors, isbn: patch.isbn, publisher: patch.publisher,
             categories: patch.categories, coverURL: patch.coverUrl, description: patch.description)
         let id = try BookID.parse(input.path.id)
-        let entry = try await library.catalogue.editBook.execute(id, changes: changes, copies: patch.copies, by: principal)
+        let entry = try await library.catalogue.editBook.execute(
+            id, changes: changes, copies: patch.copies, allowDuplicate: patch.allowDuplicate ?? false, by: principal)
         return .ok(.init(body: .json(.init(entry))))
     }
 

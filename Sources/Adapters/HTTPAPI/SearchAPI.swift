@@ -45,7 +45,8 @@ extension LibraryAPI {
             title: b.title, authors: b.authors, publisher: b.publisher, categories: b.categories, coverURL: b.coverUrl,
             description: b.description)
         let entry = try await library.importBook.execute(
-            isbn: b.isbn, workKey: b.workKey, overrides: overrides, copies: b.copies ?? 1, by: principal)
+            isbn: b.isbn, workKey: b.workKey, overrides: overrides, copies: b.copies ?? 1,
+            allowDuplicate: b.allowDuplicate ?? false, by: principal)
         return .created(.init(headers: .init(location: "/api/v1/books/\(entry.id)"), body: .json(.init(entry))))
     }
 }

@@ -46,7 +46,7 @@ struct LoansProjection: SQLiteProjection {
                     sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
                     arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
             }
-        case .book, .user, .emailClaim, .patron, .bookmark:
+        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim:
             return
         }
     }

@@ -33,6 +33,13 @@ public struct SQLiteCatalogue: Catalogue {
         }
     }
 
+    public func books(withISBN isbn: ISBN) async throws -> [BookID] {
+        try pool.readHere { db in
+            try String.fetchAll(db, sql: "SELECT id FROM catalogue_books WHERE isbn = ? ORDER BY seq", arguments: [isbn.isbn13])
+                .compactMap(BookID.init)
+        }
+    }
+
     /// Filed order (`CatalogueProjection.Filing`): titles without a leading article, authors by surname.
     private static func order(_ sort: CatalogueSort) -> String {
         switch sort {

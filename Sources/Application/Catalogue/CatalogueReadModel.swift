@@ -79,4 +79,6 @@ public protocol Catalogue: Sendable {
     func entry(_ id: BookID) async throws -> CatalogueEntry?
     /// The ids of every book in the catalogue.
     func allIDs() async throws -> [BookID]
+    /// The books of the catalogue with this ISBN, oldest first.
+    func books(withISBN isbn: ISBN) async throws -> [BookID]
 }

@@ -10,7 +10,7 @@ public struct CatalogueUseCases: Sendable {
     public init(runner: CommandRunner, catalogue: any Catalogue, loans: any LoanRegister) {
         addBook = AddBook(runner: runner, catalogue: catalogue)
         editBook = EditBook(runner: runner, catalogue: catalogue)
-        withdrawBooks = WithdrawBooks(runner: runner)
+        withdrawBooks = WithdrawBooks(runner: runner, catalogue: catalogue)
         clearCatalogue = ClearCatalogue(runner: runner, catalogue: catalogue)
         listBooks = ListBooks(catalogue: catalogue, privacy: CheckoutPrivacy(loans: loans))
         showBook = ShowBook(catalogue: catalogue, privacy: CheckoutPrivacy(loans: loans))

@@ -1,17 +1,24 @@
 import Domain
 
 /// Edits a book's details and, optionally, the number of copies the library owns, in one step.
+/// A new ISBN the catalogue has already is refused as `AddBook` refuses it.
 public struct EditBook: Sendable {
     let runner: CommandRunner
     let catalogue: any Catalogue
 
-    public func execute(_ id: BookID, changes: BookChanges, copies: Int? = nil, by principal: Principal) async throws -> CatalogueEntry {
+    public func execute(
+        _ id: BookID, changes: BookChanges, copies: Int? = nil, allowDuplicate: Bool = false, by principal: Principal
+    ) async throws -> CatalogueEntry {
         try Authorization.require(.editBook, by: principal)
         try await runner.transact(by: principal) { transaction in
             let book = try await runner.loadBook(id)
-            transaction.record(book, try decide(id, changes, copies, book.state))
+            let events = try decide(id, changes, copies, book.state)
+            transaction.record(book, events)
+            var claims = ISBNClaims(runner: runner, catalogue: catalogue)
+            try await claims.follow(id, from: book.state, events, allowDuplicate: allowDuplicate)
+            claims.record(in: &transaction)
         }
-        guard let entry = try await catalogue.entry(id) else { throw NotFound("book", id.description) }
+        guard let entry = try await catalogue.entry(id) else { throw NotFound(.book, id.description) }
         return entry
     }
 
@@ -22,14 +29,14 @@ public struct EditBook: Sendable {
         do {
             events = try BookAggregate.decide(.edit(changes), state)
         } catch {
-            guard case .invalid(let errors) = error else { throw BookRefused(id, error) }
+            guard case .invalid(let errors) = error else { throw BookRefused(id, error, in: state) }
             fieldErrors = errors
         }
         if let copies {
             do {
                 events += try BookAggregate.decide(.setCopies(copies), BookAggregate.fold(events, from: state))
             } catch {
-                guard case .invalid(let errors) = error, !fieldErrors.isEmpty else { throw BookRefused(id, error) }
+                guard case .invalid(let errors) = error, !fieldErrors.isEmpty else { throw BookRefused(id, error, in: state) }
                 fieldErrors += errors
             }
         }

@@ -1,8 +1,10 @@
 import Domain
 
 /// Withdraws one or several books, all or none: an unknown book or a refusal withdraws nothing.
+/// A withdrawn book releases its ISBN.
 public struct WithdrawBooks: Sendable {
     let runner: CommandRunner
+    let catalogue: any Catalogue
 
     /// Returns the number of books withdrawn now (a book withdrawn before counts as none).
     @discardableResult
@@ -12,11 +14,15 @@ public struct WithdrawBooks: Sendable {
         let unique = ids.filter { seen.insert($0).inserted }
         return try await runner.transact(by: principal) { transaction in
             var withdrawn = 0
+            var claims = ISBNClaims(runner: runner, catalogue: catalogue)
             for id in unique {
                 let book = try await transaction.load(BookAggregate.self, .book(id))
-                if case .absent = book.state { throw NotFound("book", id.description) }
-                if try !transaction.decide(.withdraw, on: book, else: { BookRefused(id, $0) }).isEmpty { withdrawn += 1 }
+                if case .absent = book.state { throw NotFound(.book, id.description) }
+                let events = try transaction.decide(.withdraw, on: book) { BookRefused(id, $0, in: book.state) }
+                try await claims.follow(id, from: book.state, events)
+                if !events.isEmpty { withdrawn += 1 }
             }
+            claims.record(in: &transaction)
             return withdrawn
         }
     }
@@ -29,7 +35,8 @@ public struct ClearReport: Equatable, Sendable {
     public let kept: [BookRefused]
 }
 
-/// Withdraws every book that can be withdrawn, in one atomic step, and reports the others.
+/// Withdraws every book that can be withdrawn, in one atomic step, and reports the others; the
+/// withdrawn release their ISBNs.
 public struct ClearCatalogue: Sendable {
     let runner: CommandRunner
     let catalogue: any Catalogue
@@ -39,14 +46,18 @@ public struct ClearCatalogue: Sendable {
         return try await runner.transact(by: principal) { transaction in
             var withdrawn: [BookID] = []
             var kept: [BookRefused] = []
+            var claims = ISBNClaims(runner: runner, catalogue: catalogue)
             for id in try await catalogue.allIDs() {
                 let book = try await transaction.load(BookAggregate.self, .book(id))
                 do {
-                    if try !transaction.decide(.withdraw, on: book, else: { BookRefused(id, $0) }).isEmpty { withdrawn.append(id) }
+                    let events = try transaction.decide(.withdraw, on: book) { BookRefused(id, $0, in: book.state) }
+                    try await claims.follow(id, from: book.state, events)
+                    if !events.isEmpty { withdrawn.append(id) }
                 } catch let refused as BookRefused {
                     kept.append(refused)
                 }
             }
+            claims.record(in: &transaction)
             return ClearReport(withdrawn: withdrawn, kept: kept)
         }
     }

@@ -9,11 +9,12 @@ public enum DomainEvent: Equatable, Sendable {
     case patron(PatronEvent)
     case inbox(InboxEvent)
     case bookmark(BookmarkEvent)
+    case isbnClaim(ISBNClaimEvent)
 
     /// Every aggregate in the log: `EventCodec` reads the stored names each declares.
     static let aggregates: [any EventSourced.Type] = [
         BookAggregate.self, UserAggregate.self, EmailClaimAggregate.self, LoanAggregate.self, PatronAggregate.self,
-        InboxAggregate.self, BookmarkAggregate.self,
+        InboxAggregate.self, BookmarkAggregate.self, ISBNClaimAggregate.self,
     ]
 }
 
@@ -104,4 +105,13 @@ extension BookmarkAggregate: EventSourced {
 extension StreamName {
     /// The stream of a member's bookmarks.
     public static func bookmarks(_ id: UserID) -> StreamName { StreamName("bookmarks-\(id)") }
+}
+
+extension ISBNClaimAggregate: EventSourced {
+    public static let logCase = LogCase(DomainEvent.isbnClaim) { if case .isbnClaim(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
+    /// The stream of the catalogue books that carry one ISBN.
+    public static func isbn(_ isbn: ISBN) -> StreamName { StreamName("isbn-\(isbn.isbn13)") }
 }

@@ -75,6 +75,7 @@ extension DomainEvent {
         case .patron(let e): e.storedForm
         case .inbox(let e): e.storedForm
         case .bookmark(let e): e.storedForm
+        case .isbnClaim(let e): e.storedForm
         }
     }
 }

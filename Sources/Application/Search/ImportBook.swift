@@ -3,7 +3,8 @@ import Foundation
 
 /// A librarian adds a catalogue book from Open Library by ISBN or work key: the found record
 /// pre-fills the draft, the librarian's values override it, and the usual rules decide. When
-/// Open Library cannot be reached nothing is added.
+/// Open Library cannot be reached nothing is added. An ISBN the catalogue has already is refused
+/// as `AddBook` refuses it, unless `allowDuplicate`.
 public struct ImportBook: Sendable {
     let lookup: any BookLookup
     let addBook: AddBook
@@ -14,7 +15,8 @@ public struct ImportBook: Sendable {
     }
 
     public func execute(
-        isbn: String? = nil, workKey: String? = nil, overrides: BookChanges = BookChanges(), copies: Int = 1, by principal: Principal
+        isbn: String? = nil, workKey: String? = nil, overrides: BookChanges = BookChanges(), copies: Int = 1,
+        allowDuplicate: Bool = false, by principal: Principal
     )
         async throws -> CatalogueEntry
     {
@@ -45,6 +47,6 @@ public struct ImportBook: Sendable {
             isbn: overrides.isbn ?? prefilled.isbn,
             publisher: overrides.publisher ?? prefilled.publisher, categories: overrides.categories ?? [],
             coverURL: overrides.coverURL ?? prefilled.coverURL, description: overrides.description ?? prefilled.description)
-        return try await addBook.execute(draft, copies: copies, by: principal)
+        return try await addBook.execute(draft, copies: copies, allowDuplicate: allowDuplicate, by: principal)
     }
 }

@@ -12,4 +12,7 @@ public enum BookRejection: Error, Equatable, Sendable {
     case fewerCopiesThanOnLoan(book: BookID, requested: Int, onLoan: Int)
     /// Every copy is out on loan.
     case noCopyAvailable(book: BookID, copies: Int)
+    /// The catalogue has a book with this ISBN already (`existing`, titled `title`), and no second
+    /// record was asked for.
+    case duplicateISBN(ISBN, existing: BookID, title: String)
 }
