@@ -4,7 +4,7 @@ import Domain
 public struct NotFound: MessageConvertible, Equatable, Sendable {
     /// The kinds of thing a caller names by id.
     public enum Thing: String, Equatable, Sendable, CaseIterable {
-        case book, loan, user, notice, stream
+        case book, loan, user, notice, stream, hold
         /// An Open Library work (`OL27448W`).
         case work
         /// An Open Library edition, by ISBN.

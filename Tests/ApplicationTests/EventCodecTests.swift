@@ -57,6 +57,7 @@ enum EventSamples {
     static let user = UserID(UUID(uuidString: "0192f000-0000-7000-8000-000000000002")!)
     static let loan = LoanID(UUID(uuidString: "0192f000-0000-7000-8000-000000000003")!)
     static let session = SessionID(UUID(uuidString: "0192f000-0000-7000-8000-000000000004")!)
+    static let hold = HoldID(UUID(uuidString: "0192f000-0000-7000-8000-000000000005")!)
     static let email = try! EmailAddress(parsing: "Ada@Example.org")
     static let at = Date(timeIntervalSince1970: 1_790_000_000.595)
     static let due = Date(timeIntervalSince1970: 1_791_209_600)
@@ -91,6 +92,8 @@ enum EventSamples {
         .patron(.loanStarted(PatronLoan(member: user, loan: loan, book: book, dueAt: due))),
         .patron(.loanRenewed(PatronLoan(member: user, loan: loan, book: book, dueAt: due))),
         .patron(.loanEnded(PatronLoanEnded(member: user, loan: loan))),
+        .patron(.holdPlaced(PatronHold(member: user, hold: hold, book: book))),
+        .patron(.holdEnded(PatronHoldEnded(member: user, hold: hold))),
         .inbox(.noticesRead(NoticesRead(member: user, notices: ["\(loan):overdue"]))),
         .bookmark(.added(BookmarkAdded(member: user, key: "OL45883W", book: nil, snapshot: snapshot))),
         .bookmark(.removed(BookmarkRemoved(member: user, key: "book:\(book)"))),

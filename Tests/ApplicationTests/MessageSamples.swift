@@ -6,7 +6,8 @@ import Foundation
 enum MessageKey: CaseIterable {
     case notFound, invalidInput, badSetting, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan, noCopyAvailable
     case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, loanIDInUse, loanLimitReached
-    case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, unauthenticated, forbidden, emailTaken, invalidCredentials
+    case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
+    case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
     case loginThrottled, tooManyAttempts, contention, upstreamUnavailable, done
 }
 
@@ -33,6 +34,13 @@ enum MessageSamples {
         case .tooManyInOneRequest: .tooManyInOneRequest
         case .blockedByOverdue: .blockedByOverdue
         case .bookAskedTwice: .bookAskedTwice
+        case .copyOnShelf: .copyOnShelf
+        case .alreadyHolding: .alreadyHolding
+        case .holdOnBorrowedBook: .holdOnBorrowedBook
+        case .holdLimitReached: .holdLimitReached
+        case .copiesKeptForOthers: .copiesKeptForOthers
+        case .copiesKeptCannotGo: .copiesKeptCannotGo
+        case .holdIDInUse: .holdIDInUse
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden
         case .emailTaken: .emailTaken
@@ -64,6 +72,13 @@ enum MessageSamples {
         case .tooManyInOneRequest: .tooManyInOneRequest(max: 5)
         case .blockedByOverdue: .blockedByOverdue([OverdueBook(title: "The Hobbit", dueAt: Date(timeIntervalSince1970: 1_796_601_600))])
         case .bookAskedTwice: .bookAskedTwice(hobbit)
+        case .copyOnShelf: .copyOnShelf(hobbit, available: 1)
+        case .alreadyHolding: .alreadyHolding(hobbit, position: 3)
+        case .holdOnBorrowedBook: .holdOnBorrowedBook(hobbit)
+        case .holdLimitReached: .holdLimitReached(max: 5)
+        case .copiesKeptForOthers: .copiesKeptForOthers(hobbit, count: 2)
+        case .copiesKeptCannotGo: .copiesKeptCannotGo(hobbit, count: 1)
+        case .holdIDInUse: .holdIDInUse
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden(.librarianOnly)
         case .emailTaken: .emailTaken

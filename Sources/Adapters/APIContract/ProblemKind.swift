@@ -48,9 +48,13 @@ struct ProblemKind {
 
     private static func of(_ refused: LoanRefused) -> ProblemKind {
         switch refused.rejection {
-        case .loan(.noSuchLoan): .notFound
+        case .loan(.noSuchLoan), .hold(.noSuchHold): .notFound
+        case .patron(.alreadyBorrowed), .patron(.holdLimitReached):
+            ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")
         case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .patron:
             ProblemKind(status: 409, slug: "loan-refused", title: "Loan refused")
+        case .hold(.copyOnShelf), .hold(.alreadyHolding), .hold(.setAsideForOthers), .hold(.copiesSetAside), .hold(.idInUse):
+            ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")
         }
     }
 }

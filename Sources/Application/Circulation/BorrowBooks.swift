@@ -48,9 +48,9 @@ public struct BorrowBooks: Sendable {
                 let record = try await transaction.load(LoanAggregate.self, .loan(loan.loan)).state.record
                 titles[loan.book] = record?.opened.bookTitle
             }
-        case .duplicateBook(let book):
+        case .duplicateBook(let book), .alreadyBorrowed(let book):
             titles[book] = try await transaction.load(BookAggregate.self, .book(book)).state.title
-        case .limitReached, .tooManyInOneRequest: break
+        case .limitReached, .tooManyInOneRequest, .holdLimitReached: break
         }
         return LoanRefused(rejection, titles: titles)
     }

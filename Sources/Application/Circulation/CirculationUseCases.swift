@@ -3,10 +3,12 @@ import Foundation
 
 /// A circulation rule refused the request; names the books it is about by title when known.
 public struct LoanRefused: MessageConvertible, Equatable, Sendable {
-    /// Which aggregate refused: the loan itself, or the member's patron record (what they may borrow).
+    /// Which aggregate refused: the loan itself, the member's patron record (what they may borrow
+    /// or hold), or the book's waiting list.
     public enum Rejection: Equatable, Sendable {
         case loan(LoanRejection)
         case patron(PatronRejection)
+        case hold(HoldRejection)
     }
 
     public let rejection: Rejection
@@ -21,6 +23,8 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
     public init(_ rejection: LoanRejection, title: String?) { self.init(.loan(rejection), titles: [:], loanTitle: title) }
     /// A patron's refusal, naming the books it is about.
     public init(_ rejection: PatronRejection, titles: [BookID: String]) { self.init(.patron(rejection), titles: titles, loanTitle: nil) }
+    /// A waiting list's refusal, naming its book.
+    public init(_ rejection: HoldRejection, titles: [BookID: String] = [:]) { self.init(.hold(rejection), titles: titles, loanTitle: nil) }
     init(_ rejection: Rejection, titles: [BookID: String], loanTitle: String?) {
         self.rejection = rejection
         self.titles = titles
@@ -38,8 +42,18 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
         case .patron(.tooManyInOneRequest(let max)): .tooManyInOneRequest(max: max)
         case .patron(.blockedByOverdue(let loans)): .blockedByOverdue(loans.map { OverdueBook(title: titles[$0.book], dueAt: $0.dueAt) })
         case .patron(.duplicateBook(let book)): .bookAskedTwice(BookName(book, title: titles[book]))
+        case .patron(.alreadyBorrowed(let book)): .holdOnBorrowedBook(name(book))
+        case .patron(.holdLimitReached(let max)): .holdLimitReached(max: max)
+        case .hold(.copyOnShelf(let book, let available)): .copyOnShelf(name(book), available: available)
+        case .hold(.alreadyHolding(let book, let position)): .alreadyHolding(name(book), position: position)
+        case .hold(.setAsideForOthers(let book, let count)): .copiesKeptForOthers(name(book), count: count)
+        case .hold(.copiesSetAside(let book, let count)): .copiesKeptCannotGo(name(book), count: count)
+        case .hold(.noSuchHold): .notFound(.hold, id: "")
+        case .hold(.idInUse): .holdIDInUse
         }
     }
+
+    private func name(_ book: BookID) -> BookName { BookName(book, title: titles[book]) }
 }
 
 /// What the circulation use cases need.

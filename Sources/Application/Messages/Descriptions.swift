@@ -15,6 +15,10 @@ extension PatronRejection: CustomStringConvertible {
     public var description: String { LoanRefused(self).description }
 }
 
+extension HoldRejection: CustomStringConvertible {
+    public var description: String { LoanRefused(self).description }
+}
+
 extension SearchUnavailable: MessageConvertible {
     public var message: Message { .upstreamUnavailable(.openLibrary) }
 }

@@ -31,6 +31,20 @@ public struct English: MessageCatalogue {
         case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
         case .blockedByOverdue(let books): overdueBlock(books)
         case .bookAskedTwice(let book): "\(name(book)) is asked for twice, or is already borrowed by you"
+        case .copyOnShelf(let book, let available):
+            "\(available == 1 ? "a copy" : "\(available) copies") of \(name(book)) \(available == 1 ? "is" : "are") on the shelf: borrow it"
+        case .alreadyHolding(let book, let position):
+            position.map { "you already hold \(name(book)): you are number \($0) in line" }
+                ?? "a copy of \(name(book)) is already kept for you: borrow it"
+        case .holdOnBorrowedBook(let book): "you have \(name(book)) on loan already, so there is nothing to wait for"
+        case .holdLimitReached(let max): "you have \(max) \(max == 1 ? "hold" : "holds"), the most allowed; cancel one to place another"
+        case .copiesKeptForOthers(let book, let count):
+            "\(count == 1 ? "the copy" : "every copy") of \(name(book)) on the shelf is kept for \(count == 1 ? "a member" : "members")"
+                + " who waited for it; place a hold to join the line"
+        case .copiesKeptCannotGo(let book, let count):
+            "\(name(book)) has \(copies(count)) kept for members who waited for \(count == 1 ? "it" : "them"), so \(count == 1 ? "it" : "they")"
+                + " cannot be removed until borrowed or released"
+        case .holdIDInUse: "another hold has this id already"
         case .unauthenticated: "please log in first: this needs a valid session"
         case .forbidden(.librarianOnly): "only a librarian may do this"
         case .emailTaken: "an account with this email address already exists"
@@ -63,6 +77,7 @@ public struct English: MessageCatalogue {
             case .loan: "loan"
             case .user: "member"
             case .notice: "notice"
+            case .hold: "hold"
             case .work: "Open Library work"
             case .edition: "Open Library edition"
             case .stream: "stream in the log"

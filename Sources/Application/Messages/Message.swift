@@ -45,6 +45,22 @@ public enum Message: Equatable, Sendable {
     /// A book asked for twice, or already borrowed by the member.
     case bookAskedTwice(BookName)
 
+    // Holds
+    /// A hold is for a book with no copy free: this one has `available` on the shelf.
+    case copyOnShelf(BookName, available: Int)
+    /// The member is in the book's line already: at `position`, or (nil) a copy is kept for them.
+    case alreadyHolding(BookName, position: Int?)
+    /// No hold on a book the member has on loan.
+    case holdOnBorrowedBook(BookName)
+    /// The member has as many holds as allowed.
+    case holdLimitReached(max: Int)
+    /// Every copy on the shelf is kept for members who were waiting (`count` copies).
+    case copiesKeptForOthers(BookName, count: Int)
+    /// Copies kept for waiting members cannot be removed.
+    case copiesKeptCannotGo(BookName, count: Int)
+    /// Another hold has this id.
+    case holdIDInUse
+
     // Accounts
     /// No valid session.
     case unauthenticated

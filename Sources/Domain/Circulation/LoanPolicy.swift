@@ -6,6 +6,10 @@ public struct LoanPolicy: Equatable, Sendable {
     public var period: TimeInterval = 14 * 24 * 3600
     public var maxRenewals = 2
     public var dueSoonNotice: TimeInterval = 2 * 24 * 3600
+    /// Holds a member may have at once, waiting or ready (`SHELFMARK_MAX_HOLDS`).
+    public var maxActiveHolds = 5
+    /// How long a copy set aside for a member is kept for them (`SHELFMARK_PICKUP_DAYS`).
+    public var pickupPeriod: TimeInterval = 3 * 24 * 3600
     public init() {}
 
     /// "Overdue", the one definition: not returned, and the due date has come (due exactly `now`
@@ -21,4 +25,11 @@ public struct LoanPolicy: Equatable, Sendable {
     public func isDueSoon(dueAt: Date, now: Date) -> Bool {
         !Self.isOverdue(dueAt: dueAt, returnedAt: nil, now: now) && now >= dueAt.addingTimeInterval(-dueSoonNotice)
     }
+
+    /// "The pickup date has passed", the one definition: a copy set aside until `until` is no
+    /// longer kept from `until` on (as a loan due exactly now is overdue).
+    public static func isPickupOver(until: Date, now: Date) -> Bool { until <= now }
+
+    /// The date until which a copy set aside at `now` is kept.
+    public func pickupUntil(_ now: Date) -> Date { now.addingTimeInterval(pickupPeriod) }
 }

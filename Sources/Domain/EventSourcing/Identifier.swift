@@ -50,3 +50,8 @@ public typealias SessionID = Identifier<SessionTag>
 public enum LoanTag {}
 /// Identifies one loan of one copy.
 public typealias LoanID = Identifier<LoanTag>
+
+/// Tag of hold ids.
+public enum HoldTag {}
+/// Identifies one member's hold on one book (a place in its waiting list).
+public typealias HoldID = Identifier<HoldTag>
