@@ -1,99 +1,107 @@
+import APIContract
 import Application
 import ArgumentParser
 import Domain
 import Foundation
 
 struct SignUpCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "signup", abstract: "Create a member account and log in as it.",
-        discussion: "The password is prompted without echo on a terminal, or read from the first line of standard input.")
+    static let configuration = CommandConfiguration.leaf(
+        "signup", abstract: "Create a member account and log in as it.",
+        discussion: """
+            The password is prompted without echo on a terminal, or read from the first line of standard input. \
+            With --json, prints what POST /api/v1/users answers, the session's token included.
+            """)
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
     @Option(help: "Your email address.") var email: String
     @Option(help: "The name shown to librarians (default: the part of the email before @).") var name: String?
     @Option(help: "ISO 3166-1 alpha-2 country code, e.g. FR (see `shelfmark countries list`).") var country: String
 
     func run() async throws {
-        try await reportingFailures {
-            let library = try await global.library()
-            let form = SignupForm(email: email, password: try readPassword(), displayName: name, country: country)
-            let signedIn = try await library.accounts.signUp.execute(form, by: try await SavedSession.principal(library))
-            if let session = signedIn.session { try SavedSession.save(session.token) }
-            try printAccount(signedIn.account, global, verb: "Signed up and logged in as")
-        }
+        let library = try await global.library()
+        let form = SignupForm(email: email, password: try readPassword(), displayName: name, country: country)
+        let signedIn = try await library.accounts.signUp.execute(form, by: try await SavedSession.principal(library))
+        if let session = signedIn.session { try SavedSession.save(session.token) }
+        if global.json { return try printJSON(try await signedInAnswer(signedIn, library)) }
+        print(say(.signedUp(email: signedIn.account.email.value)))
+        printAccounts([signedIn.account])
     }
 }
 
 struct LogInCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Log in; later commands run as you until `shelfmark logout`.",
-        discussion: "The password is prompted without echo on a terminal, or read from the first line of standard input.")
+    static let configuration = CommandConfiguration.leaf(
+        "login", abstract: "Log in; later commands run as you until `shelfmark logout`.",
+        discussion: """
+            The password is prompted without echo on a terminal, or read from the first line of standard input. \
+            With --json, prints what POST /api/v1/sessions answers, the session's token included.
+            """)
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
     @Option(help: "Your email address.") var email: String
 
     func run() async throws {
-        try await reportingFailures {
-            let library = try await global.library()
-            let signedIn = try await library.accounts.logIn.execute(email: email, password: try readPassword())
-            if let session = signedIn.session { try SavedSession.save(session.token) }
-            try printAccount(signedIn.account, global, verb: "Logged in as")
-        }
+        let library = try await global.library()
+        let signedIn = try await library.accounts.logIn.execute(email: email, password: try readPassword())
+        if let session = signedIn.session { try SavedSession.save(session.token) }
+        if global.json { return try printJSON(try await signedInAnswer(signedIn, library)) }
+        print(say(.loggedIn(email: signedIn.account.email.value)))
+        printAccounts([signedIn.account])
     }
 }
 
 struct LogOutCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log out and forget the saved session.")
+    static let configuration = CommandConfiguration.leaf(
+        "logout", abstract: "Log out and forget the saved session.",
+        discussion: "With --json, prints nothing, as the API answers 204.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
     @Flag(help: "Log out every session of this account, on every device.") var everywhere = false
 
     func run() async throws {
-        try await reportingFailures {
-            defer { SavedSession.forget() }
-            guard SavedSession.token() != nil else { return print("Not logged in.") }
-            let library = try await global.library()
-            if case .user = try? await SavedSession.principal(library) {
-                try await library.accounts.logOut.execute(everywhere: everywhere, by: try await SavedSession.principal(library))
-            }
-            print("Logged out.")
+        defer { SavedSession.forget() }
+        guard SavedSession.token() != nil else { return global.json ? () : print(say(.notLoggedIn)) }
+        let library = try await global.library()
+        if case .user = try? await SavedSession.principal(library) {
+            try await library.accounts.logOut.execute(everywhere: everywhere, by: try await SavedSession.principal(library))
         }
+        if !global.json { print(say(.loggedOut)) }
     }
 }
 
 struct WhoAmI: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show who the CLI acts as.")
+    static let configuration = CommandConfiguration.leaf(
+        "whoami", abstract: "Show who the CLI acts as.",
+        discussion: "With --json, prints what GET /api/v1/me answers; the operator, who has no account, is {\"role\": \"operator\"}.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
-        try await reportingFailures {
-            let library = try await global.library()
-            let principal = try await SavedSession.principal(library)
-            guard case .user = principal else {
-                return global.json ? try printJSON(["role": "operator"]) : print("The operator of this database (not logged in).")
-            }
-            try printAccount(try await library.accounts.showMe.execute(by: principal), global, verb: nil)
+        let library = try await global.library()
+        let principal = try await SavedSession.principal(library)
+        guard case .user = principal else {
+            return global.json ? try printJSON(["role": "operator"]) : print(say(.actingAsOperator))
         }
+        let account = try await library.accounts.showMe.execute(by: principal)
+        if global.json { return try printJSON(Components.Schemas.User(account)) }
+        printAccounts([account])
     }
 }
 
-/// Prints one account as JSON or lines.
-func printAccount(_ a: AccountSummary, _ global: GlobalOptions, verb: String?) throws {
-    if global.json { return try printJSON(AccountJSON(a)) }
-    if let verb { print("\(verb) \(a.email)") }
+/// The answer to a signup or login, as the API gives it: the account, the token, the notices.
+func signedInAnswer(_ signedIn: SignedIn, _ library: Library) async throws -> Components.Schemas.SignedIn {
+    guard let session = signedIn.session else { throw Unauthenticated() }
+    let principal = Principal.user(signedIn.account.id, signedIn.account.role, session.id)
+    // The API shows the newest five notices on signing in.
+    let notices = try await library.circulation.notices.list(page: try PageRequest(limit: 5), by: principal)
+    return .init(signedIn.account, session: session, notices: notices)
+}
+
+/// Accounts as a table.
+func printAccounts(_ accounts: [AccountSummary]) {
     print(
-        table(["ID", "EMAIL", "NAME", "COUNTRY", "ROLE"], [[a.id.description, a.email.value, a.displayName, a.country, a.role.rawValue]]))
-}
-
-struct AccountJSON: Encodable {
-    let id: String, email: String, displayName: String, country: String, role: String, registeredAt: Date
-    init(_ a: AccountSummary) {
-        id = a.id.description
-        email = a.email.value
-        displayName = a.displayName
-        country = a.country
-        role = a.role.rawValue
-        registeredAt = a.registeredAt
-    }
+        table(
+            ["ID", "EMAIL", "NAME", "COUNTRY", "ROLE", "REGISTERED"],
+            accounts.map {
+                [$0.id.description, $0.email.value, $0.displayName, $0.country, $0.role.rawValue, TableDates.day($0.registeredAt)]
+            }))
 }

@@ -1,3 +1,4 @@
+import APIContract
 import Application
 import ArgumentParser
 import Domain
@@ -11,76 +12,90 @@ struct LoanCommand: AsyncParsableCommand {
         subcommands: [Borrow.self, Return.self, Renew.self, List.self, Checkout.self])
 
     struct Borrow: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Borrow one or more books at once: all of them, or none.")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The books' ids.") var bookIDs: [String]
-        func validate() throws { if bookIDs.isEmpty { throw ValidationError("name at least one book id") } }
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "Borrow one or more books at once: all of them, or none.",
+            discussion: "With --json, prints what POST /api/v1/loans answers.")
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The books to borrow.", valueName: "book-id")) var bookIDs: [String]
+        func validate() throws { if bookIDs.isEmpty { throw usage("<book-id>", .required) } }
         func run() async throws {
-            try await reportingFailures {
-                let (library, principal) = try await global.acting()
-                let books = try bookIDs.map { id throws(NotFound) in try BookID.parse(id) }
-                try printLoans(try await library.circulation.borrow.execute(books, by: principal), library, global)
-            }
+            let (library, principal) = try await global.acting()
+            let books = try bookIDs.map { id throws(NotFound) in try BookID.parse(id) }
+            let loans = try await library.circulation.borrow.execute(books, by: principal)
+            let list = library.circulation.list
+            if global.json { return try printJSON(Operations.BorrowBooks.Output.Created.Body.JsonPayload(loans, overdue: list.isOverdue)) }
+            printLoans(loans, list)
         }
     }
 
     struct Return: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Return a loan; the copy is available at once.")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The loan's id.") var loanID: String
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "Return a loan; the copy is available at once.",
+            discussion: "With --json, prints what POST /api/v1/loans/{id}/return answers.")
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The loan's id.", valueName: "loan-id")) var loanID: String
         func run() async throws {
-            try await reportingFailures {
-                let (library, principal) = try await global.acting()
-                try printLoans([try await library.circulation.giveBack.execute(try parseLoan(loanID), by: principal)], library, global)
-            }
+            let (library, principal) = try await global.acting()
+            try printLoan(try await library.circulation.giveBack.execute(try parseLoan(loanID), by: principal), library, global)
         }
     }
 
     struct Renew: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Renew a loan for one more loan period from now.")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The loan's id.") var loanID: String
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "Renew a loan for one more loan period from now.",
+            discussion: "With --json, prints what POST /api/v1/loans/{id}/renew answers.")
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The loan's id.", valueName: "loan-id")) var loanID: String
         func run() async throws {
-            try await reportingFailures {
-                let (library, principal) = try await global.acting()
-                try printLoans([try await library.circulation.renew.execute(try parseLoan(loanID), by: principal)], library, global)
-            }
+            let (library, principal) = try await global.acting()
+            try printLoan(try await library.circulation.renew.execute(try parseLoan(loanID), by: principal), library, global)
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "A member's own loans; for librarians and the operator, who has which book.")
-        @OptionGroup var global: GlobalOptions
-        @Option(help: "Only this member's active loans (librarians).") var member: String?
-        @Option(help: "Only this book's copies out (librarians).") var book: String?
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "A member's own loans; for librarians and the operator, who has which book.",
+            discussion: """
+                With --json, prints what GET /api/v1/me/loans answers for a member without filters, else what \
+                GET /api/v1/loans answers.
+                """)
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @Option(help: ArgumentHelp("Only this member's active loans (librarians).", valueName: "email")) var member: String?
+        @Option(help: ArgumentHelp("Only this book's copies out (librarians).", valueName: "book-id")) var book: String?
         @Flag(help: "Only overdue loans (librarians).") var overdue = false
+        @OptionGroup var paging: PagingOptions
         func run() async throws {
-            try await reportingFailures {
-                let (library, principal) = try await global.acting()
-                let list = library.circulation.list
-                if case .user(_, .member, _) = principal, member == nil, book == nil, !overdue {
-                    return try printLoans(try await list.mine(by: principal), library, global)
-                }
+            let (library, principal) = try await global.acting()
+            let list = library.circulation.list
+            let page: Page<LoanSummary>
+            if case .user(_, .member, _) = principal, member == nil, book == nil, !overdue {
+                page = try await paging.fetch { try await list.mine(page: $0, by: principal) }
+            } else {
                 var memberID: UserID?
                 if let member { memberID = try await library.accounts.members.find(member, by: principal) }
                 let bookID = try book.map { id throws(NotFound) in try BookID.parse(id) }
-                try printLoans(try await list.active(member: memberID, book: bookID, overdueOnly: overdue, by: principal), library, global)
+                page = try await paging.fetch {
+                    try await list.active(member: memberID, book: bookID, overdueOnly: overdue, page: $0, by: principal)
+                }
             }
+            if global.json { return try printJSON(Components.Schemas.LoanPage(page, overdue: list.isOverdue)) }
+            printLoans(page.items, list)
+            print(page.footer)
         }
     }
 
     struct Checkout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lend a copy to a walk-in borrower without an account (librarians).")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The book's id.") var bookID: String
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "Lend a copy to a walk-in borrower without an account (librarians).",
+            discussion: "With --json, prints what POST /api/v1/books/{id}/checkout answers.")
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The book to lend.", valueName: "book-id")) var bookID: String
         @Option(help: "The borrower's name.") var name: String
         func run() async throws {
-            try await reportingFailures {
-                let (library, principal) = try await global.acting()
-                let loan = try await library.circulation.checkout.execute(try BookID.parse(bookID), borrowerName: name, by: principal)
-                try printLoans([loan], library, global)
-            }
+            let (library, principal) = try await global.acting()
+            try printLoan(
+                try await library.circulation.checkout.execute(try BookID.parse(bookID), borrowerName: name, by: principal), library, global
+            )
         }
     }
 }
@@ -90,37 +105,28 @@ private func parseLoan(_ text: String) throws -> LoanID {
     return id
 }
 
-private func printLoans(_ loans: [LoanSummary], _ library: Library, _ global: GlobalOptions) throws {
+/// One loan as the API's JSON, or as a table.
+private func printLoan(_ loan: LoanSummary, _ library: Library, _ global: GlobalOptions) throws {
     let list = library.circulation.list
-    if global.json { return try printJSON(loans.map { LoanJSON($0, overdue: list.isOverdue($0)) }) }
-    guard !loans.isEmpty else { return print("No loans.") }
-    let day = Date.FormatStyle(date: .numeric, time: .omitted, timeZone: .gmt)
-    print(
-        table(
-            ["LOAN", "BOOK", "BORROWER", "DUE", "STATE"],
-            loans.map { loan in
-                let state =
-                    loan.returnedAt != nil
-                    ? "returned" : list.isOverdue(loan) ? "OVERDUE" : loan.renewals > 0 ? "renewed \(loan.renewals)x" : "out"
-                return [loan.id.description, loan.bookTitle, loan.borrowerName, loan.dueAt.formatted(day), state]
-            }))
+    if global.json { return try printJSON(Components.Schemas.Loan(loan, overdue: list.isOverdue(loan))) }
+    printLoans([loan], list)
 }
 
-private struct LoanJSON: Encodable {
-    let id: String, bookId: String, bookTitle: String, borrowerId: String?, borrowerName: String
-    let lentAt: Date, dueAt: Date, renewals: Int, returnedAt: Date?, overdue: Bool
-    init(_ l: LoanSummary, overdue: Bool) {
-        id = l.id.description
-        bookId = l.book.description
-        bookTitle = l.bookTitle
-        borrowerId = l.borrower?.description
-        borrowerName = l.borrowerName
-        lentAt = l.lentAt
-        dueAt = l.dueAt
-        renewals = l.renewals
-        returnedAt = l.returnedAt
-        self.overdue = overdue
-    }
+private func printLoans(_ loans: [LoanSummary], _ list: ListLoans) {
+    guard !loans.isEmpty else { return print(say(.nothingListed(.loans))) }
+    print(
+        table(
+            ["LOAN", "BOOK", "BORROWER", "LENT", "DUE", "STATE"],
+            loans.map { loan in
+                let state =
+                    if let returned = loan.returnedAt { "returned \(TableDates.day(returned))" } else if list.isOverdue(loan) {
+                        "OVERDUE"
+                    } else if loan.renewals > 0 { "renewed \(loan.renewals)x" } else { "out" }
+                return [
+                    loan.id.description, loan.bookTitle, loan.borrowerName, TableDates.day(loan.lentAt), TableDates.minute(loan.dueAt),
+                    state,
+                ]
+            }))
 }
 
 /// `shelfmark notices ...`.
@@ -130,62 +136,67 @@ struct NoticesCommand: AsyncParsableCommand {
         subcommands: [Scan.self, List.self, Read.self])
 
     struct Scan: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Issue the notices due now (or as of a time); each loan gets each notice once, however often this runs.")
-        @OptionGroup var global: GlobalOptions
-        @Option(name: .customLong("as-of"), help: "An ISO 8601 time, e.g. 2026-12-01T09:00:00Z.") var asOf: String?
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "Issue the notices due now (or as of a time); each loan gets each notice once, however often this runs.",
+            discussion: "No API twin (the server scans on its own); with --json, prints {\"issued\": N}.")
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @Option(name: .customLong("as-of"), help: ArgumentHelp("An ISO 8601 time, e.g. 2026-12-01T09:00:00Z.", valueName: "time"))
+        var asOf: String?
         func run() async throws {
-            try await reportingFailures {
-                var when: Date?
-                if let asOf {
-                    guard let parsed = try? Date(asOf, strategy: .iso8601) else {
-                        throw CLIFailure("--as-of must be an ISO 8601 time such as 2026-12-01T09:00:00Z")
-                    }
-                    when = parsed
-                }
-                let (library, principal) = try await global.acting()
-                let issued = try await library.circulation.scan.execute(asOf: when, by: principal)
-                if global.json { return try printJSON(["issued": issued]) }
-                print("Issued \(issued) \(issued == 1 ? "notice" : "notices").")
-            }
+            let when = try asOf.map { try parseTime($0, option: "--as-of") }
+            let (library, principal) = try await global.acting()
+            let issued = try await library.circulation.scan.execute(asOf: when, by: principal)
+            if global.json { return try printJSON(["issued": issued]) }
+            print(say(.noticesIssued(count: issued)))
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Your notices, newest first.")
-        @OptionGroup var global: GlobalOptions
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "Your notices, newest first, with how many are unread.",
+            discussion: "With --json, prints what GET /api/v1/me/notifications answers.")
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @OptionGroup var paging: PagingOptions
         func run() async throws {
-            try await reportingFailures {
-                let (library, principal) = try await global.acting()
-                let notices = try await library.circulation.notices.list(by: principal)
-                if global.json {
-                    return try printJSON(
-                        notices.items.map { ["id": $0.id, "kind": $0.kind.rawValue, "book": $0.bookTitle, "read": "\($0.read)"] })
-                }
-                print("\(notices.unread) unread.")
-                guard !notices.items.isEmpty else { return }
-                print(
-                    table(
-                        ["ID", "KIND", "BOOK", "READ"],
-                        notices.items.map { [$0.id, $0.kind.rawValue, $0.bookTitle, $0.read ? "yes" : "no"] }, maxWidth: 60))
+            let (library, principal) = try await global.acting()
+            let notices = library.circulation.notices
+            var unread = 0
+            let page = try await paging.fetch { request in
+                let answer = try await notices.list(page: request, by: principal)
+                unread = answer.unread
+                return answer.page
             }
+            let answer = NoticePage(page: page, unread: unread)
+            if global.json { return try printJSON(Components.Schemas.NoticePage(answer)) }
+            print(say(.unreadNotices(count: unread)))
+            guard !page.items.isEmpty else { return }
+            print(
+                table(
+                    ["ID", "KIND", "BOOK", "DUE", "ISSUED", "READ"],
+                    page.items.map {
+                        [
+                            $0.id, $0.kind.rawValue, $0.bookTitle, TableDates.minute($0.dueAt), TableDates.minute($0.issuedAt),
+                            $0.read ? "yes" : "no",
+                        ]
+                    }, maxWidth: 60))
+            print(page.footer)
         }
     }
 
     struct Read: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark one notice, or all of them, read.")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The notice's id.") var id: String?
+        static let configuration = CommandConfiguration.leaf(
+            abstract: "Mark one notice, or all of them, read.",
+            discussion: "With --json, prints nothing, as POST /api/v1/me/notifications/{id}/read (or read-all) answers 204.")
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The notice's id.", valueName: "notice-id")) var id: String?
         @Flag(help: "Mark every notice read.") var all = false
         func validate() throws {
-            if (id == nil) == !all { throw ValidationError("give a notice id or --all") }
+            if (id == nil) == !all { throw usage(.exactlyOneOf(["<notice-id>", "--all"])) }
         }
         func run() async throws {
-            try await reportingFailures {
-                let (library, principal) = try await global.acting()
-                try await library.circulation.notices.markRead(all ? nil : id, by: principal)
-                print("Marked read.")
-            }
+            let (library, principal) = try await global.acting()
+            try await library.circulation.notices.markRead(all ? nil : id, by: principal)
+            if !global.json { print(say(.noticesMarkedRead)) }
         }
     }
 }

@@ -32,12 +32,12 @@ public enum CLIContext {
     @TaskLocal public static var environment: (any CLIEnvironment)?
 
     static func current() throws -> any CLIEnvironment {
-        guard let environment else { throw CLIFailure("the command line was started without its environment") }
+        guard let environment else { fatalError("the command line was started without its environment") }
         return environment
     }
 }
 
-/// Options every command takes.
+/// Options every command takes: listed once, by `shelfmark --help` (hidden in subcommands' help).
 struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -46,7 +46,9 @@ struct GlobalOptions: ParsableArguments {
             valueName: "path"))
     var db: String?
 
-    @Flag(name: .long, help: "Print JSON for scripts instead of tables.")
+    @Flag(
+        name: .long,
+        help: "Print what the API answers for the same operation, as JSON, instead of tables; failures as problem documents on stderr.")
     var json = false
 
     @Option(

@@ -1,74 +1,10 @@
-import Application
-import ArgumentParser
-import Domain
+import APIContract
 import Foundation
 
-/// A failure told to the user in one line; the process exits non-zero.
-struct CLIFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Runs a command body, turning any error into one clear line (no stack traces).
-func reportingFailures(_ body: () async throws -> Void) async throws {
-    do {
-        try await body()
-    } catch let error as CLIFailure {
-        throw error
-    } catch let error as ConfigurationError {
-        // A setting that cannot be used: one line, and status 2 (nothing was started or changed).
-        FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
-        throw ExitCode(2)
-    } catch let error as BookRefused {
-        if case .invalid(let errors) = error.rejection {
-            throw CLIFailure("invalid input: " + errors.map(\.description).joined(separator: "; "))
-        }
-        throw CLIFailure(error.description)
-    } catch let error as InvalidInput {
-        throw CLIFailure("invalid input: \(error)")
-    } catch let error as CustomStringConvertible {
-        throw CLIFailure(error.description)
-    }
-}
-
+/// Prints `value` exactly as the API would send it (`ContractJSON`: the contract's names, its
+/// date format, sorted keys).
 func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
-}
-
-/// A book as `--json` prints it: the same field names as the HTTP API.
-struct BookJSON: Encodable {
-    let id: String
-    let title: String
-    let authors: [String]
-    let isbn: String?
-    let publisher: String?
-    let categories: [String]
-    let coverUrl: String?
-    let description: String?
-    let copies: Int
-    let onLoan: Int
-    let available: Int
-    let addedAt: Date
-    let updatedAt: Date
-
-    init(_ e: CatalogueEntry) {
-        id = e.id.description
-        title = e.details.title
-        authors = e.details.authors
-        isbn = e.details.isbn?.isbn13
-        publisher = e.details.publisher
-        categories = e.details.categories
-        coverUrl = e.details.coverURL
-        description = e.details.description
-        copies = e.copies
-        onLoan = e.onLoan
-        available = e.available
-        addedAt = e.addedAt
-        updatedAt = e.updatedAt
-    }
+    print(try ContractJSON.encode(value))
 }
 
 /// Plain-text columns, each as wide as its widest cell (capped).

@@ -1,4 +1,6 @@
+import APIContract
 import Application
+import Domain
 import Foundation
 
 /// The CLI's saved login: `$XDG_CONFIG_HOME/shelfmark/session` (else `~/.config/...`), mode 0600.
@@ -33,7 +35,7 @@ enum SavedSession {
         do {
             return try await library.accounts.authenticate.execute(token: token)
         } catch is Unauthenticated {
-            throw CLIFailure("the saved session has expired or was logged out; run `shelfmark logout`, then log in again")
+            throw Problem(status: 401, slug: "unauthenticated", title: "Unauthorized", detail: say(.savedSessionRefused))
         }
     }
 }
@@ -44,6 +46,6 @@ func readPassword(prompt: String = "Password: ") throws -> String {
     if isatty(STDIN_FILENO) == 1, let pointer = getpass(prompt) {
         return String(cString: pointer)
     }
-    guard let line = readLine(strippingNewline: true) else { throw CLIFailure("no password on standard input") }
+    guard let line = readLine(strippingNewline: true) else { throw InvalidInput([FieldError("password", .required)]) }
     return line
 }

@@ -1,10 +1,52 @@
 import Domain
+import Foundation
 
 extension English {
-    /// What a command did.
+    /// What a command did or found.
     public func text(_ confirmation: Confirmation) -> String {
         switch confirmation {
-        case .withdrawn(let count): count == 1 ? "1 book withdrawn" : "\(count) books withdrawn"
+        case .withdrawn(let count): "Withdrew \(count == 1 ? "1 book" : "\(count) books")."
+        case .kept(let reason): "Not withdrawn: \(text(reason))."
+        case .bookAdded(let book): "Added \(name(book)) (id \(book.id))."
+        case .bookImported(let book): "Imported \(name(book)) from Open Library (id \(book.id))."
+        case .bookUpdated(let book): "Updated \(name(book)) (id \(book.id))."
+        case .signedUp(let email): "Signed up and logged in as \(email)."
+        case .loggedIn(let email): "Logged in as \(email)."
+        case .loggedOut: "Logged out."
+        case .notLoggedIn: "Not logged in."
+        case .actingAsOperator: "The operator of this database (not logged in)."
+        case .accountAdded(let email): "Added \(email)."
+        case .roleChanged(let email, let role): "\(email) is now a \(role == .librarian ? "librarian" : "member")."
+        case .noCountryFound: "No country could be told for this address."
+        case .savedSessionRefused:
+            "the saved session has expired or was logged out: log in again, or run `shelfmark logout` to act as the database's operator"
+        case .noticesIssued(let count): "Issued \(count == 1 ? "1 notice" : "\(count) notices")."
+        case .unreadNotices(let count): "\(count) unread."
+        case .noticeCount(let count): "\(count == 1 ? "1 notice" : "\(count) notices")."
+        case .noticesMarkedRead: "Marked read."
+        case .staleResults: "(Open Library is unreachable: these results come from the cache)"
+        case .bookmarkRemoved: "Removed."
+        case .nothingListed(let listing): nothing(listing)
+        case .nothingOnThisPage(let total): "Nothing on this page (\(total) in all)."
+        case .page(let first, let last, let total, let next, let walkable):
+            "\(first)-\(last) of \(total)" + (next.map { " (next page: --offset \($0)\(walkable ? ", or --all" : ""))" } ?? "")
+        case .readModelsRebuilt(let events): "Rebuilt the read models from \(events) events."
+        case .replayed(let events, let file): "Replayed \(events) events into \(file)."
+        case .exported(let events): "Exported \(events) events."
+        case .anchored(let position, let hash, let at, let file):
+            "Anchored position \(position) (hash \(hash.prefix(12))…)\(at.map { " at \(Self.time($0))" } ?? "") in \(file)."
+        case .logVerified(let passed): passed ? "The log verifies." : "The log does NOT verify."
+        case .asOf(let moment, let events): "As of \(Self.time(moment)) (\(events) events):"
+        }
+    }
+
+    private func nothing(_ listing: Listing) -> String {
+        switch listing {
+        case .books: "No books."
+        case .loans: "No loans."
+        case .accounts: "No accounts."
+        case .bookmarks: "No bookmarks."
+        case .works: "Nothing found."
         }
     }
 }

@@ -34,6 +34,8 @@ public enum Message: Equatable, Sendable {
     case renewalLimitReached(title: String?, max: Int)
     /// An overdue loan is returned, not renewed.
     case overdueCannotBeRenewed(title: String?)
+    /// A loan is not renewed while `count` members wait for its book.
+    case othersWaiting(title: String?, count: Int)
     /// Another loan has this id.
     case loanIDInUse
     /// Active loans and the request together pass the limit.
@@ -111,8 +113,80 @@ public enum Upstream: String, Equatable, Sendable, CaseIterable {
     case restCountries
 }
 
-/// What a command did, said back to the person who ran it. One case a confirmation.
+/// What a command did or found, said back to the person who ran it: the command line's own
+/// sentences around the tables. One case a sentence.
 public enum Confirmation: Equatable, Sendable {
+    // The catalogue
     /// Books left the catalogue.
     case withdrawn(count: Int)
+    /// A book stayed when the catalogue was cleared, and why (the refusal's message names it).
+    indirect case kept(because: Message)
+    /// A book was added by hand.
+    case bookAdded(BookName)
+    /// A book was added from Open Library.
+    case bookImported(BookName)
+    /// A book's details or copies changed.
+    case bookUpdated(BookName)
+
+    // Accounts
+    /// A member account was made and its session saved.
+    case signedUp(email: String)
+    /// A session was opened and saved.
+    case loggedIn(email: String)
+    /// The saved session was closed and forgotten.
+    case loggedOut
+    /// There was no saved session to close.
+    case notLoggedIn
+    /// Without a session, the command line acts as the database's operator.
+    case actingAsOperator
+    /// An account was made by a librarian or the operator.
+    case accountAdded(email: String)
+    /// An account's role changed.
+    case roleChanged(email: String, to: Role)
+    /// No country could be told for an address.
+    case noCountryFound
+    /// The saved session is no longer valid (the refusal the command line tells instead of "log in first").
+    case savedSessionRefused
+
+    // Circulation, search, bookmarks
+    /// A scan issued notices.
+    case noticesIssued(count: Int)
+    /// How many of a member's notices are unread.
+    case unreadNotices(count: Int)
+    /// A member's notices as they were at a moment.
+    case noticeCount(Int)
+    /// Notices were marked read.
+    case noticesMarkedRead
+    /// Search results come from the cache because Open Library is unreachable.
+    case staleResults
+    /// A bookmark was removed.
+    case bookmarkRemoved
+
+    // Lists
+    /// A list with nothing in it.
+    case nothingListed(Listing)
+    /// A page past the end of a list of `total` items.
+    case nothingOnThisPage(total: Int)
+    /// Where a page of a list stands: items `first` to `last` of `total`, the next page's offset,
+    /// and whether `--all` may walk the rest.
+    case page(first: Int, last: Int, total: Int, nextOffset: Int?, walkable: Bool)
+
+    // The log
+    /// The read models were rebuilt from the log.
+    case readModelsRebuilt(events: Int64)
+    /// The log was replayed into another database file.
+    case replayed(events: Int64, into: String)
+    /// The log was exported to a file.
+    case exported(events: Int64)
+    /// A signed checkpoint of the log's head was appended to an anchor file.
+    case anchored(position: Int64, hash: String, at: Date?, file: String)
+    /// Whether every check of the log passed.
+    case logVerified(Bool)
+    /// A view of the library as it was at a moment, after so many events.
+    case asOf(Date, events: Int64)
+}
+
+/// The lists the command line shows.
+public enum Listing: Equatable, Sendable, CaseIterable {
+    case books, loans, accounts, bookmarks, works
 }

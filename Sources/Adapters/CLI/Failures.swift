@@ -1,0 +1,51 @@
+import APIContract
+import Application
+import ArgumentParser
+import Foundation
+
+/// How a failed command is told: the problem the API would answer for the same error, as one
+/// line (`Error: …`) or, under `--json`, as the problem document on standard error; the exit
+/// status says which kind of failure it was (`ExitStatus`).
+enum FailureReport {
+    /// Tells `error` on standard error and returns the status to exit with.
+    static func report(_ error: any Error, json: Bool) -> ExitStatus {
+        let (problem, status) = classify(error)
+        if json, let document = try? ContractJSON.encode(problem.schema) {
+            write(document)
+        } else {
+            write("Error: \(problem.detail ?? problem.title)")
+        }
+        return status
+    }
+
+    /// The problem an error stands for, worded by the catalogue, and the status to exit with.
+    static func classify(_ error: any Error) -> (Problem, ExitStatus) {
+        if let error = error as? ConfigurationError {
+            let problem = Problem(status: 500, slug: "configuration", title: "Unusable setting", detail: catalogue.text(error.message))
+            return (problem, .unusableSetting)
+        }
+        if let problem = Problem.of(error, in: catalogue) { return (problem, ExitStatus(httpStatus: problem.status)) }
+        if ShelfmarkCommand.exitCode(for: error) == .validationFailure {
+            let detail = ShelfmarkCommand.message(for: error).split(separator: "\n").first.map(String.init)
+            return (Problem(status: 400, slug: "usage", title: "Invalid usage", detail: detail), .usage)
+        }
+        return (Problem(status: 500, slug: "internal", title: "Internal error", detail: internalDetail(error)), .internalError)
+    }
+
+    /// What went wrong, said without a library's words: the catalogue's when the error has a
+    /// message; the one line the adapters' own errors are written as (an anchor file that cannot
+    /// be written); else a bug, whose inside LOG_LEVEL=debug shows.
+    private static func internalDetail(_ error: any Error) -> String {
+        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"]?.lowercased()
+        if level == "debug" || level == "trace" { return "Shelfmark failed: \(String(reflecting: error))" }
+        if let text = catalogue.text(of: error) { return text }
+        if let error = error as? any CustomStringConvertible, !(error is any LocalizedError), !(error is any CustomNSError) {
+            return error.description
+        }
+        return "Shelfmark failed unexpectedly (LOG_LEVEL=debug shows why)"
+    }
+
+    private static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

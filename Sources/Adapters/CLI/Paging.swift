@@ -1,0 +1,27 @@
+import Application
+import ArgumentParser
+
+/// `--limit`, `--offset` and `--all`: every list command pages as the API does (`PageRequest`:
+/// the same default, maximum and refusals), and `--all` follows the pages to the end.
+struct PagingOptions: ParsableArguments {
+    @Option(help: "Items per page, 1-\(PageRequest.maxLimit) (default \(PageRequest.defaultLimit); with --all, \(PageRequest.maxLimit)).")
+    var limit: Int?
+    @Option(help: "Items to skip (default 0).") var offset: Int?
+    @Flag(help: "Every item from --offset on: follows the pages to the end. With --json, one envelope holds them all.") var all = false
+
+    /// One page as asked, or with `--all` every page from the offset on gathered into one: its
+    /// `items` all of them, `limit` their number, `total` the list's, and no next page.
+    func fetch<Item>(_ page: (PageRequest) async throws -> Page<Item>) async throws -> Page<Item> {
+        guard all else { return try await page(try PageRequest(limit: limit, offset: offset)) }
+        let start = try PageRequest(limit: limit ?? PageRequest.maxLimit, offset: offset)
+        var (request, items, total) = (start, [Item](), 0)
+        while true {
+            let answer = try await page(request)
+            items += answer.items
+            total = answer.total
+            guard let next = answer.nextOffset else { break }
+            request = try PageRequest(limit: start.limit, offset: next)
+        }
+        return Page(items: items, total: total, offset: start.offset, limit: items.count)
+    }
+}

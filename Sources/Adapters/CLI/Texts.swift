@@ -1,0 +1,37 @@
+import Application
+import ArgumentParser
+import Domain
+import Foundation
+
+/// The catalogue the command line speaks from: the reader's language as `LANG` says it (English
+/// until another language is added).
+let catalogue = Catalogues.preferred(ProcessInfo.processInfo.environment["LANG"].map { [$0] } ?? [])
+
+/// A sentence of the command line's own (a confirmation, an empty list, a page's footer), in the
+/// catalogue's words.
+func say(_ confirmation: Confirmation) -> String { catalogue.text(confirmation) }
+
+/// A usage error worded by the catalogue: the option and what is wrong with it.
+func usage(_ option: String, _ problem: FieldProblem) -> ValidationError {
+    ValidationError(catalogue.text(FieldError(option, problem)))
+}
+
+/// A usage error about several options together, worded by the catalogue.
+func usage(_ problem: FieldProblem) -> ValidationError { ValidationError(catalogue.text(problem)) }
+
+extension CatalogueEntry {
+    /// The book as messages name it.
+    var name: BookName { BookName(id, title: details.title) }
+}
+
+extension Page {
+    /// The line under a table of this page: `1-20 of 45 (next page: --offset 20, or --all)`.
+    var footer: String { footer(walkable: true) }
+
+    /// The line under a table of this page, naming `--all` when the command has it.
+    func footer(walkable: Bool) -> String {
+        items.isEmpty
+            ? say(.nothingOnThisPage(total: total))
+            : say(.page(first: offset + 1, last: offset + items.count, total: total, nextOffset: nextOffset, walkable: walkable))
+    }
+}
