@@ -73,7 +73,6 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
         switch error {
         case let error as Problem: return error
         case let error as ServerError: return of(error, in: catalogue)
-        case let error as DecodingError: return malformed(error)
         case let error as any ProblemConvertible: return error.problem
         case let error as InvalidInput: return validation(error.errors, in: catalogue)
         case let error as BookRefused:
@@ -93,39 +92,17 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
             errors: kind.fields, in: catalogue)
     }
 
+    /// An error of the OpenAPI runtime: its cause's problem, or for a request it could not read
+    /// a plain 4xx (the HTTP adapter says which field and why; the runtime's own words name Swift
+    /// types and go to the log, never here). A `DecodingError` of the application's own data (a
+    /// stored event, an upstream answer) is no fault of the caller: it is a 500, as any other.
     private static func of(_ error: ServerError, in catalogue: any MessageCatalogue) -> Problem? {
         if let problem = of(error.underlyingError, in: catalogue) { return problem }
         let status = Int(error.httpStatus.code)
         guard (400..<500).contains(status) else { return nil }
-        return Problem(status: status, slug: "bad-request", title: error.httpStatus.reasonPhrase, detail: error.causeDescription)
+        return Problem(status: status, slug: "malformed-request", title: "Malformed request", detail: unreadable)
     }
 
-    /// A body that is not JSON, or not of the documented shape, with the field at fault.
-    private static func malformed(_ error: DecodingError) -> Problem {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
-        }
-        let field: FieldError
-        switch error {
-        case .keyNotFound(let key, let context): field = FieldError(path(context.codingPath + [key]), "is required")
-        case .typeMismatch(let type, let context): field = FieldError(path(context.codingPath), "must be of type \(jsonType(type))")
-        case .valueNotFound(_, let context): field = FieldError(path(context.codingPath), "must not be null")
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return Problem(
-                status: 400, slug: "malformed-request", title: "Malformed request",
-                detail: "the request could not be read (is the body valid JSON?): \(context.debugDescription)")
-        case .dataCorrupted(let context): field = FieldError(path(context.codingPath), context.debugDescription)
-        @unknown default: field = FieldError("body", "is not valid")
-        }
-        return Problem(status: 400, slug: "malformed-request", title: "Malformed request", detail: field.description, errors: [field])
-    }
-
-    private static func jsonType(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "string"
-        case is Int.Type, is Int64.Type, is Double.Type: "number"
-        case is Bool.Type: "boolean"
-        default: String(describing: type).hasPrefix("Array") ? "array" : "object"
-        }
-    }
+    /// What a request the server could not read is told when nothing more precise is known.
+    public static let unreadable = "the request could not be read"
 }

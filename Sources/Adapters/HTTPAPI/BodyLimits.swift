@@ -48,6 +48,27 @@ struct ServerBusy: ProblemConvertible, CustomStringConvertible {
     var problem: Problem { Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: description) }
 }
 
+/// A request body the server will not read, said in our words (the framework's name its types).
+enum BodyRefused: ProblemConvertible, Equatable {
+    case badLength
+    case tooLarge(max: Int)
+    case incomplete
+    case tooSlow(Duration)
+    case duplicateKey(String)
+
+    var problem: Problem {
+        switch self {
+        case .badLength: TransportTexts.malformed(TransportTexts.badContentLength)
+        case .tooLarge(let max):
+            Problem(status: 413, slug: "too-large", title: "Content Too Large", detail: TransportTexts.bodyTooLarge(max: max))
+        case .incomplete: TransportTexts.malformed(TransportTexts.bodyIncomplete)
+        case .tooSlow(let timeout):
+            Problem(status: 408, slug: "too-slow", title: "Request Timeout", detail: TransportTexts.bodyTooSlow(timeout))
+        case .duplicateKey(let key): TransportTexts.malformed(TransportTexts.duplicateKey(key))
+        }
+    }
+}
+
 /// Admits a request: checks the caller against the authorization table for the matched route
 /// before anything it sent (path, query or body) is read, so 401 and 403 come before any
 /// validation, and reads bodies within the limits. Refuses a body larger than `maxBytes` with a 413
@@ -64,10 +85,10 @@ struct AdmissionMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let declared = request.headers[.contentLength].map { Int($0) ?? -1 }
-        if let declared, declared < 0 { throw HTTPError(.badRequest, message: "the Content-Length header is not a number of bytes") }
+        if let declared, declared < 0 { throw BodyRefused.badLength }
         let hasBody = declared.map { $0 > 0 } ?? (request.headers[.transferEncoding] != nil)
         if hasBody, let declared, declared > limits.maxBytes {
-            throw HTTPError(.contentTooLarge, message: "the request body is larger than \(limits.maxBytes) bytes")
+            throw BodyRefused.tooLarge(max: limits.maxBytes)
         }
         if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
             do { try Authorization.require(operation, by: RequestScope.principal) } catch {
@@ -85,11 +106,10 @@ struct AdmissionMiddleware: RouterMiddleware {
         let body = request.body
         let collected = try await withDeadline(channel: context.channel) { try await body.collect(upTo: maxBytes) }
         if request.headers[.contentType]?.lowercased().contains("json") == true, let key = DuplicateKeys.first(in: collected) {
-            throw Problem(
-                status: 400, slug: "malformed-request", title: "Malformed request",
-                detail: "the JSON body names '\(key.prefix(100))' twice in one object; send each field once")
+            throw BodyRefused.duplicateKey(key)
         }
         var request = request
+        ReceivedBody.current?.keep(collected)
         request.body = .init(buffer: collected)
         return try await next(request, context)
     }
@@ -100,7 +120,7 @@ struct AdmissionMiddleware: RouterMiddleware {
     /// deadline, the connection is closed then: nobody holds it by trickling a body nobody keeps.
     private func refusing(_ error: any Error, body: RequestBody, channel: any Channel) throws -> Response {
         let problem = Problem.of(error) ?? Problem(status: 400, slug: "bad-request", title: "Bad Request")
-        let bytes = try ProblemMiddleware<Context>.bodyBytes(problem)
+        let bytes = try problem.encoded()
         var response = Response(
             status: .init(code: problem.status), headers: [.contentType: "application/problem+json", .connection: "close"],
             body: ResponseBody(contentLength: bytes.readableBytes) { [self] writer in
@@ -109,7 +129,7 @@ struct AdmissionMiddleware: RouterMiddleware {
                 _ = try? await withDeadline(channel: channel) { for try await _ in body {} }
                 channel.close(promise: nil)
             })
-        if let seconds = ProblemMiddleware<Context>.retryAfter(error) { response.headers[.retryAfter] = String(seconds) }
+        RetryAfter.set(on: &response, for: error)
         if error is Unauthenticated { response.headers[.wwwAuthenticate] = "Bearer" }
         return response
     }
@@ -131,15 +151,15 @@ struct AdmissionMiddleware: RouterMiddleware {
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil
             }
-        } catch let error as any HTTPResponseError {
-            throw error  // too large
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw BodyRefused.tooLarge(max: limits.maxBytes)
         } catch  where ContinuousClock.now - started >= timeout {
             result = nil
         } catch {
             // The client's fault (the connection ended mid-body, a broken chunk): no 500 in the log.
-            throw HTTPError(.badRequest, message: "the request body could not be read completely")
+            throw BodyRefused.incomplete
         }
-        guard let result else { throw HTTPError(.requestTimeout, message: "the request body did not arrive within \(timeout)") }
+        guard let result else { throw BodyRefused.tooSlow(timeout) }
         return result
     }
 }

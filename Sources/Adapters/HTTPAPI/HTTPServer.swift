@@ -3,6 +3,7 @@ import Application
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 
@@ -12,14 +13,17 @@ public enum HTTPServer {
     /// The router serving the library through its use cases.
     /// Who the caller is comes before what it sends: the token is checked from the headers alone,
     /// and a body is read only for a caller allowed to send it, within the memory all bodies in
-    /// flight may hold together.
+    /// flight may hold together. `HEAD` answers wherever `GET` does; a path asked with a method it
+    /// does not answer is a 405 naming those it does.
     public static func router(
         library: Library, bodies: BodyLimits = BodyLimits(), trustedProxies: Set<String> = []
     ) throws -> Router<LibraryRequestContext> {
-        let router = Router(context: LibraryRequestContext.self)
-        router.add(middleware: ProblemMiddleware())
+        let shapes = try ContractShapes(contract: String(decoding: try contract(), as: UTF8.self))
+        let router = Router(context: LibraryRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: ProblemMiddleware(requests: RequestProblems(contract: shapes)))
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
         router.add(middleware: AdmissionMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes)))
+        router.add(middleware: WellFormedAddress())
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],
@@ -27,8 +31,14 @@ public enum HTTPServer {
         }
         try LibraryAPI(library: library).registerHandlers(
             on: router, serverURL: try Servers.Server1.url(), configuration: Configuration(dateTranscoder: WholeSecondDates()))
+        // Added after every route, so it stands only in front of the router's "not found".
+        router.add(middleware: AllowedMethods(routes: router.routes, headWithGet: true))
         return router
     }
+
+    /// The handlers every connection's pipeline adds after the HTTP codec: a request the parser
+    /// refuses is answered with a problem document.
+    public static func channelHandlers() -> [any RemovableChannelHandler] { [MalformedRequestAnswer()] }
 
     /// The OpenAPI document this server implements.
     public static func contract() throws -> Data {
@@ -39,62 +49,72 @@ public enum HTTPServer {
     }
 }
 
-/// Renders every error as an RFC 9457 problem document; unexpected errors become a 500
-/// whose details go to the log, never to the client.
+/// Renders every error as an RFC 9457 problem document, and gives every 503 and 429 a
+/// `Retry-After`. A request the generated code could not decode is said in the contract's terms
+/// (`RequestProblems`); unexpected errors become a 500. The technical error of either goes to the
+/// log, with the request's id, never to the client.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    let requests: RequestProblems
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let received = ReceivedBody()
         do {
-            var response = try await next(request, context)
+            var response = try await ReceivedBody.$current.withValue(received) { try await next(request, context) }
             // The generated code percent-encodes header values; a Location is a URI reference already.
             if let location = response.headers[.location], let decoded = location.removingPercentEncoding {
                 response.headers[.location] = decoded
             }
+            RetryAfter.set(on: &response, for: nil)
             return response
         } catch {
-            let problem =
-                Problem.of(error) ?? httpProblem(error)
-                ?? {
-                    context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-                    return Problem(
-                        status: 500, slug: "internal", title: "Internal error", detail: "the server failed; the error was logged")
-                }()
+            let problem = problem(error, path: request.uri.path, body: received.buffer, logger: context.logger)
             var response = try Self.response(problem)
             if problem.status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
-            if let seconds = Self.retryAfter(error) { response.headers[.retryAfter] = String(seconds) }
+            if let refused = error as? MethodNotAllowed { response.headers[.allow] = MethodNotAllowed.header(refused.allowed) }
+            RetryAfter.set(on: &response, for: error)
             return response
         }
     }
 
-    /// Whole seconds a client should wait before trying again, for errors that say so.
-    static func retryAfter(_ error: any Error) -> Int? {
-        let error = (error as? ServerError)?.underlyingError ?? error
-        let seconds: TimeInterval
-        switch error {
-        case let error as LoginThrottled: seconds = error.until.timeIntervalSinceNow
-        case let error as TooManyAttempts: seconds = error.retryAfter
-        case let error as ServerBusy: seconds = error.retryAfter
-        default: return nil
+    private func problem(_ error: any Error, path: String, body: ByteBuffer?, logger: Logger) -> Problem {
+        if let error = error as? ServerError, let problem = requests.problem(error, body: body) {
+            logger.info(
+                "request not decoded",
+                metadata: ["operation": "\(error.operationID)", "error": "\(String(reflecting: error.underlyingError))"])
+            return problem
         }
-        return max(1, Int(min(seconds, 86_400).rounded(.up)))
+        if let problem = Problem.of(error) { return problem }
+        if let problem = Self.transportProblem(error, path: path) {
+            logger.debug("request refused", metadata: ["error": "\(String(reflecting: error))"])
+            return problem
+        }
+        logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+        return Problem(status: 500, slug: "internal", title: "Internal error", detail: "the server failed; the error was logged")
     }
 
-    private func httpProblem(_ error: any Error) -> Problem? {
+    /// The router's own 4xx errors, in our words: their messages are the framework's.
+    static func transportProblem(_ error: any Error, path: String) -> Problem? {
         guard let error = error as? any HTTPResponseError, (400..<500).contains(Int(error.status.code)) else { return nil }
-        let slug = error.status == .contentTooLarge ? "too-large" : error.status == .notFound ? "not-found" : "bad-request"
-        let detail = (error as? HTTPError)?.body ?? error.status.reasonPhrase
-        return Problem(status: Int(error.status.code), slug: slug, title: error.status.reasonPhrase, detail: detail)
+        let status = error.status
+        return switch status {
+        case .notFound: Problem(status: 404, slug: "not-found", title: "Not found", detail: TransportTexts.noSuchPath(path))
+        case .contentTooLarge: Problem(status: 413, slug: "too-large", title: status.reasonPhrase)
+        default: Problem(status: Int(status.code), slug: "bad-request", title: status.reasonPhrase, detail: TransportTexts.unreadable)
+        }
     }
 
     static func response(_ problem: Problem) throws -> Response {
         Response(
             status: .init(code: problem.status), headers: [.contentType: "application/problem+json"],
-            body: .init(byteBuffer: try bodyBytes(problem)))
+            body: .init(byteBuffer: try problem.encoded()))
     }
+}
 
-    /// The problem document's bytes.
-    static func bodyBytes(_ problem: Problem) throws -> ByteBuffer {
+extension Problem {
+    /// The document's bytes, as the API sends them.
+    func encoded() throws -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return ByteBuffer(bytes: try encoder.encode(problem))
+        return ByteBuffer(bytes: try encoder.encode(self))
     }
 }

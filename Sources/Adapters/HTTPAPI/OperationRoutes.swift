@@ -43,8 +43,9 @@ enum OperationRoutes {
     ]
 
     /// The operation of the route a request matched, or nil (no route: the router answers 404/405).
+    /// A `HEAD` runs its `GET`'s operation.
     static func operation(_ request: Request, endpoint: String?) -> LibraryOperation? {
         guard let endpoint else { return nil }
-        return table["\(request.method.rawValue) \(endpoint)"]
+        return table["\(request.method == .head ? "GET" : request.method.rawValue) \(endpoint)"]
     }
 }

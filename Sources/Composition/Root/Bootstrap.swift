@@ -100,7 +100,10 @@ public enum Bootstrap {
         let maxConnections = configuration.connectionLimit(openFiles: OpenFiles.softLimit())
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: HTTPServer.channelHandlers(),
+                    idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "Shelfmark",
                 availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),

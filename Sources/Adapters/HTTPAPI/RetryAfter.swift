@@ -1,0 +1,45 @@
+import APIContract
+import Application
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+
+/// How long a client should wait before asking again, sent with every 503 and 429: what the
+/// error knows (a throttle knows when it lifts), else a pause fitting the kind of trouble.
+enum RetryAfter {
+    /// Seconds for a conflict that a retry soon will most likely not meet again.
+    static let contention = 1
+    /// Seconds for any other 503 (the database not answering) or 429.
+    static let other = 5
+
+    /// Sets `Retry-After` on a 503 or 429 that has none.
+    static func set(on response: inout Response, for error: (any Error)?) {
+        guard response.status == .serviceUnavailable || response.status == .tooManyRequests, response.headers[.retryAfter] == nil
+        else { return }
+        response.headers[.retryAfter] = String(error.flatMap(seconds) ?? other)
+    }
+
+    /// Whole seconds, at least one and at most a day, for errors that tell.
+    static func seconds(for error: any Error) -> Int? {
+        let error = (error as? ServerError)?.underlyingError ?? error
+        let seconds: TimeInterval
+        switch error {
+        case let error as LoginThrottled: seconds = error.until.timeIntervalSinceNow
+        case let error as TooManyAttempts: seconds = error.retryAfter
+        case let error as ServerBusy: seconds = error.retryAfter
+        case is TooMuchContention: seconds = TimeInterval(contention)
+        case let error as SearchUnavailable: seconds = error.retryAfter
+        case let error as CountryListUnavailable: seconds = error.retryAfter
+        case is StorageUnavailable: seconds = TimeInterval(other)
+        default: return nil
+        }
+        return max(1, Int(min(seconds, 86_400).rounded(.up)))
+    }
+}
+
+/// The database did not answer the health check.
+struct StorageUnavailable: ProblemConvertible {
+    var problem: Problem {
+        Problem(status: 503, slug: "unavailable", title: "Storage unavailable", detail: TransportTexts.storageUnavailable)
+    }
+}
