@@ -11,17 +11,15 @@ extension LibraryAPI {
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
         let form = SignupForm(email: body.email, password: body.password, displayName: body.displayName, country: body.country)
-        return .created(
-            .init(body: .json(try await signedIn(try await accounts.signUp.execute(form, client: RequestScope.clientIP, by: principal)))))
+        let account = try await signedIn(try await accounts.signUp.execute(form, client: RequestScope.clientIP, by: principal))
+        return .created(.init(headers: .init(location: Locations.account), body: .json(account)))
     }
 
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
-        return .created(
-            .init(
-                body: .json(
-                    try await signedIn(
-                        try await accounts.logIn.execute(email: body.email, password: body.password, client: RequestScope.clientIP)))))
+        let session = try await signedIn(
+            try await accounts.logIn.execute(email: body.email, password: body.password, client: RequestScope.clientIP))
+        return .created(.init(headers: .init(location: Locations.account), body: .json(session)))
     }
 
     func logOut(_ input: Operations.LogOut.Input) async throws -> Operations.LogOut.Output {

@@ -18,8 +18,7 @@ struct LibraryAPI: APIProtocol {
             let position = try await library.health.headPosition()
             return .ok(.init(body: .json(.init(status: .ok, position: position))))
         } catch {
-            let problem = Problem(status: 503, slug: "unavailable", title: "Storage unavailable", detail: "the database does not answer")
-            return .serviceUnavailable(.init(body: .applicationProblemJson(problem.schema)))
+            throw StorageUnavailable()
         }
     }
 
@@ -37,7 +36,7 @@ struct LibraryAPI: APIProtocol {
             categories: body.categories ?? [], coverURL: body.coverUrl, description: body.description)
         let entry = try await library.catalogue.addBook.execute(
             draft, copies: body.copies ?? 1, allowDuplicate: body.allowDuplicate ?? false, by: principal)
-        return .created(.init(headers: .init(location: "/api/v1/books/\(entry.id)"), body: .json(.init(entry))))
+        return .created(.init(headers: .init(location: Locations.book(entry.id)), body: .json(.init(entry))))
     }
 
     func getBook(_ input: Operations.GetBook.Input) async throws -> Operations.GetBook.Output {

@@ -12,7 +12,7 @@ extension LibraryAPI {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
         let books = try body.bookIds.map { id throws(NotFound) in try BookID.parse(id) }
         let loans = try await circulation.borrow.execute(books, by: principal)
-        return .created(.init(body: .json(.init(loans: loans.map(loan)))))
+        return .created(.init(headers: .init(location: Locations.ownLoans), body: .json(.init(loans: loans.map(loan)))))
     }
 
     func listLoans(_ input: Operations.ListLoans.Input) async throws -> Operations.ListLoans.Output {
@@ -35,8 +35,9 @@ extension LibraryAPI {
 
     func checkoutWalkIn(_ input: Operations.CheckoutWalkIn.Input) async throws -> Operations.CheckoutWalkIn.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
-        let made = try await circulation.checkout.execute(try BookID.parse(input.path.id), borrowerName: body.borrowerName, by: principal)
-        return .created(.init(body: .json(loan(made))))
+        let book = try BookID.parse(input.path.id)
+        let made = try await circulation.checkout.execute(book, borrowerName: body.borrowerName, by: principal)
+        return .created(.init(headers: .init(location: Locations.loans(of: book)), body: .json(loan(made))))
     }
 
     func myLoans(_ input: Operations.MyLoans.Input) async throws -> Operations.MyLoans.Output {

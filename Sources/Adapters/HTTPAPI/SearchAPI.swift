@@ -47,6 +47,6 @@ extension LibraryAPI {
         let entry = try await library.importBook.execute(
             isbn: b.isbn, workKey: b.workKey, overrides: overrides, copies: b.copies ?? 1,
             allowDuplicate: b.allowDuplicate ?? false, by: principal)
-        return .created(.init(headers: .init(location: "/api/v1/books/\(entry.id)"), body: .json(.init(entry))))
+        return .created(.init(headers: .init(location: Locations.book(entry.id)), body: .json(.init(entry))))
     }
 }
