@@ -19,11 +19,6 @@ public struct NotFound: MessageConvertible, Equatable, Sendable {
         self.thing = thing
         self.id = id
     }
-    /// Transitional, for callers not yet converted: the kind by name.
-    @available(*, deprecated, message: "name a NotFound.Thing")
-    public init(_ kind: String, _ id: String) {
-        self.init(Thing(rawValue: kind) ?? (kind.hasSuffix("edition") ? .edition : kind.hasSuffix("work") ? .work : .book), id)
-    }
 
     public var message: Message { .notFound(thing, id: id) }
 }
@@ -33,9 +28,6 @@ public struct InvalidInput: MessageConvertible, Equatable, Sendable {
     public let errors: [FieldError]
     public init(_ errors: [FieldError]) { self.errors = errors }
     public init(_ field: String, _ problem: FieldProblem) { self.errors = [FieldError(field, problem)] }
-    /// Transitional, for callers not yet converted: a text not in the catalogue.
-    @available(*, deprecated, message: "name a FieldProblem; the catalogue words it")
-    public init(_ field: String, _ message: String) { self.errors = [FieldError(field, .unworded(message))] }
     public var message: Message { .invalidInput(errors) }
 }
 
@@ -49,18 +41,12 @@ public struct TooMuchContention: MessageConvertible, Equatable, Sendable {
 /// A setting (environment variable or option) that cannot be used, said in one line; the
 /// command line exits with status 2 on it, before anything is served or changed.
 public struct ConfigurationError: MessageConvertible, Equatable, Sendable {
-    /// The setting's name (`SHELFMARK_PORT`, `--port`).
-    public let setting: String
-    /// The value given, as given (shortened), when one was.
-    public let value: String?
-    public let problem: FieldProblem
+    public let message: Message
+    /// A setting (`SHELFMARK_LOAN_DAYS`, `LOG_LEVEL`) and what is wrong with the value given
+    /// (shortened), when one was.
     public init(_ setting: String, value: String? = nil, _ problem: FieldProblem) {
-        self.setting = setting
-        self.value = value.map { String($0.prefix(40)) }
-        self.problem = problem
+        message = .badSetting(setting, value: value.map { String($0.prefix(40)) }, problem)
     }
-    /// Transitional, for callers not yet converted: a text not in the catalogue.
-    @available(*, deprecated, message: "name the setting and a FieldProblem")
-    public init(_ description: String) { self.init("", .unworded(description)) }
-    public var message: Message { .badSetting(setting, value: value, problem) }
+    /// What cannot be used, said as another message (the address `serve` cannot listen on).
+    public init(_ message: Message) { self.message = message }
 }

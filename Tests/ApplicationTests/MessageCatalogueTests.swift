@@ -86,6 +86,12 @@ extension MessageCatalogueTests {
         for thing in NotFound.Thing.allCases { Self.expectReadable(Self.english.text(.notFound(thing, id: "x")), "\(thing)") }
         for thing in NotFound.Thing.allCases { Self.expectReadable(Self.english.text(.notFound(thing, id: "")), "\(thing)") }
         for upstream in Upstream.allCases { Self.expectReadable(Self.english.text(.upstreamUnavailable(upstream)), "\(upstream)") }
+        let listening: [ListenProblem] = [
+            .portInUse(host: "::1", port: 80), .portNeedsPrivilege(host: "::1", port: 80), .notAnAddressHere(host: "10.9.9.9"),
+            .unknownHost("nowhere.invalid"),
+        ]
+        for listing in Listing.allCases { Self.expectReadable(Self.english.text(.nothingListed(listing)), "\(listing)") }
+        for problem in listening { Self.expectReadable(Self.english.text(.cannotListen(problem)), "\(problem)") }
         for reason in Forbidden.Reason.allCases { Self.expectReadable(Self.english.text(.forbidden(reason)), "\(reason)") }
     }
 }

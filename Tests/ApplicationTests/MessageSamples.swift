@@ -4,7 +4,7 @@ import Foundation
 
 /// One key per `Message` case, so a test can walk them all.
 enum MessageKey: CaseIterable {
-    case notFound, invalidInput, badSetting, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan, noCopyAvailable
+    case notFound, invalidInput, badSetting, cannotListen, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan, noCopyAvailable
     case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, loanIDInUse, loanLimitReached
     case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
     case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
@@ -21,6 +21,7 @@ enum MessageSamples {
         case .notFound: .notFound
         case .invalidInput: .invalidInput
         case .badSetting: .badSetting
+        case .cannotListen: .cannotListen
         case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue
         case .copiesOnLoan: .copiesOnLoan
         case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan
@@ -59,6 +60,7 @@ enum MessageSamples {
         case .invalidInput: .invalidInput([FieldError("title", .required), FieldError("copies", .noCopies(wouldBe: 0))])
         case .badSetting:
             .badSetting("SHELFMARK_LOAN_DAYS", value: "inf", .numberOutOfRange(min: 0.001, max: 3650, whole: false, unit: .days))
+        case .cannotListen: .cannotListen(.portInUse(host: "127.0.0.1", port: 8080))
         case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue(hobbit)
         case .copiesOnLoan: .copiesOnLoan(hobbit, onLoan: 1)
         case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan(hobbit, requested: 1, onLoan: 2)
@@ -98,7 +100,7 @@ enum FieldProblemKey: CaseIterable {
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable
-    case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable, unworded
+    case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
 }
 
 /// A sample of every field problem; `key(of:)` has no default.
@@ -142,7 +144,6 @@ enum FieldProblemSamples {
         case .confirmationNeeded: .confirmationNeeded
         case .fileExists: .fileExists
         case .fileUnusable: .fileUnusable
-        case .unworded: .unworded
         }
     }
 
@@ -185,7 +186,6 @@ enum FieldProblemSamples {
         case .confirmationNeeded: .confirmationNeeded
         case .fileExists: .fileExists("/tmp/replayed.sqlite")
         case .fileUnusable: .fileUnusable("/tmp/anchors.txt")
-        case .unworded: .unworded("is not valid")
         }
     }
 

@@ -101,7 +101,7 @@ struct LoanCommand: AsyncParsableCommand {
 }
 
 private func parseLoan(_ text: String) throws -> LoanID {
-    guard let id = LoanID(text) else { throw NotFound("loan", text) }
+    guard let id = LoanID(text) else { throw NotFound(.loan, text) }
     return id
 }
 

@@ -9,14 +9,14 @@ extension LibraryAPI {
     var accounts: AccountUseCases { library.accounts }
 
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
-        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let form = SignupForm(email: body.email, password: body.password, displayName: body.displayName, country: body.country)
         let account = try await signedIn(try await accounts.signUp.execute(form, client: RequestScope.clientIP, by: principal))
         return .created(.init(headers: .init(location: Locations.account), body: .json(account)))
     }
 
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
-        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let session = try await signedIn(
             try await accounts.logIn.execute(email: body.email, password: body.password, client: RequestScope.clientIP))
         return .created(.init(headers: .init(location: Locations.account), body: .json(session)))
@@ -42,8 +42,8 @@ extension LibraryAPI {
     }
 
     func changeRole(_ input: Operations.ChangeRole.Input) async throws -> Operations.ChangeRole.Output {
-        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
-        guard let id = UserID(input.path.id) else { throw NotFound("user", input.path.id) }
+        guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
+        guard let id = UserID(input.path.id) else { throw NotFound(.user, input.path.id) }
         let role: Role = body.role == .librarian ? .librarian : .member
         return .ok(.init(body: .json(.init(try await accounts.changeRole.execute(id, to: role, by: principal)))))
     }

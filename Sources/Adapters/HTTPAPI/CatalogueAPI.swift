@@ -30,7 +30,7 @@ struct LibraryAPI: APIProtocol {
     }
 
     func createBook(_ input: Operations.CreateBook.Input) async throws -> Operations.CreateBook.Output {
-        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let draft = BookDraft(
             title: body.title, authors: body.authors, isbn: body.isbn, publisher: body.publisher,
             categories: body.categories ?? [], coverURL: body.coverUrl, description: body.description)
@@ -45,7 +45,7 @@ struct LibraryAPI: APIProtocol {
     }
 
     func updateBook(_ input: Operations.UpdateBook.Input) async throws -> Operations.UpdateBook.Output {
-        guard case .json(let patch) = input.body else { throw InvalidInput("body", "must be JSON") }
+        guard case .json(let patch) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let changes = BookChanges(
             title: patch.title, authors: patch.authors, isbn: patch.isbn, publisher: patch.publisher,
             categories: patch.categories, coverURL: patch.coverUrl, description: patch.description)
@@ -62,7 +62,7 @@ struct LibraryAPI: APIProtocol {
 
     func clearCatalogue(_ input: Operations.ClearCatalogue.Input) async throws -> Operations.ClearCatalogue.Output {
         guard input.query.confirm else {
-            throw InvalidInput("confirm", "must be true: clearing withdraws every book in the catalogue")
+            throw InvalidInput("confirm", .confirmationNeeded)
         }
         let report = try await library.catalogue.clearCatalogue.execute(by: principal)
         return .ok(
@@ -70,7 +70,7 @@ struct LibraryAPI: APIProtocol {
                 body: .json(
                     .init(
                         withdrawn: report.withdrawn.map(\.description),
-                        kept: report.kept.map { .init(id: $0.book.description, reason: $0.rejection.description) }))))
+                        kept: report.kept.map { .init(id: $0.book.description, reason: $0.description) }))))
     }
 }
 

@@ -9,7 +9,7 @@ extension LibraryAPI {
     var circulation: CirculationUseCases { library.circulation }
 
     func borrowBooks(_ input: Operations.BorrowBooks.Input) async throws -> Operations.BorrowBooks.Output {
-        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let books = try body.bookIds.map { id throws(NotFound) in try BookID.parse(id) }
         let loans = try await circulation.borrow.execute(books, by: principal)
         return .created(.init(headers: .init(location: Locations.ownLoans), body: .json(.init(loans: loans.map(loan)))))
@@ -34,7 +34,7 @@ extension LibraryAPI {
     }
 
     func checkoutWalkIn(_ input: Operations.CheckoutWalkIn.Input) async throws -> Operations.CheckoutWalkIn.Output {
-        guard case .json(let body) = input.body else { throw InvalidInput("body", "must be JSON") }
+        guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let book = try BookID.parse(input.path.id)
         let made = try await circulation.checkout.execute(book, borrowerName: body.borrowerName, by: principal)
         return .created(.init(headers: .init(location: Locations.loans(of: book)), body: .json(loan(made))))
@@ -64,7 +64,7 @@ extension LibraryAPI {
     }
 
     private func loanID(_ text: String) throws -> LoanID {
-        guard let id = LoanID(text) else { throw NotFound("loan", text) }
+        guard let id = LoanID(text) else { throw NotFound(.loan, text) }
         return id
     }
 

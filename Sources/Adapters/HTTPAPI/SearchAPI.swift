@@ -40,7 +40,7 @@ extension LibraryAPI {
 
 extension LibraryAPI {
     func importBook(_ input: Operations.ImportBook.Input) async throws -> Operations.ImportBook.Output {
-        guard case .json(let b) = input.body else { throw InvalidInput("body", "must be JSON") }
+        guard case .json(let b) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let overrides = BookChanges(
             title: b.title, authors: b.authors, publisher: b.publisher, categories: b.categories, coverURL: b.coverUrl,
             description: b.description)

@@ -25,7 +25,7 @@ public struct OpenLibrarySearch: BookSearch {
         do {
             data = try await http.get("/search.json?" + Self.parameters(query), until: http.deadline())
         } catch .unprocessable {
-            throw InvalidInput("q", "Open Library cannot search for that: use a longer or more specific query")
+            throw InvalidInput("q", .tooVague)
         } catch {
             throw error.trouble
         }

@@ -57,7 +57,7 @@ public struct CatalogueQuery: Equatable, Sendable {
     public func validate() throws(InvalidInput) {
         var errors: [FieldError] = []
         // Counted in Unicode scalars, as the contract's maxLength is: a character may carry any number of them.
-        if let text, text.unicodeScalars.count > 200 { errors.append(FieldError("q", "must be at most 200 characters")) }
+        if let text, text.unicodeScalars.count > 200 { errors.append(FieldError("q", .tooLong(max: 200))) }
         // Typed text like any other (a NUL cut the full-text query short: a 500); tabs and line breaks separate words.
         if let text, let problem = FreeText.problem(text, field: "q", multiline: true) { errors.append(problem) }
         if errors.isEmpty { do { _ = try searchTerms() } catch { errors += error.errors } }

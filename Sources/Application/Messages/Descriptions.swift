@@ -26,3 +26,7 @@ extension SearchUnavailable: MessageConvertible {
 extension BookRejection: CustomStringConvertible {
     public var description: String { Catalogues.english.text(BookRefused.message(self, book: nil, title: nil)) }
 }
+
+extension ListenProblem: CustomStringConvertible {
+    public var description: String { Catalogues.english.text(.cannotListen(self)) }
+}

@@ -46,7 +46,6 @@ extension English {
         case .confirmationNeeded: "must be true, to confirm: this cannot be undone"
         case .fileExists(let path): "'\(path)' exists already; give the name of a new file"
         case .fileUnusable(let path): "'\(path)' cannot be read or written"
-        case .unworded(let text): text
         }
     }
 

@@ -12,6 +12,7 @@ public struct English: MessageCatalogue {
         case .notFound(let thing, let id): notFound(thing, id)
         case .invalidInput(let errors): errors.map(text).joined(separator: "; ")
         case .badSetting(let setting, let value, let problem): badSetting(setting, value, problem)
+        case .cannotListen(let problem): cannotListen(problem)
         case .bookAlreadyInCatalogue(let book): "\(name(book)) is already in the catalogue"
         case .copiesOnLoan(let book, let onLoan):
             "\(name(book)) has \(copies(onLoan)) on loan, so it cannot be withdrawn until \(onLoan == 1 ? "it is" : "they are") returned"
@@ -96,6 +97,20 @@ public struct English: MessageCatalogue {
     private func loanLimit(max: Int, active: Int, requested: Int) -> String {
         let left = Swift.max(0, max - active)
         let have = active == 1 ? "1 book" : "\(active) books"
+    private func cannotListen(_ problem: ListenProblem) -> String {
+        switch problem {
+        case .portInUse(let host, let port):
+            "port \(port) is already in use on \(host); stop the other server or choose another port with --port"
+        case .portNeedsPrivilege(let host, let port):
+            "port \(port) on \(host) needs privileges this user does not have; choose a port from 1024 up with --port"
+        case .notAnAddressHere(let host):
+            "\(host) is not an address of this machine; choose one of its addresses with --host "
+                + "(127.0.0.1 for this machine only, 0.0.0.0 for every network)"
+        case .unknownHost(let host):
+            "the host name '\(host.prefix(100))' cannot be found; give an address of this machine with --host, such as 127.0.0.1"
+        }
+    }
+
         return "you have \(have) on loan and may have at most \(max), so you can borrow \(left) more, not \(requested)"
     }
 

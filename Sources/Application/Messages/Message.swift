@@ -14,6 +14,8 @@ public enum Message: Equatable, Sendable {
     case invalidInput([FieldError])
     /// A setting (environment variable or option) that cannot be used, with the value given.
     case badSetting(String, value: String?, FieldProblem)
+    /// `serve` cannot listen where it was told to.
+    case cannotListen(ListenProblem)
 
     // The catalogue
     /// A book with this id exists already, with other details.
@@ -105,6 +107,18 @@ public struct OverdueBook: Equatable, Sendable {
         self.title = title
         self.dueAt = dueAt
     }
+}
+
+/// Why `serve` cannot listen on an address and port.
+public enum ListenProblem: Equatable, Sendable {
+    /// Another program listens on this port.
+    case portInUse(host: String, port: Int)
+    /// Ports below 1024 need privileges.
+    case portNeedsPrivilege(host: String, port: Int)
+    /// The address belongs to no interface of this machine.
+    case notAnAddressHere(host: String)
+    /// The host name does not resolve.
+    case unknownHost(String)
 }
 
 /// A service outside the library that a message can name.

@@ -36,10 +36,10 @@ public struct SearchQuery: Hashable, Sendable {
     public func validate() throws(InvalidInput) {
         var errors: [FieldError] = []
         if title == nil && author == nil && text == nil {
-            errors.append(FieldError("title", "give a title, an author or words to search for"))
+            errors.append(FieldError("title", .atLeastOneOf(["title", "author", "q"])))
         }
         for case let (field, value?) in [("title", title), ("author", author), ("q", text)] {
-            if value.unicodeScalars.count > 200 { errors.append(FieldError(field, "must be at most 200 characters")) }
+            if value.unicodeScalars.count > 200 { errors.append(FieldError(field, .tooLong(max: 200))) }
             // A NUL cut the cache key short, so that queries differing after it shared one answer.
             if let problem = FreeText.problem(value, field: field, multiline: true) { errors.append(problem) }
         }

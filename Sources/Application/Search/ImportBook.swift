@@ -25,18 +25,18 @@ public struct ImportBook: Sendable {
         switch (isbn, workKey) {
         case (let isbn?, nil):
             let parsed: ISBN
-            do { parsed = try ISBN(parsing: isbn) } catch { throw InvalidInput("isbn", "'\(isbn)' is not a valid ISBN: it \(error)") }
+            do { parsed = try ISBN(parsing: isbn) } catch { throw InvalidInput("isbn", .notAnISBN(isbn, error)) }
             found = try await lookup.book(isbn: parsed)
-            guard found != nil else { throw NotFound("Open Library edition", parsed.isbn13) }
+            guard found != nil else { throw NotFound(.edition, parsed.isbn13) }
         case (nil, let key?):
             let key = key.split(separator: "/").last.map(String.init) ?? key
             guard key.hasPrefix("OL"), key.hasSuffix("W") else {
-                throw InvalidInput("workKey", "must be an Open Library work key such as OL27448W")
+                throw InvalidInput("workKey", .notAWorkKey)
             }
             found = try await lookup.book(workKey: key)
-            guard found != nil else { throw NotFound("Open Library work", key) }
+            guard found != nil else { throw NotFound(.work, key) }
         default:
-            throw InvalidInput("isbn", "give either an ISBN or a work key")
+            throw InvalidInput("isbn", .exactlyOneOf(["isbn", "workKey"]))
         }
         let record = found!
         let prefilled = BookDraft(

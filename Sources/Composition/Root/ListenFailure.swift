@@ -11,33 +11,13 @@ import NIOCore
 #endif
 
 /// Why `serve` cannot listen where it was told to, said so that the operator knows what to change
-/// (the socket call's own words, `bind(descriptor:ptr:bytes:)` and `errno: 98`, go no further).
-enum ListenFailure: Error, Equatable, CustomStringConvertible {
-    /// Another program listens on this port.
-    case portInUse(host: String, port: Int)
-    /// Ports below 1024 need privileges.
-    case portNeedsPrivilege(host: String, port: Int)
-    /// The address belongs to no interface of this machine.
-    case notAnAddressHere(host: String)
-    /// The host name does not resolve.
-    case unknownHost(String)
+/// (the catalogue words it; the socket call's own words, `bind(descriptor:ptr:bytes:)` and
+/// `errno: 98`, go no further).
+typealias ListenFailure = ListenProblem
 
-    var description: String {
-        switch self {
-        case .portInUse(let host, let port):
-            "port \(port) is already in use on \(host); stop the other server or choose another port with --port"
-        case .portNeedsPrivilege(let host, let port):
-            "port \(port) on \(host) needs privileges this user does not have; choose a port from 1024 up with --port"
-        case .notAnAddressHere(let host):
-            "\(host) is not an address of this machine; choose one of its addresses with --host "
-                + "(127.0.0.1 for this machine only, 0.0.0.0 for every network)"
-        case .unknownHost(let host):
-            "the host name '\(host)' cannot be found; give an address of this machine with --host, such as 127.0.0.1"
-        }
-    }
-
+extension ListenProblem {
     /// As the command line reports a setting it cannot use: one line, exit status 2.
-    var configurationError: ConfigurationError { ConfigurationError("", .unworded(description)) }
+    var configurationError: ConfigurationError { ConfigurationError(.cannotListen(self)) }
 
     /// The failure `errno` from `bind` stands for, or nil when it is none of these.
     static func of(errno: Int32, host: String, port: Int) -> ListenFailure? {

@@ -9,10 +9,4 @@ public struct FieldError: Error, Equatable, Sendable {
         self.field = field
         self.problem = problem
     }
-
-    /// Transitional, for callers not yet converted: a text not in the catalogue.
-    @available(*, deprecated, message: "name a FieldProblem; the catalogue words it")
-    public init(_ field: String, _ message: String) {
-        self.init(field, .unworded(message))
-    }
 }

@@ -75,9 +75,6 @@ public enum FieldProblem: Equatable, Sendable {
     case fileExists(String)
     /// A file that cannot be read or written.
     case fileUnusable(String)
-    /// Transitional: a text written before the catalogue, kept only until its caller names a
-    /// problem above (`FieldError(_:_:)` with a string). Nothing new should use it.
-    case unworded(String)
 }
 
 /// What a number counts, for a message.
