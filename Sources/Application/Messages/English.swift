@@ -27,6 +27,9 @@ public struct English: MessageCatalogue {
         case .renewalLimitReached(let title, let max):
             "\(loan(title)) was renewed \(times(max)) already, the most allowed; return it when you are done"
         case .overdueCannotBeRenewed(let title): "\(loan(title)) is overdue, so it cannot be renewed: please return it"
+        case .othersWaiting(let title, let count):
+            "\(loan(title)) cannot be renewed: \(count == 1 ? "another member is" : "\(count) other members are") waiting for the book;"
+                + " please return it by its due date"
         case .loanIDInUse: "another loan has this id already"
         case .loanLimitReached(let max, let active, let requested): loanLimit(max: max, active: active, requested: requested)
         case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
@@ -94,9 +97,6 @@ public struct English: MessageCatalogue {
         return "\(setting) \(text(problem))\(given)"
     }
 
-    private func loanLimit(max: Int, active: Int, requested: Int) -> String {
-        let left = Swift.max(0, max - active)
-        let have = active == 1 ? "1 book" : "\(active) books"
     private func cannotListen(_ problem: ListenProblem) -> String {
         switch problem {
         case .portInUse(let host, let port):
@@ -111,6 +111,9 @@ public struct English: MessageCatalogue {
         }
     }
 
+    private func loanLimit(max: Int, active: Int, requested: Int) -> String {
+        let left = Swift.max(0, max - active)
+        let have = active == 1 ? "1 book" : "\(active) books"
         return "you have \(have) on loan and may have at most \(max), so you can borrow \(left) more, not \(requested)"
     }
 
