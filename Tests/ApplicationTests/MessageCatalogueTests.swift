@@ -91,6 +91,13 @@ extension MessageCatalogueTests {
             .unknownHost("nowhere.invalid"),
         ]
         for listing in Listing.allCases { Self.expectReadable(Self.english.text(.nothingListed(listing)), "\(listing)") }
+        let requests: [RequestTrouble] = [
+            .noSuchPath("/api/v1/nothing"), .methodNotAllowed(method: "PUT", path: "/api/v1/books", allowed: ["GET", "POST"]),
+            .malformedURL, .notJSON, .valueUnreadable, .notHTTP, .headersTooLarge, .notAnObject, .bodyRequired, .unsupportedMediaType,
+            .notAcceptable, .unreadable, .storageUnavailable, .badContentLength, .bodyIncomplete, .bodyTooLarge(max: 1_048_576),
+            .bodyTooSlow(seconds: 10), .duplicateKey("title"), .contractMissing,
+        ]
+        for trouble in requests { Self.expectReadable(Self.english.text(.request(trouble)), "\(trouble)") }
         for problem in listening { Self.expectReadable(Self.english.text(.cannotListen(problem)), "\(problem)") }
         for reason in Forbidden.Reason.allCases { Self.expectReadable(Self.english.text(.forbidden(reason)), "\(reason)") }
     }

@@ -5,10 +5,10 @@ import Foundation
 /// One key per `Message` case, so a test can walk them all.
 enum MessageKey: CaseIterable {
     case notFound, invalidInput, badSetting, cannotListen, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan, noCopyAvailable
-    case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, loanIDInUse, loanLimitReached
+    case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, othersWaiting, loanIDInUse, loanLimitReached
     case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
     case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
-    case loginThrottled, tooManyAttempts, contention, upstreamUnavailable, done
+    case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
 }
 
 /// A sample of every message; `key(of:)` has no default, so a new case needs a key (and a sample).
@@ -30,6 +30,7 @@ enum MessageSamples {
         case .loanAlreadyReturned: .loanAlreadyReturned
         case .renewalLimitReached: .renewalLimitReached
         case .overdueCannotBeRenewed: .overdueCannotBeRenewed
+        case .othersWaiting: .othersWaiting
         case .loanIDInUse: .loanIDInUse
         case .loanLimitReached: .loanLimitReached
         case .tooManyInOneRequest: .tooManyInOneRequest
@@ -48,6 +49,9 @@ enum MessageSamples {
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled
         case .tooManyAttempts: .tooManyAttempts
+        case .request: .request
+        case .serverBusy: .serverBusy
+        case .serverFailed: .serverFailed
         case .contention: .contention
         case .upstreamUnavailable: .upstreamUnavailable
         case .done: .done
@@ -69,6 +73,7 @@ enum MessageSamples {
         case .loanAlreadyReturned: .loanAlreadyReturned(title: "The Hobbit")
         case .renewalLimitReached: .renewalLimitReached(title: "The Hobbit", max: 2)
         case .overdueCannotBeRenewed: .overdueCannotBeRenewed(title: nil)
+        case .othersWaiting: .othersWaiting(title: "The Hobbit", count: 2)
         case .loanIDInUse: .loanIDInUse
         case .loanLimitReached: .loanLimitReached(max: 5, active: 3, requested: 3)
         case .tooManyInOneRequest: .tooManyInOneRequest(max: 5)
@@ -87,6 +92,9 @@ enum MessageSamples {
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled(until: Date(timeIntervalSince1970: 1_796_601_600))
         case .tooManyAttempts: .tooManyAttempts(retryAfterSeconds: 30)
+        case .request: .request(.methodNotAllowed(method: "PUT", path: "/api/v1/books", allowed: ["GET", "POST"]))
+        case .serverBusy: .serverBusy
+        case .serverFailed: .serverFailed
         case .contention: .contention
         case .upstreamUnavailable: .upstreamUnavailable(.openLibrary)
         case .done: .done(.withdrawn(count: 2))

@@ -104,5 +104,5 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
     }
 
     /// What a request the server could not read is told when nothing more precise is known.
-    public static let unreadable = "the request could not be read"
+    public static var unreadable: String { Catalogues.english.text(.request(.unreadable)) }
 }

@@ -42,10 +42,12 @@ final class BodyBudget: Sendable {
 }
 
 /// The server has no room for this request's body now; the client may retry shortly.
-struct ServerBusy: ProblemConvertible, CustomStringConvertible {
+struct ServerBusy: ProblemConvertible, MessageConvertible {
     let retryAfter: TimeInterval
-    var description: String { "the server is busy receiving other requests; try again in a few seconds" }
-    var problem: Problem { Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: description) }
+    var message: Message { .serverBusy }
+    var problem: Problem {
+        Problem(status: 503, slug: "busy", title: "Service Unavailable", detail: TransportTexts.catalogue.text(message))
+    }
 }
 
 /// A request body the server will not read, said in our words (the framework's name its types).

@@ -2,40 +2,35 @@ import APIContract
 import Application
 import Domain
 
-/// The words of the problems the HTTP transport itself answers (a wrong method, an unknown path,
-/// a body that is not JSON, a malformed address), kept together so they can move into the
-/// message catalogue with the others. What is wrong with a field is a `FieldProblem`, which the
-/// catalogue words already.
+/// The problems the HTTP transport itself answers (a wrong method, an unknown path, a body that
+/// is not JSON, a malformed address), worded by the message catalogue (`RequestTrouble`). What is
+/// wrong with a field is a `FieldProblem`, which the catalogue words too.
 enum TransportTexts {
-    static func noSuchPath(_ path: String) -> String {
-        "there is nothing at \(path.prefix(200)); the API's paths are listed in /openapi.yaml"
-    }
+    /// The catalogue the transport answers in (English until `Accept-Language` picks another).
+    static let catalogue = Catalogues.preferred()
 
+    static func say(_ trouble: RequestTrouble) -> String { catalogue.text(.request(trouble)) }
+
+    static func noSuchPath(_ path: String) -> String { say(.noSuchPath(path)) }
     static func methodNotAllowed(_ method: String, path: String, allowed: [String]) -> String {
-        "\(path.prefix(200)) does not answer \(method.prefix(20)); it answers \(allowed.joined(separator: ", "))"
+        say(.methodNotAllowed(method: method, path: path, allowed: allowed))
     }
-
-    static let malformedURL =
-        "the address is not a valid URL: write characters other than ASCII letters and digits percent-encoded as UTF-8 (é as %C3%A9)"
-    static let notJSON = "the body is not valid JSON"
-    static let valueUnreadable = "a value in the body could not be read (a number too large for its field, perhaps)"
-    static let notHTTP = "the request is not valid HTTP/1.1"
-    static let headersTooLarge = "the request's headers are too large"
-    static let notAnObject = "the body must be a JSON object"
-    static let bodyRequired = "this request needs a JSON body"
-    static let unsupportedMediaType = "the body must be sent as application/json"
-    static let notAcceptable = "the answer can only be sent as application/json or application/problem+json"
-    static let unreadable = Problem.unreadable
-    static let storageUnavailable = "the database does not answer"
-    static let badContentLength = "the Content-Length header is not a number of bytes"
-    static let bodyIncomplete = "the request body could not be read completely"
-    static func bodyTooLarge(max: Int) -> String { "the request body is larger than \(max) bytes" }
-    static func bodyTooSlow(_ timeout: Duration) -> String {
-        "the request body did not arrive within \(timeout.components.seconds) seconds"
-    }
-    static func duplicateKey(_ key: String) -> String {
-        "the JSON body names '\(key.prefix(100))' twice in one object; send each field once"
-    }
+    static var malformedURL: String { say(.malformedURL) }
+    static var notJSON: String { say(.notJSON) }
+    static var valueUnreadable: String { say(.valueUnreadable) }
+    static var notHTTP: String { say(.notHTTP) }
+    static var headersTooLarge: String { say(.headersTooLarge) }
+    static var notAnObject: String { say(.notAnObject) }
+    static var bodyRequired: String { say(.bodyRequired) }
+    static var unsupportedMediaType: String { say(.unsupportedMediaType) }
+    static var notAcceptable: String { say(.notAcceptable) }
+    static var unreadable: String { say(.unreadable) }
+    static var storageUnavailable: String { say(.storageUnavailable) }
+    static var badContentLength: String { say(.badContentLength) }
+    static var bodyIncomplete: String { say(.bodyIncomplete) }
+    static func bodyTooLarge(max: Int) -> String { say(.bodyTooLarge(max: max)) }
+    static func bodyTooSlow(_ timeout: Duration) -> String { say(.bodyTooSlow(seconds: timeout.components.seconds)) }
+    static func duplicateKey(_ key: String) -> String { say(.duplicateKey(key)) }
 
     /// The problem for input the transport could not decode, naming each field and what it expects.
     static func malformed(_ errors: [FieldError]) -> Problem {

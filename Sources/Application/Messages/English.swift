@@ -57,6 +57,9 @@ public struct English: MessageCatalogue {
             "too many failed logins for this email address from your address; try again after \(Self.time(until))"
         case .tooManyAttempts(let seconds):
             "too many login and signup attempts from your address; try again in \(seconds) \(seconds == 1 ? "second" : "seconds")"
+        case .request(let trouble): request(trouble)
+        case .serverBusy: "the server is busy receiving other requests; try again in a few seconds"
+        case .serverFailed: "the server failed on this request; the error was logged"
         case .contention: "the library was busy with other changes to the same records; please try again"
         case .upstreamUnavailable(let upstream): unavailable(upstream)
         case .done(let confirmation): text(confirmation)

@@ -80,6 +80,12 @@ public enum Message: Equatable, Sendable {
     case tooManyAttempts(retryAfterSeconds: Int)
 
     // The service and the outside world
+    /// A request the HTTP transport could not take, and why.
+    case request(RequestTrouble)
+    /// The server has no room for a request's body just now.
+    case serverBusy
+    /// The server failed on a request; the cause is in its log.
+    case serverFailed
     /// The data kept changing under the request.
     case contention
     /// A source of book records outside the library cannot be reached; the local catalogue still works.
@@ -107,6 +113,48 @@ public struct OverdueBook: Equatable, Sendable {
         self.title = title
         self.dueAt = dueAt
     }
+}
+
+/// Why the HTTP transport could not take a request (before any operation ran).
+public enum RequestTrouble: Equatable, Sendable {
+    /// Nothing is at this path.
+    case noSuchPath(String)
+    /// The path does not answer this method; it answers those listed.
+    case methodNotAllowed(method: String, path: String, allowed: [String])
+    /// The address is not a valid URL (raw non-ASCII, stray percent signs).
+    case malformedURL
+    /// The body is not JSON.
+    case notJSON
+    /// A value of the body cannot be read (a number too large for its field).
+    case valueUnreadable
+    /// The request is not HTTP/1.1.
+    case notHTTP
+    /// The headers are too large.
+    case headersTooLarge
+    /// The body is JSON but not an object.
+    case notAnObject
+    /// The operation needs a body and none came.
+    case bodyRequired
+    /// The body is not sent as `application/json`.
+    case unsupportedMediaType
+    /// The client accepts no type the answer can be sent as.
+    case notAcceptable
+    /// Nothing more precise is known.
+    case unreadable
+    /// The database does not answer.
+    case storageUnavailable
+    /// The Content-Length header is not a number.
+    case badContentLength
+    /// The body ended early.
+    case bodyIncomplete
+    /// The body is larger than `max` bytes.
+    case bodyTooLarge(max: Int)
+    /// The body did not arrive within `seconds`.
+    case bodyTooSlow(seconds: Int64)
+    /// One JSON object names a key twice.
+    case duplicateKey(String)
+    /// The contract document is not bundled with this build.
+    case contractMissing
 }
 
 /// Why `serve` cannot listen on an address and port.
