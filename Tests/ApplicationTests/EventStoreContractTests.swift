@@ -45,6 +45,23 @@ struct EventStoreContractTests {
         #expect(try await store.read("s-1").map(\.event) == [bookAdded(1), bookAdded(3)])
     }
 
+    @Test("a stream listed without events is only checked: stale, it fails the append whole", arguments: StoreFactory.all)
+    func versionCheckWithoutEvents(factory: StoreFactory) async throws {
+        let store = try factory.make()
+        try await store.append([StreamAppend("read", expected: .noStream, events: [pending(1)])])
+        await #expect(throws: AppendConflict(stream: "read", expected: .noStream, actual: 1)) {
+            try await store.append([
+                StreamAppend("read", expected: .noStream, events: []), StreamAppend("written", expected: .noStream, events: [pending(2)]),
+            ])
+        }
+        #expect(try await store.read("written").isEmpty)
+        try await store.append([
+            StreamAppend("read", expected: .exactly(1), events: []), StreamAppend("written", expected: .noStream, events: [pending(3)]),
+        ])
+        #expect(try await store.read("read").map(\.version) == [1])
+        #expect(try await store.read("written").map(\.event) == [bookAdded(3)])
+    }
+
     @Test("one stale stream fails a multi-stream append whole", arguments: StoreFactory.all)
     func multiStreamAtomicity(factory: StoreFactory) async throws {
         let store = try factory.make()

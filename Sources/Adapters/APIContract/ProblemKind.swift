@@ -31,6 +31,7 @@ struct ProblemKind {
         case is Forbidden: self.init(status: 403, slug: "forbidden", title: "Forbidden")
         case is EmailTaken: self.init(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
         case is SearchUnavailable: self.init(status: 503, slug: "search-unavailable", title: "Service Unavailable")
+        case is CountryListUnavailable: self.init(status: 503, slug: "countries-unavailable", title: "Service Unavailable")
         case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")
         case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
         default: return nil
@@ -51,7 +52,8 @@ struct ProblemKind {
         case .loan(.noSuchLoan), .hold(.noSuchHold): .notFound
         case .patron(.alreadyBorrowed), .patron(.holdLimitReached):
             ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")
-        case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .patron:
+        case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .loan(.othersWaiting),
+            .patron:
             ProblemKind(status: 409, slug: "loan-refused", title: "Loan refused")
         case .hold(.copyOnShelf), .hold(.alreadyHolding), .hold(.setAsideForOthers), .hold(.copiesSetAside), .hold(.idInUse):
             ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")

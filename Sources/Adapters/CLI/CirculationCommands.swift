@@ -137,15 +137,27 @@ struct NoticesCommand: AsyncParsableCommand {
 
     struct Scan: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Issue the notices due now (or as of a time); each loan gets each notice once, however often this runs.",
-            discussion: "No API twin (the server scans on its own); with --json, prints {\"issued\": N}.")
+            abstract: "Issue the notices due now; each loan gets each notice once per due date, however often this runs.",
+            discussion: """
+                With --as-of, a rehearsal: lists the notices a scan at that time would issue, and issues none (only the \
+                clock decides what is issued). No API twin (the server scans on its own); with --json, prints \
+                {"issued": N}, or {"issued": 0, "wouldIssue": N} for a rehearsal.
+                """)
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(name: .customLong("as-of"), help: ArgumentHelp("An ISO 8601 time, e.g. 2026-12-01T09:00:00Z.", valueName: "time"))
         var asOf: String?
         func run() async throws {
             let when = try asOf.map { try parseTime($0, option: "--as-of") }
             let (library, principal) = try await global.acting()
-            let issued = try await library.circulation.scan.execute(asOf: when, by: principal)
+            if let when {
+                let notices = try await library.circulation.scan.rehearse(asOf: when, by: principal)
+                if global.json { return try printJSON(["issued": 0, "wouldIssue": notices.count]) }
+                for notice in notices {
+                    print("\(notice.kind.rawValue)\t\(notice.bookTitle)\tdue \(notice.dueAt.formatted(.iso8601))\tmember \(notice.member)")
+                }
+                return print(say(.noticesRehearsed(count: notices.count, asOf: when)))
+            }
+            let issued = try await library.circulation.scan.execute(by: principal)
             if global.json { return try printJSON(["issued": issued]) }
             print(say(.noticesIssued(count: issued)))
         }

@@ -20,7 +20,7 @@ struct CatalogueProjection: SQLiteProjection {
             try db.cached(
                 sql: "UPDATE catalogue_books SET last_checkout_name = ?, last_checkout_at = ? WHERE id = ?",
                 arguments: [e.borrowerName, Timestamp.format(e.lentAt), e.book.description])
-        case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark, .isbnClaim:
+        case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark, .isbnClaim, .hold:
             return
         }
     }

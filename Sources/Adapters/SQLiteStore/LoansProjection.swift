@@ -37,7 +37,7 @@ struct LoansProjection: SQLiteProjection {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    e.id, e.member.description, e.loan.description, e.bookTitle, e.kind.rawValue,
+                    try Self.noticeID(e, db), e.member.description, e.loan.description, e.bookTitle, e.kind.rawValue,
                     Timestamp.format(e.dueAt), Timestamp.format(e.at), recorded.position,
                 ])
         case .inbox(.noticesRead(let e)):
@@ -46,8 +46,17 @@ struct LoansProjection: SQLiteProjection {
                     sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
                     arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
             }
-        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim:
+        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold:
             return
         }
+    }
+
+    /// A notice's id: `<loan>:<kind>` for the first of its kind, and `<loan>:<kind>@<due date>` for
+    /// one issued again for a later due date (a renewal re-arms the due-soon notice). The first
+    /// keeps the id older logs and their `inbox.notices-read` events name.
+    static func noticeID(_ e: NoticeIssued, _ db: Database) throws -> String {
+        let due = Timestamp.format(e.dueAt)
+        let first = try String.fetchOne(db.cachedStatement(sql: "SELECT due_at FROM notices WHERE id = ?"), arguments: [e.id])
+        return first == nil || first == due ? e.id : "\(e.id)@\(due)"
     }
 }

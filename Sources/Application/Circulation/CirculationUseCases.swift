@@ -38,6 +38,7 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
         case .loan(.renewalLimitReached(let max)): .renewalLimitReached(title: loanTitle, max: max)
         case .loan(.overdueCannotBeRenewed): .overdueCannotBeRenewed(title: loanTitle)
         case .loan(.idInUse): .loanIDInUse
+        case .loan(.othersWaiting(let count)): .othersWaiting(title: loanTitle, count: count)
         case .patron(.limitReached(let max, let active, let requested)): .loanLimitReached(max: max, active: active, requested: requested)
         case .patron(.tooManyInOneRequest(let max)): .tooManyInOneRequest(max: max)
         case .patron(.blockedByOverdue(let loans)): .blockedByOverdue(loans.map { OverdueBook(title: titles[$0.book], dueAt: $0.dueAt) })

@@ -23,24 +23,44 @@ public struct ListLoans: Sendable {
     public func isOverdue(_ loan: LoanSummary) -> Bool { loan.isOverdue(at: deps.now) }
 }
 
-/// Issues due-soon and overdue notices, each exactly once per loan: the loan's stream records the
-/// notice and optimistic concurrency keeps concurrent scanners from issuing it twice.
+/// Issues due-soon and overdue notices, each exactly once per loan and due date: the loan's stream
+/// records the notice and optimistic concurrency keeps concurrent scanners from issuing it twice.
+/// Only the clock decides what is issued; a scan at another moment is a rehearsal.
 public struct ScanNotices: Sendable {
     let deps: CirculationDependencies
 
-    /// Scans as of `asOf` (default: the clock's now); returns the number of notices issued.
+    /// Issues the notices due now, by the clock; returns how many.
     @discardableResult
-    public func execute(asOf: Date? = nil, by principal: Principal) async throws -> Int {
+    public func execute(by principal: Principal) async throws -> Int {
         try Authorization.require(.scanNotices, by: principal)
-        let now = asOf ?? deps.now
+        let now = deps.now
         var issued = 0
-        for loan in try await deps.loans.loans(LoanFilter(dueBy: now.addingTimeInterval(deps.policy.dueSoonNotice))) {
+        for loan in try await dueWithin(now) {
             issued += try await deps.runner.transact(by: principal) { transaction in
                 let loaded = try await transaction.load(LoanAggregate.self, .loan(loan.id))
                 return try transaction.decide(.issueNotices(now: now, policy: deps.policy), on: loaded, else: LoanRefused.init).count
             }
         }
         return issued
+    }
+
+    /// A rehearsal: the notices a scan at `moment` would issue to the loans as they are now,
+    /// oldest due first, issuing none (a scan "in the future" once issued real notices dated then,
+    /// and none when the loans really were overdue).
+    public func rehearse(asOf moment: Date, by principal: Principal) async throws -> [NoticeIssued] {
+        try Authorization.require(.scanNotices, by: principal)
+        var notices: [NoticeIssued] = []
+        for loan in try await dueWithin(moment) {
+            let loaded = try await deps.runner.load(LoanAggregate.self, .loan(loan.id))
+            let events = try LoanAggregate.decide(.issueNotices(now: moment, policy: deps.policy), loaded.state)
+            notices += events.compactMap { if case .noticeIssued(let notice) = $0 { notice } else { nil } }
+        }
+        return notices
+    }
+
+    /// The active loans due within the warning window of `moment` (or before it).
+    private func dueWithin(_ moment: Date) async throws -> [LoanSummary] {
+        try await deps.loans.loans(LoanFilter(dueBy: moment.addingTimeInterval(deps.policy.dueSoonNotice)))
     }
 }
 

@@ -25,24 +25,29 @@ public struct ReturnLoan: Sendable {
     }
 }
 
-/// Renews a loan for one more loan period from now (by its borrower or a librarian).
+/// Renews a loan for one more loan period from its due date (by its borrower or a librarian);
+/// refused while other members wait for the book. The book's line is read and expected unchanged
+/// at the append, so a hold placed meanwhile makes the renewal decide again, and be refused.
 public struct RenewLoan: Sendable {
     let deps: CirculationDependencies
 
     public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
         try Authorization.require(.renewLoan, by: principal)
-        let runner = deps.runner
-        try await runner.transact(by: principal) { transaction in
-            let (loaded, loan) = try await deps.loadLoan(id, by: principal)
-            let renewed = try transaction.decide(.renew(now: deps.now, policy: deps.policy), on: loaded) {
-                LoanRefused($0, title: loan.opened.bookTitle)
-            }
-            if let member = loan.opened.borrower, case .renewed(let e)? = renewed.first {
-                let patron = try await transaction.load(PatronAggregate.self, .patron(member))
-                let update = PatronLoan(member: member, loan: id, book: loan.opened.book, dueAt: e.dueAt)
-                try transaction.decide(.renew(update), on: patron, else: LoanRefused.init)
-            }
-        }
+        try await deps.runner.transact(by: principal) { transaction in try await renew(id, by: principal, &transaction) }
         return try await deps.summary(id)
+    }
+
+    /// Decides the renewal of one loan within `transaction`: the loan, the patron, and the book's line checked.
+    func renew(_ id: LoanID, by principal: Principal, _ transaction: inout Transaction) async throws {
+        let (loaded, loan) = try await deps.loadLoan(id, by: principal)
+        let line = try await transaction.load(HoldQueueAggregate.self, .holds(loan.opened.book))
+        transaction.expectUnchanged(line)
+        let command = LoanCommand.renew(now: deps.now, policy: deps.policy, waiting: line.state.waiting.count)
+        let renewed = try transaction.decide(command, on: loaded) { LoanRefused($0, title: loan.opened.bookTitle) }
+        if let member = loan.opened.borrower, case .renewed(let e)? = renewed.first {
+            let patron = try await transaction.load(PatronAggregate.self, .patron(member))
+            let update = PatronLoan(member: member, loan: id, book: loan.opened.book, dueAt: e.dueAt)
+            try transaction.decide(.renew(update), on: patron, else: LoanRefused.init)
+        }
     }
 }

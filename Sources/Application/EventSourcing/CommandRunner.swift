@@ -10,9 +10,10 @@ public struct Loaded<A: EventSourced>: Sendable where A.State: Sendable {
     /// A stream this command creates (its id was made just now): nothing to read, it must not exist.
     static func new(_ stream: StreamName) -> Loaded<A> { Loaded(stream: stream, state: A.initial, version: 0) }
 
-    /// The append that records `events` on this stream, expecting it unchanged since loading.
-    func decision(_ events: [A.Event]) -> Decision {
-        Decision(stream: stream, expected: version == 0 ? .noStream : .exactly(version), events: events.map(A.wrap))
+    /// The append that records `events` on this stream, expecting it unchanged since loading;
+    /// with `check`, it expects that even without events.
+    func decision(_ events: [A.Event], check: Bool = false) -> Decision {
+        Decision(stream: stream, expected: version == 0 ? .noStream : .exactly(version), events: events.map(A.wrap), check: check)
     }
 }
 
@@ -21,6 +22,8 @@ struct Decision: Sendable {
     let stream: StreamName
     let expected: ExpectedVersion
     let events: [DomainEvent]
+    /// Whether the stream's version is checked even when there are no events (`Transaction.expectUnchanged`).
+    var check = false
 }
 
 /// Loads streams, stamps metadata and appends atomically; `transact` (Transaction.swift) is the
@@ -56,12 +59,16 @@ public struct CommandRunner: Sendable {
         return Loaded(stream: stream, state: state, version: version)
     }
 
-    /// Appends every non-empty decision in one atomic step, stamped with who, when and a shared correlation id.
+    /// Appends every non-empty decision in one atomic step, stamped with who, when and a shared
+    /// correlation id; a checked decision without events only checks its stream's version. Nothing
+    /// is appended (and nothing checked) when no decision has events: a command that changes
+    /// nothing cannot be wrong.
     @discardableResult
     func append(_ decisions: [Decision], by principal: Principal) async throws -> Int64? {
+        guard decisions.contains(where: { !$0.events.isEmpty }) else { return nil }
         let correlation = ids.next()
         let now = clock.now()
-        let appends = decisions.filter { !$0.events.isEmpty }.map { decision in
+        let appends = decisions.filter { !$0.events.isEmpty || $0.check }.map { decision in
             StreamAppend(
                 decision.stream, expected: decision.expected,
                 events: decision.events.map {
@@ -69,7 +76,6 @@ public struct CommandRunner: Sendable {
                         $0, EventMetadata(eventID: ids.next(), recordedAt: now, actor: principal.actor, correlationID: correlation))
                 })
         }
-        guard !appends.isEmpty else { return nil }
         return try await store.append(appends)
     }
 }

@@ -10,11 +10,12 @@ public enum DomainEvent: Equatable, Sendable {
     case inbox(InboxEvent)
     case bookmark(BookmarkEvent)
     case isbnClaim(ISBNClaimEvent)
+    case hold(HoldEvent)
 
     /// Every aggregate in the log: `EventCodec` reads the stored names each declares.
     static let aggregates: [any EventSourced.Type] = [
         BookAggregate.self, UserAggregate.self, EmailClaimAggregate.self, LoanAggregate.self, PatronAggregate.self,
-        InboxAggregate.self, BookmarkAggregate.self, ISBNClaimAggregate.self,
+        InboxAggregate.self, BookmarkAggregate.self, ISBNClaimAggregate.self, HoldQueueAggregate.self,
     ]
 }
 
@@ -114,4 +115,13 @@ extension ISBNClaimAggregate: EventSourced {
 extension StreamName {
     /// The stream of the catalogue books that carry one ISBN.
     public static func isbn(_ isbn: ISBN) -> StreamName { StreamName("isbn-\(isbn.isbn13)") }
+}
+
+extension HoldQueueAggregate: EventSourced {
+    public static let logCase = LogCase(DomainEvent.hold) { if case .hold(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
+    /// The stream of one book's waiting list.
+    public static func holds(_ book: BookID) -> StreamName { StreamName("holds-\(book)") }
 }

@@ -76,6 +76,7 @@ extension DomainEvent {
         case .inbox(let e): e.storedForm
         case .bookmark(let e): e.storedForm
         case .isbnClaim(let e): e.storedForm
+        case .hold(let e): e.storedForm
         }
     }
 }

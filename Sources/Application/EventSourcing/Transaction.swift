@@ -19,6 +19,13 @@ public struct Transaction: Sendable {
         decisions.append(loaded.decision(events))
     }
 
+    /// Records that the decision rests on `loaded` as it was read, though it writes nothing there:
+    /// the append then expects that stream unchanged too, so a command that changed it meanwhile
+    /// (a return putting a copy back on a shelf a hold was refused for) makes this attempt run again.
+    mutating func expectUnchanged<A: EventSourced>(_ loaded: Loaded<A>) {
+        decisions.append(loaded.decision([], check: true))
+    }
+
     /// Decides `command` on `loaded`, records the events and returns them; a rejection is thrown
     /// as `refusal` makes it (the use case's error, naming what was refused).
     @discardableResult

@@ -21,6 +21,9 @@ extension English {
         case .savedSessionRefused:
             "the saved session has expired or was logged out: log in again, or run `shelfmark logout` to act as the database's operator"
         case .noticesIssued(let count): "Issued \(count == 1 ? "1 notice" : "\(count) notices")."
+        case .noticesRehearsed(let count, let moment):
+            "A rehearsal as of \(Self.time(moment)): a scan then would issue \(count == 1 ? "1 notice" : "\(count) notices");"
+                + " none was issued (only the clock decides what is issued)."
         case .unreadNotices(let count): "\(count) unread."
         case .noticeCount(let count): "\(count == 1 ? "1 notice" : "\(count) notices")."
         case .noticesMarkedRead: "Marked read."

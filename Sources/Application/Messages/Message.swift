@@ -213,6 +213,8 @@ public enum Confirmation: Equatable, Sendable {
     // Circulation, search, bookmarks
     /// A scan issued notices.
     case noticesIssued(count: Int)
+    /// A scan at another moment than now only told what it would issue.
+    case noticesRehearsed(count: Int, asOf: Date)
     /// How many of a member's notices are unread.
     case unreadNotices(count: Int)
     /// A member's notices as they were at a moment.

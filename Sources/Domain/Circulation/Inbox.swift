@@ -24,7 +24,8 @@ extension InboxEvent: StoredEvent {
     }
 }
 
-/// The member read these notices (ids as the notices read model gives them: `<loan>:<kind>`).
+/// The member read these notices (ids as the notices read model gives them: `<loan>:<kind>`, or
+/// `<loan>:<kind>@<due date>` for a notice issued again after a renewal).
 public struct NoticesRead: Equatable, Sendable, Codable {
     public let member: UserID
     public let notices: [String]
@@ -52,6 +53,6 @@ public enum InboxAggregate: Aggregate {
 }
 
 extension NoticeIssued {
-    /// The notice's id: one notice of each kind per loan.
+    /// The id of the loan's first notice of its kind (the read model tells a later one, for a new due date, apart).
     public var id: String { "\(loan):\(kind.rawValue)" }
 }

@@ -164,7 +164,9 @@ public enum LoanState: Equatable, Sendable {
 
 public enum LoanCommand: Equatable, Sendable {
     case open(LoanOpened)
-    case renew(now: Date, policy: LoanPolicy)
+    /// Renews for one more loan period from the due date (or from `now` if later); `waiting` is the
+    /// number of members in the book's line, as the use case read it.
+    case renew(now: Date, policy: LoanPolicy, waiting: Int)
     case giveBack(now: Date)
     /// Issues the notices due at `now` that were not issued before.
     case issueNotices(now: Date, policy: LoanPolicy)
@@ -177,6 +179,8 @@ public enum LoanRejection: Error, Equatable, Sendable {
     case alreadyReturned
     case renewalLimitReached(max: Int)
     case overdueCannotBeRenewed
+    /// Members are waiting for the book: it goes back to the shelf for them.
+    case othersWaiting(count: Int)
     /// Another loan has this id already.
     case idInUse
 }
@@ -191,6 +195,8 @@ public enum LoanAggregate: Aggregate {
             return state.updating {
                 $0.dueAt = e.dueAt
                 $0.renewals = e.renewals
+                // Notices are once per loan and due date: the new date gets its own due-soon notice.
+                $0.notices.remove(.dueSoon)
             }
         case .noticeIssued(let e): return state.updating { $0.notices.insert(e.kind) }
         case .returned(let e):
@@ -216,10 +222,9 @@ public enum LoanAggregate: Aggregate {
         case .open(let opened): return try reopen(opened, loan)
         case .giveBack(let now):
             return [.returned(LoanReturned(loan: loan.id, book: loan.opened.book, borrower: loan.opened.borrower, at: now))]
-        case .renew(let now, let policy):
-            guard !LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: nil, now: now) else { throw .overdueCannotBeRenewed }
-            guard loan.renewals < policy.maxRenewals else { throw .renewalLimitReached(max: policy.maxRenewals) }
-            return [.renewed(LoanRenewed(loan: loan.id, dueAt: now.addingTimeInterval(policy.period), renewals: loan.renewals + 1))]
+        case .renew(let now, let policy, let waiting):
+            try LoanRules.check(LoanRules.notOverdue(loan, now), LoanRules.nobodyWaiting(waiting), LoanRules.renewalsLeft(loan, policy))
+            return [.renewed(LoanRenewed(loan: loan.id, dueAt: policy.renewedDue(loan.dueAt, now: now), renewals: loan.renewals + 1))]
         case .issueNotices(let now, let policy):
             guard let member = loan.opened.borrower else { return [] }
             return NoticeKind.allCases.filter { kind in
@@ -248,5 +253,26 @@ public enum LoanAggregate: Aggregate {
     private static func reopen(_ opened: LoanOpened, _ loan: LoanRecord) throws(LoanRejection) -> [LoanEvent] {
         guard loan.opened == opened else { throw .idInUse }
         return []
+    }
+}
+
+/// A loan's rules, one small function each: a rejection, or nil when the rule holds.
+enum LoanRules {
+    /// An overdue loan is returned, not renewed.
+    static func notOverdue(_ loan: LoanRecord, _ now: Date) -> LoanRejection? {
+        LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: nil, now: now) ? .overdueCannotBeRenewed : nil
+    }
+
+    /// A book other members wait for is not renewed: it goes back to them.
+    static func nobodyWaiting(_ waiting: Int) -> LoanRejection? { waiting > 0 ? .othersWaiting(count: waiting) : nil }
+
+    /// At most `maxRenewals` renewals.
+    static func renewalsLeft(_ loan: LoanRecord, _ policy: LoanPolicy) -> LoanRejection? {
+        loan.renewals < policy.maxRenewals ? nil : .renewalLimitReached(max: policy.maxRenewals)
+    }
+
+    /// Throws the first rejection of the list.
+    static func check(_ rejections: LoanRejection?...) throws(LoanRejection) {
+        if let first = rejections.compactMap({ $0 }).first { throw first }
     }
 }

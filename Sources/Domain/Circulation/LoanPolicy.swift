@@ -26,6 +26,11 @@ public struct LoanPolicy: Equatable, Sendable {
         !Self.isOverdue(dueAt: dueAt, returnedAt: nil, now: now) && now >= dueAt.addingTimeInterval(-dueSoonNotice)
     }
 
+    /// The due date after a renewal: one more period from the current due date, or from `now`
+    /// when that is later, as library systems do (renewing early never shortens the loan, and two
+    /// renewals add two periods).
+    public func renewedDue(_ dueAt: Date, now: Date) -> Date { max(dueAt, now).addingTimeInterval(period) }
+
     /// "The pickup date has passed", the one definition: a copy set aside until `until` is no
     /// longer kept from `until` on (as a loan due exactly now is overdue).
     public static func isPickupOver(until: Date, now: Date) -> Bool { until <= now }
