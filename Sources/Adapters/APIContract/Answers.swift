@@ -6,11 +6,11 @@ import Foundation
 // from the application's values once, for the HTTP API and the CLI's `--json` alike.
 
 extension Components.Schemas.ClearReport {
-    /// What clearing the catalogue withdrew, and what it kept with the reason.
-    public init(_ report: ClearReport) {
+    /// What clearing the catalogue withdrew, and what it kept with the reason, worded by `catalogue`.
+    public init(_ report: ClearReport, in catalogue: any MessageCatalogue = Catalogues.english) {
         self.init(
             withdrawn: report.withdrawn.map(\.description),
-            kept: report.kept.map { .init(id: $0.book.description, reason: $0.rejection.description) })
+            kept: report.kept.map { .init(id: $0.book.description, reason: catalogue.text($0.message)) })
     }
 }
 

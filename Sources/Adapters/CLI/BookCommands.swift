@@ -191,7 +191,7 @@ extension BookCommand {
             guard yes else { throw InvalidInput([FieldError("--yes", .confirmationNeeded)]) }
             let (library, principal) = try await global.acting()
             let report = try await library.catalogue.clearCatalogue.execute(by: principal)
-            if global.json { return try printJSON(Components.Schemas.ClearReport(report)) }
+            if global.json { return try printJSON(Components.Schemas.ClearReport(report, in: catalogue)) }
             print(say(.withdrawn(count: report.withdrawn.count)))
             for kept in report.kept { print(say(.kept(because: kept.message))) }
         }
