@@ -44,11 +44,11 @@ struct CLIAccountTests {
     @Test(
         "account errors: one line, non-zero exit",
         arguments: [
-            (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "invalid input"),
+            (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "email: must be an email address"),
             (["signup", "--email", "a@b.org", "--country", "ZZ"], "Valid-Pass1\n", "not a country code we know"),
-            (["login", "--email", "ghost@example.org"], "Valid-Pass1\n", "wrong email or password"),
-            (["login", "--email", "ghost@example.org"], nil, "no password on standard input"),
-            (["user", "promote", "ghost@example.org"], nil, "no user with id 'ghost@example.org'"),
+            (["login", "--email", "ghost@example.org"], "Valid-Pass1\n", "wrong email address or password"),
+            (["login", "--email", "ghost@example.org"], nil, "password: is required"),
+            (["user", "promote", "ghost@example.org"], nil, "'ghost@example.org'"),
         ])
     func errors(arguments: [String], stdin: String?, message: String) throws {
         let result = try shelfmark(arguments, database: db.path, stdin: stdin)
@@ -58,9 +58,10 @@ struct CLIAccountTests {
     }
 
     @Test func theCountryList() throws {
-        let list = try run("countries", "list")
+        let list = try run("countries", "list", "--all")
         #expect(list.stdout.contains("FR    France") && list.stdout.contains("Allemagne"))
+        #expect(try run("countries", "list").stdout.contains("1-20 of "))
         #expect(try run("countries", "default", "--accept-language", "fr-CA,fr;q=0.8").stdout.contains("CA  Canada"))
-        #expect(try run("countries", "default").stdout.contains("Unknown."))
+        #expect(try run("countries", "default").stdout.contains("No country could be told"))
     }
 }

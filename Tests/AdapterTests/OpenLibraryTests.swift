@@ -194,6 +194,6 @@ struct SearchPathTests {
             database: db.path, environment: ["SHELFMARK_SEARCH_TTL": "0"])
         #expect(stale.status == 0 && stale.stdout.contains("from the cache"))
         let bad = try await shelfmark(["search", "x", "--sort", "best"], database: db.path)
-        #expect(bad.status != 0 && bad.stderr.contains("--sort must be one of"))
+        #expect(bad.status != 0 && bad.stderr.contains("--sort: must be one of"))
     }
 }

@@ -1,0 +1,92 @@
+import Application
+import Domain
+import Foundation
+import Testing
+
+/// The command line's own sentences (`Confirmation`) have English words, without type names,
+/// for every case: `covered(_:)` switches over them with no default, so a new case does not
+/// compile until it has a sample here.
+@Suite("Message catalogue: the command line's sentences")
+struct ConfirmationTests {
+    static let dune = BookName(BookID(UUID()), title: "Dune")
+
+    static let catalogue: [Application.Confirmation] = [
+        .withdrawn(count: 1), .withdrawn(count: 3), .kept(because: .copiesOnLoan(dune, onLoan: 1)), .bookAdded(dune),
+        .bookImported(dune), .bookUpdated(dune),
+    ]
+    static let accounts: [Application.Confirmation] = [
+        .signedUp(email: "ada@example.org"), .loggedIn(email: "ada@example.org"), .loggedOut, .notLoggedIn, .actingAsOperator,
+        .accountAdded(email: "ada@example.org"), .roleChanged(email: "ada@example.org", to: .librarian), .noCountryFound,
+        .savedSessionRefused,
+    ]
+    static let circulation: [Application.Confirmation] = [
+        .noticesIssued(count: 1), .noticesIssued(count: 0), .noticesRehearsed(count: 2, asOf: moment), .unreadNotices(count: 2),
+        .noticeCount(1), .noticesMarkedRead, .staleResults, .bookmarkRemoved,
+    ]
+    static let lists: [Application.Confirmation] =
+        [
+            .nothingOnThisPage(total: 105), .page(first: 1, last: 20, total: 45, nextOffset: 20, walkable: true),
+            .page(first: 41, last: 45, total: 45, nextOffset: nil, walkable: false),
+        ] + Listing.allCases.map { .nothingListed($0) }
+    static let log: [Application.Confirmation] = [
+        .readModelsRebuilt(events: 12), .replayed(events: 3, into: "past.sqlite"), .exported(events: 3),
+        .anchored(position: 4, hash: String(repeating: "ab", count: 32), at: moment, file: "a"), .logVerified(true),
+        .logVerified(false), .asOf(moment, events: 7),
+    ]
+    static let moment = Date(timeIntervalSince1970: 1_796_652_300)
+    static var samples: [Application.Confirmation] { catalogue + accounts + circulation + lists + log }
+
+    /// The case a sample stands for, by name; no default, so every case needs a sample.
+    static func covered(_ confirmation: Application.Confirmation) -> String {
+        switch confirmation {
+        case .withdrawn: "withdrawn"
+        case .kept: "kept"
+        case .bookAdded: "bookAdded"
+        case .bookImported: "bookImported"
+        case .bookUpdated: "bookUpdated"
+        case .signedUp: "signedUp"
+        case .loggedIn: "loggedIn"
+        case .loggedOut: "loggedOut"
+        case .notLoggedIn: "notLoggedIn"
+        case .actingAsOperator: "actingAsOperator"
+        case .accountAdded: "accountAdded"
+        case .roleChanged: "roleChanged"
+        case .noCountryFound: "noCountryFound"
+        case .savedSessionRefused: "savedSessionRefused"
+        case .noticesIssued: "noticesIssued"
+        case .noticesRehearsed: "noticesRehearsed"
+        case .noticesRehearsed: "noticesRehearsed"
+        case .unreadNotices: "unreadNotices"
+        case .noticeCount: "noticeCount"
+        case .noticesMarkedRead: "noticesMarkedRead"
+        case .staleResults: "staleResults"
+        case .bookmarkRemoved: "bookmarkRemoved"
+        case .nothingListed: "nothingListed"
+        case .nothingOnThisPage: "nothingOnThisPage"
+        case .page: "page"
+        case .readModelsRebuilt: "readModelsRebuilt"
+        case .replayed: "replayed"
+        case .exported: "exported"
+        case .anchored: "anchored"
+        case .logVerified: "logVerified"
+        case .asOf: "asOf"
+        }
+    }
+
+    @Test func everySentenceReads() {
+        #expect(Set(Self.samples.map(Self.covered)).count == 30, "a case without a sample")
+        for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
+    }
+
+    @Test func sentencesNameBooksByTitleAndPagesAsTheCommandsTakeThem() {
+        let english = Catalogues.english
+        #expect(english.text(.bookAdded(Self.dune)) == "Added “Dune” (id \(Self.dune.id)).")
+        #expect(english.text(.kept(because: .copiesOnLoan(Self.dune, onLoan: 1))).hasPrefix("Not withdrawn: “Dune” has 1 copy on loan"))
+        #expect(
+            english.text(.page(first: 1, last: 20, total: 45, nextOffset: 20, walkable: true))
+                == "1-20 of 45 (next page: --offset 20, or --all)")
+        #expect(
+            english.text(.page(first: 1, last: 20, total: 45, nextOffset: 20, walkable: false)) == "1-20 of 45 (next page: --offset 20)")
+        #expect(english.text(.withdrawn(count: 1)) == "Withdrew 1 book.")
+    }
+}
