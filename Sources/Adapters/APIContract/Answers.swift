@@ -39,6 +39,9 @@ extension Operations.AsOf.Output.Ok.Body.JsonPayload {
 }
 
 extension Components.Schemas.SignedIn {
+    /// How many of the newest notices a signup or login answers with.
+    public static let noticesShown = 5
+
     /// A new session: the account, the token (shown once) and the first page of its notices.
     public init(_ account: AccountSummary, session: SignedIn.Session, notices: NoticePage) {
         self.init(user: .init(account), token: session.token, expiresAt: session.expiresAt, notifications: .init(notices))

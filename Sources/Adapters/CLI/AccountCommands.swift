@@ -91,8 +91,8 @@ struct WhoAmI: AsyncParsableCommand {
 func signedInAnswer(_ signedIn: SignedIn, _ library: Library) async throws -> Components.Schemas.SignedIn {
     guard let session = signedIn.session else { throw Unauthenticated() }
     let principal = Principal.user(signedIn.account.id, signedIn.account.role, session.id)
-    // The API shows the newest five notices on signing in.
-    let notices = try await library.circulation.notices.list(page: try PageRequest(limit: 5), by: principal)
+    let notices = try await library.circulation.notices.list(
+        page: try PageRequest(limit: Components.Schemas.SignedIn.noticesShown), by: principal)
     return .init(signedIn.account, session: session, notices: notices)
 }
 

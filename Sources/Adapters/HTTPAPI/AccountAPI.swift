@@ -61,14 +61,13 @@ extension LibraryAPI {
     }
 }
 
-
 extension LibraryAPI {
     /// The answer to a signup or login: the account, its token, and its unread count with the newest notices.
     func signedIn(_ signedIn: SignedIn) async throws -> Components.Schemas.SignedIn {
         guard let session = signedIn.session else { throw Unauthenticated() }
         let principal = Principal.user(signedIn.account.id, signedIn.account.role, session.id)
-        let notices = try await library.circulation.notices.list(page: try PageRequest(limit: 5), by: principal)
-        return .init(user: .init(signedIn.account), token: session.token, expiresAt: session.expiresAt, notifications: .init(notices))
+        let notices = try await library.circulation.notices.list(
+            page: try PageRequest(limit: Components.Schemas.SignedIn.noticesShown), by: principal)
+        return .init(signedIn.account, session: session, notices: notices)
     }
 }
-

@@ -7,12 +7,7 @@ import OpenAPIRuntime
 extension LibraryAPI {
     func verifyLog(_ input: Operations.VerifyLog.Input) async throws -> Operations.VerifyLog.Output {
         let checks = try await library.verifyLog.execute(by: principal)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        ok: checks.allSatisfy(\.passed), checks: checks.map { .init(name: $0.name, passed: $0.passed, detail: $0.detail) }))
-            ))
+        return .ok(.init(body: .json(.init(checks))))
     }
 }
 
@@ -43,12 +38,6 @@ extension LibraryAPI {
             view = .member(email: email)
         }
         let answer = try await library.timeTravel.execute(at: q.at, view: view, by: principal)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        events: answer.events, books: answer.books.map(Components.Schemas.Book.init),
-                        loans: answer.loans.map { loanSchema($0, at: q.at) },
-                        notices: answer.notices.map(Components.Schemas.Notice.init)))))
+        return .ok(.init(body: .json(.init(answer, at: q.at))))
     }
 }

@@ -65,13 +65,6 @@ struct LibraryAPI: APIProtocol {
             throw InvalidInput("confirm", .confirmationNeeded)
         }
         let report = try await library.catalogue.clearCatalogue.execute(by: principal)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        withdrawn: report.withdrawn.map(\.description),
-                        kept: report.kept.map { .init(id: $0.book.description, reason: $0.description) }))))
+        return .ok(.init(body: .json(.init(report))))
     }
 }
-
-

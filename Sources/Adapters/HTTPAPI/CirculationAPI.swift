@@ -12,7 +12,7 @@ extension LibraryAPI {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let books = try body.bookIds.map { id throws(NotFound) in try BookID.parse(id) }
         let loans = try await circulation.borrow.execute(books, by: principal)
-        return .created(.init(headers: .init(location: Locations.ownLoans), body: .json(.init(loans: loans.map(loan)))))
+        return .created(.init(headers: .init(location: Locations.ownLoans), body: .json(.init(loans, overdue: circulation.list.isOverdue))))
     }
 
     func listLoans(_ input: Operations.ListLoans.Input) async throws -> Operations.ListLoans.Output {
@@ -68,15 +68,7 @@ extension LibraryAPI {
         return id
     }
 
-    /// A loan as it was at `moment` (overdue is judged at that moment).
-    func loanSchema(_ l: LoanSummary, at moment: Date) -> Components.Schemas.Loan {
-        var schema = loan(l)
-        schema.overdue = l.isOverdue(at: moment)
-        return schema
-    }
-
     private func loan(_ l: LoanSummary) -> Components.Schemas.Loan {
         .init(l, overdue: circulation.list.isOverdue(l))
     }
 }
-
