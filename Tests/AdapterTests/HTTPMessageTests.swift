@@ -1,3 +1,5 @@
+import APIContract
+import Application
 import Foundation
 import HummingbirdTesting
 import InMemory
@@ -76,6 +78,15 @@ struct HTTPMessageTests {
             let forbidden = try await api.send(.post, "/api/v1/books", json: #"{"title":"T","authors":["A"]}"#, token: member)
             #expect(forbidden.status == .forbidden)
             #expect(try detail(forbidden) == "only a librarian may do this")
+        }
+    }
+
+    @Test func upstreamTroubleIsA503WithoutItsTechnicalCause() throws {
+        let cause = "DNS error: SocketAddressError.UnknownHost"
+        for error in [SearchUnavailable(.unreachable, detail: cause), CountryListUnavailable(detail: cause)] as [any Error] {
+            let problem = try #require(Problem.of(error))
+            #expect(problem.status == 503, "\(error)")
+            #expect(problem.detail?.contains("unreachable just now") == true && problem.detail?.contains("DNS") == false, "\(problem)")
         }
     }
 }
