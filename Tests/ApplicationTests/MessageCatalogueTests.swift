@@ -25,10 +25,11 @@ struct MessageCatalogueTests {
         Self.expectReadable(Self.english.text(problem), "\(key)")
     }
 
-    @Test func everyConfirmationReads() {
-        for confirmation in [Confirmation.withdrawn(count: 1), .withdrawn(count: 3)] {
-            Self.expectReadable(Self.english.text(confirmation), "\(confirmation)")
-        }
+    @Test("every confirmation reads as English, with no type name", arguments: ConfirmationKey.allCases)
+    func confirmation(key: ConfirmationKey) {
+        let confirmation = ConfirmationSamples.sample(key)
+        #expect(ConfirmationSamples.key(of: confirmation) == key)
+        Self.expectReadable(Self.english.text(confirmation), "\(key)")
     }
 
     @Test func refusalsNameTheBookByItsTitleAndOnce() {

@@ -205,3 +205,86 @@ enum FieldProblemSamples {
             + [true, false].map { .controlCharacters(allowingLineBreaks: $0) }
     }
 }
+
+/// One key per `Confirmation` case.
+enum ConfirmationKey: CaseIterable {
+    case withdrawn, kept, bookAdded, bookImported, bookUpdated, signedUp, loggedIn, loggedOut, notLoggedIn, actingAsOperator
+    case accountAdded, roleChanged, noCountryFound, savedSessionRefused, noticesIssued, noticesRehearsed, unreadNotices
+    case noticeCount, noticesMarkedRead, staleResults, bookmarkRemoved, nothingListed, nothingOnThisPage, page
+    case readModelsRebuilt, replayed, exported, anchored, logVerified, asOf
+}
+
+/// A sample of every confirmation; `key(of:)` has no default.
+enum ConfirmationSamples {
+    static let when = Date(timeIntervalSince1970: 1_796_601_600)
+
+    static func key(of confirmation: Confirmation) -> ConfirmationKey {
+        switch confirmation {
+        case .withdrawn: .withdrawn
+        case .kept: .kept
+        case .bookAdded: .bookAdded
+        case .bookImported: .bookImported
+        case .bookUpdated: .bookUpdated
+        case .signedUp: .signedUp
+        case .loggedIn: .loggedIn
+        case .loggedOut: .loggedOut
+        case .notLoggedIn: .notLoggedIn
+        case .actingAsOperator: .actingAsOperator
+        case .accountAdded: .accountAdded
+        case .roleChanged: .roleChanged
+        case .noCountryFound: .noCountryFound
+        case .savedSessionRefused: .savedSessionRefused
+        case .noticesIssued: .noticesIssued
+        case .noticesRehearsed: .noticesRehearsed
+        case .unreadNotices: .unreadNotices
+        case .noticeCount: .noticeCount
+        case .noticesMarkedRead: .noticesMarkedRead
+        case .staleResults: .staleResults
+        case .bookmarkRemoved: .bookmarkRemoved
+        case .nothingListed: .nothingListed
+        case .nothingOnThisPage: .nothingOnThisPage
+        case .page: .page
+        case .readModelsRebuilt: .readModelsRebuilt
+        case .replayed: .replayed
+        case .exported: .exported
+        case .anchored: .anchored
+        case .logVerified: .logVerified
+        case .asOf: .asOf
+        }
+    }
+
+    static func sample(_ key: ConfirmationKey) -> Confirmation {
+        switch key {
+        case .withdrawn: .withdrawn(count: 2)
+        case .kept: .kept(because: MessageSamples.sample(.copiesOnLoan))
+        case .bookAdded: .bookAdded(MessageSamples.hobbit)
+        case .bookImported: .bookImported(MessageSamples.hobbit)
+        case .bookUpdated: .bookUpdated(MessageSamples.hobbit)
+        case .signedUp: .signedUp(email: "ada@example.org")
+        case .loggedIn: .loggedIn(email: "ada@example.org")
+        case .loggedOut: .loggedOut
+        case .notLoggedIn: .notLoggedIn
+        case .actingAsOperator: .actingAsOperator
+        case .accountAdded: .accountAdded(email: "ada@example.org")
+        case .roleChanged: .roleChanged(email: "ada@example.org", to: .librarian)
+        case .noCountryFound: .noCountryFound
+        case .savedSessionRefused: .savedSessionRefused
+        case .noticesIssued: .noticesIssued(count: 3)
+        case .noticesRehearsed: .noticesRehearsed(count: 3, asOf: when)
+        case .unreadNotices: .unreadNotices(count: 1)
+        case .noticeCount: .noticeCount(2)
+        case .noticesMarkedRead: .noticesMarkedRead
+        case .staleResults: .staleResults
+        case .bookmarkRemoved: .bookmarkRemoved
+        case .nothingListed: .nothingListed(.books)
+        case .nothingOnThisPage: .nothingOnThisPage(total: 45)
+        case .page: .page(first: 1, last: 20, total: 45, nextOffset: 20, walkable: true)
+        case .readModelsRebuilt: .readModelsRebuilt(events: 120)
+        case .replayed: .replayed(events: 120, into: "/tmp/copy.sqlite")
+        case .exported: .exported(events: 120)
+        case .anchored: .anchored(position: 120, hash: "0123456789abcdef0123", at: when, file: "/tmp/anchors.txt")
+        case .logVerified: .logVerified(false)
+        case .asOf: .asOf(when, events: 120)
+        }
+    }
+}
