@@ -22,7 +22,7 @@ struct AuditCommand: AsyncParsableCommand {
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(help: ArgumentHelp("Verify an exported log (JSON lines) offline instead of the database.", valueName: "export.jsonl"))
         var file: String?
-        @Option(help: ArgumentHelp("Also prove the log holds every head anchored in this file (see `audit anchor`).", valueName: "anchors"))
+        @Option(help: ArgumentHelp("Also prove the log holds every head anchored in this file (see `audit anchor`).", valueName: "file"))
         var anchor: String?
 
         func run() async throws {
@@ -78,7 +78,8 @@ extension AuditCommand {
 extension AuditCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Write the log, with its hashes, as JSON lines for outside tools (verify it with `audit verify --file`).")
+            abstract: "Write the log, with its hashes, as JSON lines for outside tools (verify it with `audit verify --file`).",
+            discussion: "No API twin: the lines are the export's own format, with or without --json.")
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(help: ArgumentHelp("The first position to export.", valueName: "position")) var from: Int64 = 1
         @Option(help: "Only jsonl.") var format = "jsonl"

@@ -98,7 +98,7 @@ struct ProjectionsCommand: AsyncParsableCommand {
     struct Rebuild: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
             abstract: "Rebuild every read model by replaying the whole log, then switch to it at once.",
-            discussion: "Writers wait while it runs; none of their changes is lost.")
+            discussion: "Writers wait while it runs; none of their changes is lost. No API twin; with --json, prints {\"replayed\": N}.")
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
 

@@ -20,8 +20,8 @@ struct SearchCommand: AsyncParsableCommand {
     var query: String?
     @Option(help: ArgumentHelp("\(SearchSort.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "order"))
     var sort = SearchSort.relevance.rawValue
-    @Option(help: "Results per page, 1-\(PageRequest.maxLimit) (default \(PageRequest.defaultLimit)).") var limit = PageRequest.defaultLimit
-    @Option(help: "Results to skip, at most \(SearchQuery.maxOffset) (default 0).") var offset = 0
+    @Option(help: "Results per page, 1-\(PageRequest.maxLimit).") var limit = PageRequest.defaultLimit
+    @Option(help: "Results to skip, at most \(SearchQuery.maxOffset).") var offset = 0
 
     func validate() throws {
         guard SearchSort(rawValue: sort) != nil else {
