@@ -43,7 +43,7 @@ public enum HTTPServer {
     /// The OpenAPI document this server implements.
     public static func contract() throws -> Data {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
-            throw Problem(status: 404, slug: "not-found", title: "Not found", detail: "the OpenAPI document is not bundled")
+            throw Problem(status: 404, slug: "not-found", title: "Not found", detail: TransportTexts.say(.contractMissing))
         }
         return try Data(contentsOf: url)
     }
@@ -89,7 +89,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return problem
         }
         logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-        return Problem(status: 500, slug: "internal", title: "Internal error", detail: "the server failed; the error was logged")
+        return Problem(status: 500, slug: "internal", title: "Internal error", detail: TransportTexts.catalogue.text(.serverFailed))
     }
 
     /// The router's own 4xx errors, in our words: their messages are the framework's.
