@@ -70,7 +70,8 @@ struct UpstreamDeadlineTests {
             try await withAPI(configure: {
                 $0.openLibraryURL = base + "/switch"
                 $0.coversURL = "https://covers.example"
-                $0.openLibraryDeadline = 0.3
+                // Long enough for the healthy first search on a loaded machine; the hang outlasts it.
+                $0.openLibraryDeadline = 1.5
                 $0.searchFreshFor = 0  // every search asks Open Library; the cache answers only when it cannot
             }) { api in
                 #expect(try await api.send(.get, "/api/v1/search?q=harry%20potter", token: .none).status == .ok)

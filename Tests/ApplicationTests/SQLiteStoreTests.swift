@@ -65,7 +65,9 @@ struct SQLiteStoreTests {
         let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
         let store = database.eventStore
         let stop = Flag()
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Not a timing target: a cap so that a rebuild that waits for the appends to stop (the bug)
+        // fails the test instead of hanging it; a rebuild on a loaded machine may take many seconds.
+        let deadline = ContinuousClock.now + .seconds(180)
         let appended = try await withThrowingTaskGroup(of: Int.self) { group in
             for writer in 0..<16 {
                 group.addTask {
