@@ -99,6 +99,13 @@ extension MessageCatalogueTests {
             .bodyTooSlow(seconds: 10), .duplicateKey("title"), .contractMissing,
         ]
         for trouble in requests { Self.expectReadable(Self.english.text(.request(trouble)), "\(trouble)") }
+        let integrity: [IntegrityProblem] = [
+            .keyFileUnreadable(path: "k"), .notAKeyFile(path: "k"), .keyFileExists(path: "k"), .keyFileUncreatable(path: "k"),
+            .keyFileUnwritable(path: "k"), .keyNeeded(keyedFrom: 1), .keyOfAnotherDatabase(path: "k", keyedFrom: 5, head: 9),
+            .keyFileMissing(path: "k", keyedFrom: 1), .keyDisagrees(path: "k", fileKeyedFrom: 1, fileKey: "a", keyedFrom: 2, key: "b"),
+            .anchorFileUnwritable(path: "a"), .anchorNeedsKey,
+        ]
+        for problem in integrity { Self.expectReadable(Self.english.text(.integrity(problem)), "\(problem)") }
         for problem in listening { Self.expectReadable(Self.english.text(.cannotListen(problem)), "\(problem)") }
         for reason in Forbidden.Reason.allCases { Self.expectReadable(Self.english.text(.forbidden(reason)), "\(reason)") }
     }

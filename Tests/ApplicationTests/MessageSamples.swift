@@ -4,7 +4,8 @@ import Foundation
 
 /// One key per `Message` case, so a test can walk them all.
 enum MessageKey: CaseIterable {
-    case notFound, invalidInput, badSetting, cannotListen, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan, noCopyAvailable
+    case notFound, invalidInput, badSetting, cannotListen, integrity, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan,
+        noCopyAvailable
     case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, othersWaiting, loanIDInUse, loanLimitReached
     case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
     case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
@@ -22,6 +23,7 @@ enum MessageSamples {
         case .invalidInput: .invalidInput
         case .badSetting: .badSetting
         case .cannotListen: .cannotListen
+        case .integrity: .integrity
         case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue
         case .copiesOnLoan: .copiesOnLoan
         case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan
@@ -65,6 +67,7 @@ enum MessageSamples {
         case .badSetting:
             .badSetting("SHELFMARK_LOAN_DAYS", value: "inf", .numberOutOfRange(min: 0.001, max: 3650, whole: false, unit: .days))
         case .cannotListen: .cannotListen(.portInUse(host: "127.0.0.1", port: 8080))
+        case .integrity: .integrity(.keyFileMissing(path: "/var/lib/shelfmark/library.key", keyedFrom: 1))
         case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue(hobbit)
         case .copiesOnLoan: .copiesOnLoan(hobbit, onLoan: 1)
         case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan(hobbit, requested: 1, onLoan: 2)

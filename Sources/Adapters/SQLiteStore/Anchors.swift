@@ -21,10 +21,10 @@ enum AnchorFile {
     static func append(_ anchor: LogAnchor, signature: String, to path: String) throws {
         let bytes = Array("\(anchor.position) \(anchor.hash) \(anchor.time) \(signature)\n".utf8)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        guard fd >= 0 else { throw AnchorFileError("cannot append to the anchor file \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw AnchorFileError(.anchorFileUnwritable(path: path)) }
         defer { close(fd) }
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else { throw AnchorFileError("cannot append to the anchor file \(path)") }
+        guard written == bytes.count, fsync(fd) == 0 else { throw AnchorFileError(.anchorFileUnwritable(path: path)) }
     }
 
     /// The anchor file's lines as read now; nil when there is nothing to check.
@@ -115,15 +115,16 @@ extension LibraryDatabase {
         let tip = try pool.readHere { db in try HashChain.tip(db) }
         let anchor = LogAnchor(position: tip.position, hash: tip.hash, time: Timestamp.format(time))
         guard let signature = chain.sign(AnchorFile.signedText(anchor)) else {
-            throw AnchorFileError("cannot sign an anchor: the log has no chain key")
+            throw AnchorFileError(.anchorNeedsKey)
         }
         try AnchorFile.append(anchor, signature: signature, to: path)
         return anchor
     }
 }
 
-/// The anchor file cannot be written, said in one line.
-public struct AnchorFileError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
+/// The anchor file cannot be written; the catalogue says it in one line.
+public struct AnchorFileError: MessageConvertible, Sendable {
+    public let problem: IntegrityProblem
+    init(_ problem: IntegrityProblem) { self.problem = problem }
+    public var message: Message { .integrity(problem) }
 }

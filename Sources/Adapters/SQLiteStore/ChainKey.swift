@@ -1,3 +1,4 @@
+import Application
 import Crypto
 import Foundation
 
@@ -40,7 +41,7 @@ public struct ChainKey: Sendable, Equatable {
     static func load(_ path: String) throws -> ChainKey? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ChainKeyError("cannot read the chain key file \(path)")
+            throw ChainKeyError(.keyFileUnreadable(path: path))
         }
         var fields: [String: String] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -49,7 +50,7 @@ public struct ChainKey: Sendable, Equatable {
         }
         guard fields["shelfmark-chain-key"] == "1", let from = fields["keyed-from"].flatMap({ Int64($0) }), from >= 1,
             let secret = fields["secret"].flatMap(unhex), secret.count == 32
-        else { throw ChainKeyError("\(path) is not a Shelfmark chain key file") }
+        else { throw ChainKeyError(.notAKeyFile(path: path)) }
         return ChainKey(path: path, keyedFrom: from, secret: secret)
     }
 
@@ -64,7 +65,7 @@ public struct ChainKey: Sendable, Equatable {
     /// The same key in another file (a replayed copy of the library carries its key).
     func copy(to path: String) throws -> ChainKey {
         let copy = ChainKey(path: path, keyedFrom: keyedFrom, secret: secret)
-        guard try copy.write(to: path) else { throw ChainKeyError("\(path) exists already") }
+        guard try copy.write(to: path) else { throw ChainKeyError(.keyFileExists(path: path)) }
         return copy
     }
 
@@ -73,16 +74,16 @@ public struct ChainKey: Sendable, Equatable {
     private func write(to path: String) throws -> Bool {
         let temporary = path + ".tmp-\(UUID().uuidString)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw ChainKeyError("cannot create the chain key file \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ChainKeyError(.keyFileUncreatable(path: path)) }
         defer { unlink(temporary) }
         let bytes = Array(text.utf8)
         let written = writeAll(fd, bytes)
         let synced = fsync(fd) == 0
         close(fd)
-        guard written == bytes.count, synced else { throw ChainKeyError("cannot write the chain key file \(path)") }
+        guard written == bytes.count, synced else { throw ChainKeyError(.keyFileUnwritable(path: path)) }
         guard link(temporary, path) == 0 else {
             if errno == EEXIST { return false }
-            throw ChainKeyError("cannot create the chain key file \(path): \(String(cString: strerror(errno)))")
+            throw ChainKeyError(.keyFileUncreatable(path: path))
         }
         let folder = open(
             (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY)
@@ -99,10 +100,11 @@ private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
     bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
 }
 
-/// The chain key cannot be used with this database, said in one line.
-public struct ChainKeyError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
+/// The chain key cannot be used with this database; the catalogue says it in one line.
+public struct ChainKeyError: MessageConvertible, Sendable {
+    public let problem: IntegrityProblem
+    init(_ problem: IntegrityProblem) { self.problem = problem }
+    public var message: Message { .integrity(problem) }
 }
 
 /// Lower-case hex of bytes.

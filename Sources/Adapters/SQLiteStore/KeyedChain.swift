@@ -76,7 +76,7 @@ enum ChainKeyRecord {
         let recorded = try fetch(db)
         guard let keyFile else {
             if let recorded {
-                throw ChainKeyError("the log is keyed from position \(recorded.keyedFrom): it opens only with its chain key file")
+                throw ChainKeyError(.keyNeeded(keyedFrom: recorded.keyedFrom))
             }
             return .unkeyed
         }
@@ -86,26 +86,22 @@ enum ChainKeyRecord {
             // A new key; or one made for this database that a crash kept from being recorded (nothing written since).
             let key = try found ?? ChainKey.create(at: keyFile, keyedFrom: head + 1)
             guard key.keyedFrom == head + 1 else {
-                throw ChainKeyError(
-                    "the chain key file \(keyFile) keys from position \(key.keyedFrom), but the database records no chain key and "
-                        + "its log ends at \(head): the file belongs to another database")
+                throw ChainKeyError(.keyOfAnotherDatabase(path: keyFile, keyedFrom: key.keyedFrom, head: head))
             }
             try record(key, db)
             return ChainHasher(key: key)
         case (let recorded?, nil):
-            throw ChainKeyError(
-                "the log is keyed from position \(recorded.keyedFrom) with the chain key file \(keyFile), which is missing: "
-                    + "put it back, or set SHELFMARK_CHAIN_KEY to where it is")
+            throw ChainKeyError(.keyFileMissing(path: keyFile, keyedFrom: recorded.keyedFrom))
         case (let recorded?, let key?):
             if let disagreement = disagreement(recorded, key) { throw ChainKeyError(disagreement) }
             return ChainHasher(key: key)
         }
     }
 
-    private static func disagreement(_ recorded: (keyedFrom: Int64, keyID: String), _ key: ChainKey) -> String? {
+    private static func disagreement(_ recorded: (keyedFrom: Int64, keyID: String), _ key: ChainKey) -> IntegrityProblem? {
         guard recorded.keyedFrom != key.keyedFrom || recorded.keyID != key.id else { return nil }
-        return "the chain key file \(key.path) (keying from position \(key.keyedFrom), key \(key.id)) disagrees with the database "
-            + "(keyed from position \(recorded.keyedFrom), key \(recorded.keyID))"
+        return .keyDisagrees(
+            path: key.path, fileKeyedFrom: key.keyedFrom, fileKey: key.id, keyedFrom: recorded.keyedFrom, key: recorded.keyID)
     }
 
     /// Verify's check that the key in use, its file and the database's record still agree.
@@ -122,7 +118,9 @@ enum ChainKeyRecord {
                 name: name, passed: false,
                 detail: "the database does not record the chain key \(key.path) (keying from position \(key.keyedFrom))")
         }
-        if let disagreement = disagreement(recorded, key) { return AuditCheck(name: name, passed: false, detail: disagreement) }
+        if let disagreement = disagreement(recorded, key) {
+            return AuditCheck(name: name, passed: false, detail: Catalogues.english.text(.integrity(disagreement)))
+        }
         guard let onDisk = try? ChainKey.load(key.path) else {
             return AuditCheck(name: name, passed: false, detail: "the chain key file \(key.path) is missing or unreadable")
         }

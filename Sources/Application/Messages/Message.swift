@@ -16,6 +16,8 @@ public enum Message: Equatable, Sendable {
     case badSetting(String, value: String?, FieldProblem)
     /// `serve` cannot listen where it was told to.
     case cannotListen(ListenProblem)
+    /// The log's chain key or anchor file cannot be used.
+    case integrity(IntegrityProblem)
 
     // The catalogue
     /// A book with this id exists already, with other details.
@@ -155,6 +157,32 @@ public enum RequestTrouble: Equatable, Sendable {
     case duplicateKey(String)
     /// The contract document is not bundled with this build.
     case contractMissing
+}
+
+/// Why the log's chain key file or anchor file cannot be used with this database.
+public enum IntegrityProblem: Equatable, Sendable {
+    /// The key file is there but cannot be read.
+    case keyFileUnreadable(path: String)
+    /// The file is not a Shelfmark chain key file.
+    case notAKeyFile(path: String)
+    /// A key file is there already where a new one is written.
+    case keyFileExists(path: String)
+    /// The key file cannot be created (its folder is missing or not writable).
+    case keyFileUncreatable(path: String)
+    /// The key file could not be written completely.
+    case keyFileUnwritable(path: String)
+    /// The log is keyed and no key file was given.
+    case keyNeeded(keyedFrom: Int64)
+    /// The key file keys from another position than this log's next: another database's.
+    case keyOfAnotherDatabase(path: String, keyedFrom: Int64, head: Int64)
+    /// The log is keyed with a key file that is missing.
+    case keyFileMissing(path: String, keyedFrom: Int64)
+    /// The key file is not the one the database records.
+    case keyDisagrees(path: String, fileKeyedFrom: Int64, fileKey: String, keyedFrom: Int64, key: String)
+    /// The anchor file cannot be appended to.
+    case anchorFileUnwritable(path: String)
+    /// An anchor is signed with the chain key, and the log has none.
+    case anchorNeedsKey
 }
 
 /// Why `serve` cannot listen on an address and port.
