@@ -3,10 +3,10 @@ import Domain
 import Foundation
 import Testing
 
-/// Every message, field problem and confirmation has English words, and none of them lets a
-/// Swift type name, an `Optional(…)` or an errno through. The samples cover every case: `key(of:)`
-/// switches over each type with no default, so a new case does not compile until it has a key,
-/// and `sample(_:)` switches over the keys.
+/// Every message and field problem has English words (the confirmations: `ConfirmationTests`),
+/// and none of them lets a Swift type name, an `Optional(…)` or an errno through. The samples
+/// cover every case: `key(of:)` switches over each type with no default, so a new case does not
+/// compile until it has a key, and `sample(_:)` switches over the keys.
 @Suite("Message catalogue")
 struct MessageCatalogueTests {
     static let english = Catalogues.english
@@ -23,13 +23,6 @@ struct MessageCatalogueTests {
         let problem = FieldProblemSamples.sample(key)
         #expect(FieldProblemSamples.key(of: problem) == key)
         Self.expectReadable(Self.english.text(problem), "\(key)")
-    }
-
-    @Test("every confirmation reads as English, with no type name", arguments: ConfirmationKey.allCases)
-    func confirmation(key: ConfirmationKey) {
-        let confirmation = ConfirmationSamples.sample(key)
-        #expect(ConfirmationSamples.key(of: confirmation) == key)
-        Self.expectReadable(Self.english.text(confirmation), "\(key)")
     }
 
     @Test func refusalsNameTheBookByItsTitleAndOnce() {
