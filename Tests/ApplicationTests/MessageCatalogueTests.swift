@@ -45,6 +45,12 @@ struct MessageCatalogueTests {
                 == "'12345' is not an ISBN: an ISBN has 10 or 13 digits, and this has 5")
     }
 
+    @Test func aMemberLookedUpByAddressIsSaidSo() {
+        let ghost = Self.english.text(.notFound(.user, id: "ghost@example.org"))
+        #expect(ghost == "there is no member with the email address 'ghost@example.org'")
+        #expect(Self.english.text(.notFound(.user, id: "7d2c")) == "there is no member with id '7d2c'")
+    }
+
     @Test func enumerationsListTheirChoices() {
         #expect(Self.english.text(FieldProblem.notOneOf(["member", "librarian"])) == "must be one of 'member' or 'librarian'")
         #expect(Self.english.text(FieldProblem.notOneOf(["newest", "oldest", "title"])) == "must be one of 'newest', 'oldest' or 'title'")

@@ -91,6 +91,7 @@ public struct English: MessageCatalogue {
             case .stream: "stream in the log"
             }
         if id.isEmpty { return "there is no such \(kind)" }
+        if thing == .user, id.contains("@") { return "there is no member with the email address '\(id.prefix(254))'" }
         return thing == .edition
             ? "Open Library has no edition with ISBN \(id.prefix(40))" : "there is no \(kind) with id '\(id.prefix(100))'"
     }
