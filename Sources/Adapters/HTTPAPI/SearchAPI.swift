@@ -15,7 +15,6 @@ extension LibraryAPI {
     }
 }
 
-
 /// Bookmarks, private to the member.
 extension LibraryAPI {
     func listBookmarks(_ input: Operations.ListBookmarks.Input) async throws -> Operations.ListBookmarks.Output {
