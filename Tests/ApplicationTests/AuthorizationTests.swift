@@ -17,6 +17,7 @@ struct AuthorizationTests {
     static let anyone: Set<LibraryOperation> = [.listBooks, .showBook, .signUp, .logIn, .listCountries, .searchOpenLibrary, .checkHealth]
     static let signedIn: Set<LibraryOperation> = [
         .logOut, .showOwnAccount, .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
+        .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans,
     ]
 
     func outcome(_ operation: LibraryOperation, _ principal: Principal) -> Outcome {

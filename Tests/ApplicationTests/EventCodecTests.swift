@@ -100,9 +100,9 @@ enum EventSamples {
         .isbnClaim(.claimed(ISBNHolder(isbn: details.isbn!, book: book))),
         .isbnClaim(.released(ISBNHolder(isbn: details.isbn!, book: book))),
         .hold(.placed(HoldPlaced(hold: hold, book: book, bookTitle: "Dune", member: user, memberName: "Ada", at: at))),
-        .hold(.setAside(HoldSetAside(hold: hold, book: book, member: user, at: at, until: due))),
+        .hold(.setAside(HoldSetAside(hold: hold, book: book, bookTitle: "Dune", member: user, at: at, until: due))),
         .hold(.fulfilled(HoldFulfilled(hold: hold, book: book, member: user, loan: loan, at: at))),
-        .hold(.cancelled(HoldCancelled(hold: hold, book: book, member: user, at: at, reason: .bookWithdrawn))),
+        .hold(.cancelled(HoldCancelled(hold: hold, book: book, bookTitle: "Dune", member: user, at: at, reason: .bookWithdrawn))),
         .hold(.expired(HoldExpired(hold: hold, book: book, member: user, at: at))),
     ]
 }

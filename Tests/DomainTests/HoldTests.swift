@@ -18,10 +18,10 @@ struct HoldQueueTests {
         HoldPlaced(hold: hold(n), book: book, bookTitle: "Dune", member: member(n), memberName: "M\(n)", at: at ?? t0 + Double(n))
     }
     func setAside(_ n: Int, at: Date) -> HoldEvent {
-        .setAside(HoldSetAside(hold: hold(n), book: book, member: member(n), at: at, until: at + 3 * day))
+        .setAside(HoldSetAside(hold: hold(n), book: book, bookTitle: "Dune", member: member(n), at: at, until: at + 3 * day))
     }
     func cancelled(_ n: Int, at: Date, _ reason: HoldCancelReason = .requested) -> HoldEvent {
-        .cancelled(HoldCancelled(hold: hold(n), book: book, member: member(n), at: at, reason: reason))
+        .cancelled(HoldCancelled(hold: hold(n), book: book, bookTitle: "Dune", member: member(n), at: at, reason: reason))
     }
 
     /// The line after members 1…n placed holds, in that order.
@@ -89,7 +89,8 @@ struct HoldQueueTests {
         #expect(when(.shelve(onShelf: 1, now: now, policy: policy), given(3)) == .success([setAside(1, at: now)]))
         var longer = policy
         longer.pickupPeriod = 7 * day
-        let kept = HoldEvent.setAside(HoldSetAside(hold: hold(1), book: book, member: member(1), at: now, until: now + 7 * day))
+        let kept = HoldEvent.setAside(
+            HoldSetAside(hold: hold(1), book: book, bookTitle: "Dune", member: member(1), at: now, until: now + 7 * day))
         #expect(when(.shelve(onShelf: 1, now: now, policy: longer), given(3)) == .success([kept]))
         #expect(when(.shelve(onShelf: 1, now: now, policy: policy), given(0)) == .success([]))
     }

@@ -42,11 +42,18 @@ extension Components.Schemas.Loan {
 }
 
 extension Components.Schemas.Notice {
-    /// A due-soon or overdue notice.
+    /// A notice about a loan or a hold.
     public init(_ n: NoticeSummary) {
+        let kind: KindPayload =
+            switch n.kind {
+            case .dueSoon: .dueSoon
+            case .overdue: .overdue
+            case .readyForPickup: .readyForPickup
+            case .holdCancelled: .holdCancelled
+            }
         self.init(
-            id: n.id, loanId: n.loan.description, bookTitle: n.bookTitle, kind: n.kind == .overdue ? .overdue : .dueSoon,
-            dueAt: n.dueAt, issuedAt: n.issuedAt, read: n.read)
+            id: n.id, loanId: n.loan?.description, holdId: n.hold?.description, bookTitle: n.bookTitle, kind: kind, dueAt: n.dueAt,
+            issuedAt: n.issuedAt, read: n.read)
     }
 }
 

@@ -18,6 +18,7 @@ public final class LibraryDatabase: Sendable {
     public let catalogue: SQLiteCatalogue
     public let accounts: SQLiteAccounts
     public let loans: SQLiteLoans
+    public let holds: SQLiteHolds
     let pool: DatabasePool
     /// A connection of its own for long scans (verify, export, replay, time travel): the pool's
     /// readers serve short reads on the calling thread (`readHere`), which must never wait for a
@@ -43,12 +44,15 @@ public final class LibraryDatabase: Sendable {
         try Schema.migrator.migrate(pool)
         chain = try pool.write { db in try ChainKeyRecord.open(keyFile: keyFile, db) }
         scans = try DatabaseQueue(path: path, configuration: configuration)
-        projections = Projections(all: [CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection()])
+        projections = Projections(all: [
+            CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection(),
+        ])
         try pool.write { [projections] db in try projections.catchUp(db) }
         eventStore = SQLiteEventStore(pool: pool, projections: projections, chain: chain)
         catalogue = SQLiteCatalogue(pool: pool)
         accounts = SQLiteAccounts(pool: pool)
         loans = SQLiteLoans(pool: pool)
+        holds = SQLiteHolds(pool: pool)
     }
 
     /// The durability the writer connection runs with, read back from SQLite.

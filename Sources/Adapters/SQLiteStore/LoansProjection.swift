@@ -4,7 +4,8 @@ import Foundation
 import GRDB
 
 /// Folds loan and inbox events into `loans` (who has which book, and the history) and
-/// `notices` (per member, with when each was read).
+/// `notices` (per member, with when each was read): a loan's due-soon and overdue notices, and a
+/// hold's ready-for-pickup and cancelled-with-its-book notices.
 struct LoansProjection: SQLiteProjection {
     let name = "loans"
 
@@ -46,9 +47,33 @@ struct LoansProjection: SQLiteProjection {
                     sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
                     arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
             }
+        case .hold(.setAside(let e)):
+            try notice(
+                "\(e.hold):\(NoticeKind.readyForPickup.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, .readyForPickup,
+                dueAt: e.until, at: e.at, recorded, db)
+        case .hold(.cancelled(let e)) where e.reason == .bookWithdrawn:
+            try notice(
+                "\(e.hold):\(NoticeKind.holdCancelled.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, .holdCancelled,
+                dueAt: e.at, at: e.at, recorded, db)
         case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold:
             return
         }
+    }
+
+    /// A notice about a hold: ready for pickup (until `dueAt`), or cancelled with its book; each once.
+    private func notice(
+        _ id: String, member: UserID, hold: HoldID, title: String, _ kind: NoticeKind, dueAt: Date, at: Date, _ recorded: RecordedEvent,
+        _ db: Database
+    ) throws {
+        try db.cached(
+            sql: """
+                INSERT OR IGNORE INTO notices (id, member_id, hold_id, book_title, kind, due_at, issued_at, issued_position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, member.description, hold.description, title, kind.rawValue, Timestamp.format(dueAt), Timestamp.format(at),
+                recorded.position,
+            ])
     }
 
     /// A notice's id: `<loan>:<kind>` for the first of its kind, and `<loan>:<kind>@<due date>` for

@@ -78,11 +78,10 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
     }
 
     private static func notice(_ row: Row) throws -> NoticeSummary {
-        guard let loan = LoanID(row["loan_id"] as String), let kind = NoticeKind(rawValue: row["kind"]) else {
-            throw DatabaseError(message: "bad notice row")
-        }
+        guard let kind = NoticeKind(rawValue: row["kind"]) else { throw DatabaseError(message: "bad notice row") }
         return NoticeSummary(
-            id: row["id"], loan: loan, bookTitle: row["book_title"], kind: kind, dueAt: try Timestamp.parse(row["due_at"]),
+            id: row["id"], loan: (row["loan_id"] as String?).flatMap(LoanID.init), hold: (row["hold_id"] as String?).flatMap(HoldID.init),
+            bookTitle: row["book_title"], kind: kind, dueAt: try Timestamp.parse(row["due_at"]),
             issuedAt: try Timestamp.parse(row["issued_at"]), read: (row["read_at"] as String?) != nil)
     }
 }

@@ -160,6 +160,7 @@ enum Schema {
         migrator.registerMigration("v9-events-insert-guard") { db in try db.execute(sql: AppendOnlyTriggers.insertGuard) }
         migrator.registerMigration("v10-chain-key") { db in try ChainKeyRecord.migrate(db) }
         migrator.registerMigration("v11-catalogue-filing") { db in try CatalogueProjection.migrateFiling(db) }
+        migrator.registerMigration("v12-holds") { db in try HoldsProjection.migrate(db) }
         return migrator
     }
 }

@@ -7,6 +7,7 @@ public enum LibraryOperation: String, CaseIterable, Sendable {
     case listBooks, showBook, addBook, editBook, withdrawBooks, clearCatalogue, importBook
     case signUp, registerLibrarian, logIn, logOut, showOwnAccount, listUsers, changeRole, findMember, listCountries
     case borrowBooks, listOwnLoans, returnLoan, renewLoan, lendWalkIn, listLoans, scanNotices, readOwnNotices
+    case placeHold, cancelHold, listOwnHolds, renewAllLoans, listHolds
     case searchOpenLibrary, keepBookmarks
     case verifyLog, anchorLog, exportLog, showHistory, timeTravel, replayLog, checkHealth
 }
@@ -28,9 +29,11 @@ public enum Authorization {
     public static func access(_ operation: LibraryOperation) -> Access {
         switch operation {
         case .listBooks, .showBook, .signUp, .logIn, .listCountries, .searchOpenLibrary, .checkHealth: .anyone
-        case .logOut, .showOwnAccount, .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks: .signedIn
+        case .logOut, .showOwnAccount, .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
+            .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans:
+            .signedIn
         case .addBook, .editBook, .withdrawBooks, .clearCatalogue, .importBook, .registerLibrarian, .listUsers, .changeRole, .findMember,
-            .lendWalkIn, .listLoans, .scanNotices, .verifyLog, .anchorLog, .exportLog, .showHistory, .timeTravel, .replayLog:
+            .lendWalkIn, .listLoans, .scanNotices, .listHolds, .verifyLog, .anchorLog, .exportLog, .showHistory, .timeTravel, .replayLog:
             .librarian
         }
     }

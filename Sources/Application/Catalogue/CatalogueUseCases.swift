@@ -1,3 +1,5 @@
+import Domain
+
 /// The catalogue's use cases, as the CLI and the HTTP API both call them.
 public struct CatalogueUseCases: Sendable {
     public let addBook: AddBook
@@ -7,9 +9,10 @@ public struct CatalogueUseCases: Sendable {
     public let listBooks: ListBooks
     public let showBook: ShowBook
 
-    public init(runner: CommandRunner, catalogue: any Catalogue, loans: any LoanRegister) {
+    /// `policy` says how long a copy added for a waiting member is kept for them.
+    public init(runner: CommandRunner, catalogue: any Catalogue, loans: any LoanRegister, policy: LoanPolicy = LoanPolicy()) {
         addBook = AddBook(runner: runner, catalogue: catalogue)
-        editBook = EditBook(runner: runner, catalogue: catalogue)
+        editBook = EditBook(runner: runner, catalogue: catalogue, policy: policy)
         withdrawBooks = WithdrawBooks(runner: runner, catalogue: catalogue)
         clearCatalogue = ClearCatalogue(runner: runner, catalogue: catalogue)
         listBooks = ListBooks(catalogue: catalogue, privacy: CheckoutPrivacy(loans: loans))

@@ -1,10 +1,12 @@
 import Domain
 
 /// Edits a book's details and, optionally, the number of copies the library owns, in one step.
-/// A new ISBN the catalogue has already is refused as `AddBook` refuses it.
+/// A new ISBN the catalogue has already is refused as `AddBook` refuses it. Copies added are set
+/// aside for members waiting for the book; copies kept for them cannot be removed.
 public struct EditBook: Sendable {
     let runner: CommandRunner
     let catalogue: any Catalogue
+    let policy: LoanPolicy
 
     public func execute(
         _ id: BookID, changes: BookChanges, copies: Int? = nil, allowDuplicate: Bool = false, by principal: Principal
@@ -17,6 +19,7 @@ public struct EditBook: Sendable {
             var claims = ISBNClaims(runner: runner, catalogue: catalogue)
             try await claims.follow(id, from: book.state, events, allowDuplicate: allowDuplicate)
             claims.record(in: &transaction)
+            try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: policy)
         }
         guard let entry = try await catalogue.entry(id) else { throw NotFound(.book, id.description) }
         return entry

@@ -1,7 +1,7 @@
 import Domain
 
 /// Withdraws one or several books, all or none: an unknown book or a refusal withdraws nothing.
-/// A withdrawn book releases its ISBN.
+/// A withdrawn book releases its ISBN and cancels its holds, telling each member.
 public struct WithdrawBooks: Sendable {
     let runner: CommandRunner
     let catalogue: any Catalogue
@@ -20,6 +20,7 @@ public struct WithdrawBooks: Sendable {
                 if case .absent = book.state { throw NotFound(.book, id.description) }
                 let events = try transaction.decide(.withdraw, on: book) { BookRefused(id, $0, in: book.state) }
                 try await claims.follow(id, from: book.state, events)
+                try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: LoanPolicy())
                 if !events.isEmpty { withdrawn += 1 }
             }
             claims.record(in: &transaction)
@@ -36,7 +37,7 @@ public struct ClearReport: Equatable, Sendable {
 }
 
 /// Withdraws every book that can be withdrawn, in one atomic step, and reports the others; the
-/// withdrawn release their ISBNs.
+/// withdrawn release their ISBNs and cancel their holds.
 public struct ClearCatalogue: Sendable {
     let runner: CommandRunner
     let catalogue: any Catalogue
@@ -52,6 +53,7 @@ public struct ClearCatalogue: Sendable {
                 do {
                     let events = try transaction.decide(.withdraw, on: book) { BookRefused(id, $0, in: book.state) }
                     try await claims.follow(id, from: book.state, events)
+                    try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: LoanPolicy())
                     if !events.isEmpty { withdrawn.append(id) }
                 } catch let refused as BookRefused {
                     kept.append(refused)

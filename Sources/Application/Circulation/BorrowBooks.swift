@@ -21,11 +21,12 @@ public struct BorrowBooks: Sendable {
                 member: member, loans: Dictionary(loans.map { ($1, $0) }, uniquingKeysWith: { a, _ in a }), now: now, dueAt: dueAt,
                 policy: deps.policy)
             do throws(PatronRejection) { try transaction.decide(borrowing, on: patron) } catch {
-                throw try await titled(error, transaction)
+                throw try await deps.titled(error, transaction)
             }
             for (bookID, loanID) in loans {
                 let book = try await transaction.load(BookAggregate.self, .book(bookID))
                 guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
+                try await deps.lendPast(holdsOn: record, to: member, loanID, &transaction)
                 try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0, in: book.state) }
                 let opened = LoanOpened(
                     loan: loanID, book: bookID, bookTitle: record.details.title, borrower: member,
@@ -36,23 +37,6 @@ public struct BorrowBooks: Sendable {
         var summaries: [LoanSummary] = []
         for (_, id) in loans { summaries.append(try await deps.summary(id)) }
         return summaries
-    }
-
-    /// The patron's refusal, naming the books it is about by title: the overdue loans' books
-    /// (as their loans recorded them) or the book asked for twice.
-    private func titled(_ rejection: PatronRejection, _ transaction: Transaction) async throws -> LoanRefused {
-        var titles: [BookID: String] = [:]
-        switch rejection {
-        case .blockedByOverdue(let loans):
-            for loan in loans {
-                let record = try await transaction.load(LoanAggregate.self, .loan(loan.loan)).state.record
-                titles[loan.book] = record?.opened.bookTitle
-            }
-        case .duplicateBook(let book), .alreadyBorrowed(let book):
-            titles[book] = try await transaction.load(BookAggregate.self, .book(book)).state.title
-        case .limitReached, .tooManyInOneRequest, .holdLimitReached: break
-        }
-        return LoanRefused(rejection, titles: titles)
     }
 }
 
@@ -74,9 +58,21 @@ public struct CheckoutWalkIn: Sendable {
             let opened = LoanOpened(
                 loan: loanID, book: bookID, bookTitle: record.details.title, borrower: nil, borrowerName: name, lentAt: now,
                 dueAt: now.addingTimeInterval(deps.policy.period))
+            try await deps.lendPast(holdsOn: record, to: nil, loanID, &transaction)
             try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0, in: book.state) }
             try transaction.decide(.open(opened), on: Loaded<LoanAggregate>.new(.loan(loanID)), else: LoanRefused.init)
         }
         return try await deps.summary(loanID)
+    }
+}
+
+extension CirculationDependencies {
+    /// The book's line decides a loan first: a copy kept for a member goes to that member alone
+    /// (their hold is then fulfilled), and the line is expected unchanged at the append.
+    func lendPast(holdsOn book: CataloguedBook, to member: UserID?, _ loan: LoanID, _ transaction: inout Transaction) async throws {
+        let line = try await transaction.load(HoldQueueAggregate.self, .holds(book.id))
+        transaction.expectUnchanged(line)
+        let command = HoldCommand.borrow(member: member, loan: loan, onShelf: book.available, now: now)
+        try transaction.decide(command, on: line) { LoanRefused($0, titles: [book.id: book.details.title]) }
     }
 }

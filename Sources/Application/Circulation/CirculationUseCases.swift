@@ -62,15 +62,18 @@ public struct CirculationDependencies: Sendable {
     let runner: CommandRunner
     let loans: any LoanRegister
     let notices: any NoticeBoard
+    let holds: any HoldRegister
     let accounts: any Accounts
     let policy: LoanPolicy
 
     public init(
-        runner: CommandRunner, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, policy: LoanPolicy = LoanPolicy()
+        runner: CommandRunner, loans: any LoanRegister, notices: any NoticeBoard, holds: any HoldRegister, accounts: any Accounts,
+        policy: LoanPolicy = LoanPolicy()
     ) {
         self.runner = runner
         self.loans = loans
         self.notices = notices
+        self.holds = holds
         self.accounts = accounts
         self.policy = policy
     }
@@ -91,6 +94,32 @@ public struct CirculationDependencies: Sendable {
         guard Authorization.mayActOn(ownedBy: loan.opened.borrower, by: principal) else { throw NotFound(.loan, id.description) }
         return (loaded, loan)
     }
+
+    /// The patron's refusal, naming the books it is about by title: the overdue loans' books
+    /// (as their loans recorded them) or the book asked for twice or already borrowed.
+    func titled(_ rejection: PatronRejection, _ transaction: Transaction) async throws -> LoanRefused {
+        var titles: [BookID: String] = [:]
+        switch rejection {
+        case .blockedByOverdue(let loans):
+            for loan in loans {
+                let record = try await transaction.load(LoanAggregate.self, .loan(loan.loan)).state.record
+                titles[loan.book] = record?.opened.bookTitle
+            }
+        case .duplicateBook(let book), .alreadyBorrowed(let book):
+            titles[book] = try await transaction.load(BookAggregate.self, .book(book)).state.title
+        case .limitReached, .tooManyInOneRequest, .holdLimitReached: break
+        }
+        return LoanRefused(rejection, titles: titles)
+    }
+
+    /// The book's line after a copy came back to its shelf (a return, copies added): each copy
+    /// kept for nobody is set aside for the next waiting member, in the same append. The line is
+    /// expected unchanged even when nobody waits, so a hold placed meanwhile is served on retry.
+    func shelve(_ book: BookID, onShelf: Int, _ transaction: inout Transaction) async throws {
+        let line = try await transaction.load(HoldQueueAggregate.self, .holds(book))
+        transaction.expectUnchanged(line)
+        try transaction.decide(.shelve(onShelf: onShelf, now: now, policy: policy), on: line) { LoanRefused($0) }
+    }
 }
 
 /// The circulation use cases, as the CLI and the HTTP API both call them.
@@ -98,18 +127,22 @@ public struct CirculationUseCases: Sendable {
     public let borrow: BorrowBooks
     public let giveBack: ReturnLoan
     public let renew: RenewLoan
+    public let renewAll: RenewAllLoans
     public let checkout: CheckoutWalkIn
     public let list: ListLoans
     public let scan: ScanNotices
     public let notices: MemberNotices
+    public let holds: HoldUseCases
 
     public init(_ deps: CirculationDependencies) {
         borrow = BorrowBooks(deps: deps)
         giveBack = ReturnLoan(deps: deps)
         renew = RenewLoan(deps: deps)
+        renewAll = RenewAllLoans(deps: deps)
         checkout = CheckoutWalkIn(deps: deps)
         list = ListLoans(deps: deps)
         scan = ScanNotices(deps: deps)
         notices = MemberNotices(deps: deps)
+        holds = HoldUseCases(deps)
     }
 }

@@ -29,10 +29,13 @@ public struct ListLoans: Sendable {
 public struct ScanNotices: Sendable {
     let deps: CirculationDependencies
 
-    /// Issues the notices due now, by the clock; returns how many.
+    /// Issues the notices due now, by the clock, and expires the holds whose pickup date has
+    /// passed (`ExpireHolds`: their copies go to the next in line, with a ready-for-pickup
+    /// notice); returns the number of loan notices issued.
     @discardableResult
     public func execute(by principal: Principal) async throws -> Int {
         try Authorization.require(.scanNotices, by: principal)
+        try await ExpireHolds(deps: deps).execute(by: principal)
         let now = deps.now
         var issued = 0
         for loan in try await dueWithin(now) {

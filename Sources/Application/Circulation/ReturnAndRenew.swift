@@ -1,7 +1,8 @@
 import Domain
 import Foundation
 
-/// Returns a loan (by its borrower or a librarian): the copy is available at once. Twice is fine.
+/// Returns a loan (by its borrower or a librarian): the copy is on the shelf at once, set aside
+/// for the first member in the book's line in the same append when someone waits. Twice is fine.
 public struct ReturnLoan: Sendable {
     let deps: CirculationDependencies
 
@@ -15,7 +16,10 @@ public struct ReturnLoan: Sendable {
                 return
             }
             let book = try await transaction.load(BookAggregate.self, .book(loan.opened.book))
-            try transaction.decide(.takeBack(id), on: book) { BookRefused(loan.opened.book, $0, title: title) }
+            let back = try transaction.decide(.takeBack(id), on: book) { BookRefused(loan.opened.book, $0, title: title) }
+            if case .inCatalogue(let shelf) = BookAggregate.fold(back, from: book.state) {
+                try await deps.shelve(shelf.id, onShelf: shelf.available, &transaction)
+            }
             if let member = loan.opened.borrower {
                 let patron = try await transaction.load(PatronAggregate.self, .patron(member))
                 try transaction.decide(.end(id), on: patron, else: LoanRefused.init)
@@ -49,5 +53,32 @@ public struct RenewLoan: Sendable {
             let update = PatronLoan(member: member, loan: id, book: loan.opened.book, dueAt: e.dueAt)
             try transaction.decide(.renew(update), on: patron, else: LoanRefused.init)
         }
+    }
+}
+
+/// What "renew all" did with one loan: renewed (the loan as it is now), or refused and why.
+public struct LoanRenewal: Equatable, Sendable {
+    public let loan: LoanSummary
+    /// Nil when the loan was renewed.
+    public let refusal: LoanRefused?
+}
+
+/// Renews every active loan of the member that can be renewed, each on its own (one refused
+/// loan renews the others all the same), and reports each: renewed, or why not.
+public struct RenewAllLoans: Sendable {
+    let deps: CirculationDependencies
+
+    public func execute(by principal: Principal) async throws -> [LoanRenewal] {
+        let (member, _) = try Authorization.user(.renewAllLoans, by: principal)
+        let renew = RenewLoan(deps: deps)
+        var report: [LoanRenewal] = []
+        for loan in try await deps.loans.loans(LoanFilter(member: member)) {
+            do {
+                report.append(LoanRenewal(loan: try await renew.execute(loan.id, by: principal), refusal: nil))
+            } catch let refused as LoanRefused {
+                report.append(LoanRenewal(loan: try await deps.summary(loan.id), refusal: refused))
+            }
+        }
+        return report
     }
 }

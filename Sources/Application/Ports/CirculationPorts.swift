@@ -60,18 +60,23 @@ public protocol LoanRegister: Sendable {
     func loan(_ id: LoanID) async throws -> LoanSummary?
 }
 
-/// A notice as a member sees it.
+/// A notice as a member sees it: about a loan (due soon, overdue) or a hold (ready for pickup,
+/// cancelled with its book). `dueAt` is the loan's due date, or the date until which a copy is kept.
 public struct NoticeSummary: Equatable, Sendable {
     public let id: String
-    public let loan: LoanID
+    public let loan: LoanID?
+    public let hold: HoldID?
     public let bookTitle: String
     public let kind: NoticeKind
     public let dueAt: Date
     public let issuedAt: Date
     public let read: Bool
-    public init(id: String, loan: LoanID, bookTitle: String, kind: NoticeKind, dueAt: Date, issuedAt: Date, read: Bool) {
+    public init(
+        id: String, loan: LoanID?, hold: HoldID? = nil, bookTitle: String, kind: NoticeKind, dueAt: Date, issuedAt: Date, read: Bool
+    ) {
         self.id = id
         self.loan = loan
+        self.hold = hold
         self.bookTitle = bookTitle
         self.kind = kind
         self.dueAt = dueAt

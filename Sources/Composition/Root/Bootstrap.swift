@@ -39,13 +39,14 @@ public enum Bootstrap {
         let search = SearchBooks(
             search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger),
             cache: database.searchCache(), clock: clock, settings: searchSettings(configuration))
-        let catalogue = CatalogueUseCases(runner: runner, catalogue: database.catalogue, loans: database.loans)
+        let catalogue = CatalogueUseCases(
+            runner: runner, catalogue: database.catalogue, loans: database.loans, policy: configuration.loanPolicy)
         let library = Library(
             catalogue: catalogue,
             accounts: AccountUseCases(accounts),
             circulation: CirculationUseCases(
                 CirculationDependencies(
-                    runner: runner, loans: database.loans, notices: database.loans, accounts: database.accounts,
+                    runner: runner, loans: database.loans, notices: database.loans, holds: database.holds, accounts: database.accounts,
                     policy: configuration.loanPolicy)),
             search: search,
             bookmarks: Bookmarks(

@@ -80,12 +80,14 @@ public struct HoldPlaced: Equatable, Sendable, Codable {
 public struct HoldSetAside: Equatable, Sendable, Codable {
     public let hold: HoldID
     public let book: BookID
+    public let bookTitle: String
     public let member: UserID
     public let at: Date
     public let until: Date
-    public init(hold: HoldID, book: BookID, member: UserID, at: Date, until: Date) {
+    public init(hold: HoldID, book: BookID, bookTitle: String, member: UserID, at: Date, until: Date) {
         self.hold = hold
         self.book = book
+        self.bookTitle = bookTitle
         self.member = member
         self.at = at
         self.until = until
@@ -120,12 +122,14 @@ public enum HoldCancelReason: String, Equatable, Sendable, Codable {
 public struct HoldCancelled: Equatable, Sendable, Codable {
     public let hold: HoldID
     public let book: BookID
+    public let bookTitle: String
     public let member: UserID
     public let at: Date
     public let reason: HoldCancelReason
-    public init(hold: HoldID, book: BookID, member: UserID, at: Date, reason: HoldCancelReason) {
+    public init(hold: HoldID, book: BookID, bookTitle: String, member: UserID, at: Date, reason: HoldCancelReason) {
         self.hold = hold
         self.book = book
+        self.bookTitle = bookTitle
         self.member = member
         self.at = at
         self.reason = reason
@@ -245,7 +249,11 @@ public enum HoldQueueAggregate: Aggregate {
                 throw .noSuchHold
             }
             return passOn(
-                [.cancelled(HoldCancelled(hold: id, book: hold.book, member: hold.member, at: now, reason: .requested))], state, now, policy
+                [
+                    .cancelled(
+                        HoldCancelled(
+                            hold: id, book: hold.book, bookTitle: state.bookTitle, member: hold.member, at: now, reason: .requested))
+                ], state, now, policy
             )
         case .shelve(let onShelf, let now, let policy):
             return setAside(state.free(onShelf: onShelf), state, now, policy)
@@ -266,7 +274,9 @@ public enum HoldQueueAggregate: Aggregate {
             return passOn(over.map { .expired(HoldExpired(hold: $0.id, book: $0.book, member: $0.member, at: now)) }, state, now, policy)
         case .withdraw(let now):
             return state.line.map {
-                .cancelled(HoldCancelled(hold: $0.id, book: $0.book, member: $0.member, at: now, reason: .bookWithdrawn))
+                .cancelled(
+                    HoldCancelled(
+                        hold: $0.id, book: $0.book, bookTitle: state.bookTitle, member: $0.member, at: now, reason: .bookWithdrawn))
             }
         }
     }
@@ -281,7 +291,9 @@ public enum HoldQueueAggregate: Aggregate {
     /// Sets `count` copies aside for the first `count` waiting members, kept until the pickup date.
     private static func setAside(_ count: Int, _ state: HoldQueueState, _ now: Date, _ policy: LoanPolicy) -> [HoldEvent] {
         state.waiting.prefix(max(0, count)).map {
-            .setAside(HoldSetAside(hold: $0.id, book: $0.book, member: $0.member, at: now, until: policy.pickupUntil(now)))
+            .setAside(
+                HoldSetAside(
+                    hold: $0.id, book: $0.book, bookTitle: state.bookTitle, member: $0.member, at: now, until: policy.pickupUntil(now)))
         }
     }
 }

@@ -89,6 +89,13 @@ public struct LoanReturned: Equatable, Sendable, Codable {
 public enum NoticeKind: String, Sendable, Codable, CaseIterable {
     case dueSoon = "due-soon"
     case overdue
+    /// A copy is kept for the member (a hold's `hold.copy-set-aside`).
+    case readyForPickup = "ready-for-pickup"
+    /// The member's hold was cancelled because the book left the catalogue.
+    case holdCancelled = "hold-cancelled"
+
+    /// The notices a loan issues itself, in the order it issues them.
+    public static let ofLoans: [NoticeKind] = [.dueSoon, .overdue]
 }
 
 /// A member was told about a loan.
@@ -227,11 +234,12 @@ public enum LoanAggregate: Aggregate {
             return [.renewed(LoanRenewed(loan: loan.id, dueAt: policy.renewedDue(loan.dueAt, now: now), renewals: loan.renewals + 1))]
         case .issueNotices(let now, let policy):
             guard let member = loan.opened.borrower else { return [] }
-            return NoticeKind.allCases.filter { kind in
+            return NoticeKind.ofLoans.filter { kind in
                 guard !loan.notices.contains(kind) else { return false }
                 switch kind {
                 case .overdue: return LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: nil, now: now)
                 case .dueSoon: return policy.isDueSoon(dueAt: loan.dueAt, now: now)
+                case .readyForPickup, .holdCancelled: return false
                 }
             }.map {
                 .noticeIssued(
