@@ -10,6 +10,7 @@ import Testing
 struct SettingsTests {
     static let numeric = [
         "SHELFMARK_SESSION_DAYS", "SHELFMARK_BCRYPT_COST", "SHELFMARK_MAX_LOANS", "SHELFMARK_LOAN_DAYS", "SHELFMARK_MAX_RENEWALS",
+        "SHELFMARK_MAX_HOLDS", "SHELFMARK_PICKUP_DAYS",
         "SHELFMARK_NOTICE_INTERVAL", "SHELFMARK_SEARCH_TTL", "SHELFMARK_IDLE_TIMEOUT", "SHELFMARK_BODY_TIMEOUT",
         "SHELFMARK_MAX_CONNECTIONS", "SHELFMARK_BODY_MEMORY", "SHELFMARK_AUTH_ATTEMPTS", "SHELFMARK_ANCHOR_INTERVAL",
         "SHELFMARK_OPENLIBRARY_DEADLINE",
@@ -40,8 +41,10 @@ struct SettingsTests {
             database: "/tmp/x.sqlite",
             environment: [
                 "SHELFMARK_SESSION_DAYS": "0.5", "SHELFMARK_MAX_LOANS": "7", "SHELFMARK_BODY_MEMORY": "8", "SHELFMARK_AUTH_ATTEMPTS": "100",
-                "SHELFMARK_TRUSTED_PROXIES": "10.0.0.1, ::1", "SHELFMARK_OPENLIBRARY_DEADLINE": "2.5",
+                "SHELFMARK_TRUSTED_PROXIES": "10.0.0.1, ::1", "SHELFMARK_OPENLIBRARY_DEADLINE": "2.5", "SHELFMARK_MAX_HOLDS": "2",
+                "SHELFMARK_PICKUP_DAYS": "7",
             ])
+        #expect(configuration.loanPolicy.maxActiveHolds == 2 && configuration.loanPolicy.pickupPeriod == 7 * 24 * 3600)
         #expect(configuration.openLibraryDeadline == 2.5)
         #expect(configuration.sessionLifetime == 12 * 3600)
         #expect(configuration.loanPolicy.maxActiveLoans == 7)

@@ -135,6 +135,8 @@ private func readNumbers(_ environment: [String: String], into configuration: in
     if let value = try Settings.maxLoans.readInt(environment) { configuration.loanPolicy.maxActiveLoans = value }
     if let days = try Settings.loanDays.read(environment) { configuration.loanPolicy.period = days * 24 * 3600 }
     if let value = try Settings.maxRenewals.readInt(environment) { configuration.loanPolicy.maxRenewals = value }
+    if let value = try Settings.maxHolds.readInt(environment) { configuration.loanPolicy.maxActiveHolds = value }
+    if let days = try Settings.pickupDays.read(environment) { configuration.loanPolicy.pickupPeriod = days * 24 * 3600 }
     if let value = try Settings.noticeInterval.read(environment) { configuration.noticeInterval = value }
     if let value = try Settings.searchTTL.read(environment) { configuration.searchFreshFor = value }
     if let value = try Settings.openLibraryDeadline.read(environment) { configuration.openLibraryDeadline = value }

@@ -46,6 +46,8 @@ enum Settings {
     static let maxLoans = NumericSetting("SHELFMARK_MAX_LOANS", 1...1_000, whole: true)
     static let loanDays = NumericSetting("SHELFMARK_LOAN_DAYS", 0.001...3_650, unit: .days)
     static let maxRenewals = NumericSetting("SHELFMARK_MAX_RENEWALS", 0...1_000, whole: true)
+    static let maxHolds = NumericSetting("SHELFMARK_MAX_HOLDS", 0...1_000, whole: true)
+    static let pickupDays = NumericSetting("SHELFMARK_PICKUP_DAYS", 0.001...365, unit: .days)
     static let noticeInterval = NumericSetting("SHELFMARK_NOTICE_INTERVAL", 1...31_536_000, unit: .seconds)
     static let searchTTL = NumericSetting("SHELFMARK_SEARCH_TTL", 0...31_536_000, unit: .seconds)
     static let idleTimeout = NumericSetting("SHELFMARK_IDLE_TIMEOUT", 0.1...86_400, unit: .seconds)
@@ -58,7 +60,7 @@ enum Settings {
 
     /// Every one of them, for `--help` texts and tests.
     static let all = [
-        sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
+        sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, maxHolds, pickupDays, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
         maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline,
     ]
 }
