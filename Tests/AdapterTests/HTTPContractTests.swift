@@ -40,7 +40,8 @@ struct HTTPContractTests {
             let encoded = try #require(heavy.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let response = try await client.send(.get, "/api/v1/books?q=\(encoded)")
             #expect(response.status == .badRequest, "\(response.text)")
-            #expect(try response.object["errors"] as? [[String: String]] == [["field": "q", "message": "must be at most 200 characters"]])
+            #expect(
+                try response.object["errors"] as? [[String: String]] == [["field": "q", "message": "must be at most 200 characters long"]])
             let fits = try #require(String(heavy.unicodeScalars.dropLast()).addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             #expect(try await client.send(.get, "/api/v1/books?q=\(fits)").status == .ok)
         }

@@ -213,7 +213,5 @@ struct HTTPTransportTests {
         #expect(value["list"]?.items.count == 3)
         #expect(value["list"]?.items.first?["in"] == .scalar("query"))
         #expect(value["folded"] == .scalar("one two"))
-        #expect(throws: YAMLSubsetError.self) { _ = try YAMLValue.parse("a: &anchor 1\nb: *anchor") }
-        #expect(throws: YAMLSubsetError.self) { _ = try YAMLValue.parse("a: 1\na: 2") }
     }
 }

@@ -42,7 +42,7 @@ struct ContractShapes: Sendable {
 
     init(operations: [Operation]) { self.operations = operations }
 
-    /// Reads the contract; a document the subset reader cannot read is an error at start-up.
+    /// Reads the contract; a document that is not YAML is an error at start-up.
     init(contract text: String) throws {
         let document = try YAMLValue.parse(text)
         var operations: [Operation] = []
