@@ -167,6 +167,31 @@ struct HTTPTransportTests {
         }
     }
 
+    /// The generated code checks Accept only when it writes the answer: a POST asking for HTML
+    /// added the book, then answered 406. The check now comes before the operation runs.
+    @Test func aChangeAskedForInAFormatTheAPICannotWriteChangesNothing() async throws {
+        try await withAPI { api in
+            let auth = "Bearer \(api.librarianToken)"
+            let html = try await api.client.execute(
+                uri: "/api/v1/books", method: .post,
+                headers: [.authorization: auth, .contentType: "application/json", .accept: "text/html"],
+                body: ByteBuffer(string: #"{"title":"Never added","authors":["A"]}"#))
+            #expect(html.status == .notAcceptable)
+            #expect(html.problemType == "urn:shelfmark:problem:not-acceptable", "\(html.text)")
+            #expect(try await api.send(.get, "/api/v1/books").object["total"] as? Int == 0)
+            for accept in ["application/json", "*/*", "text/html, application/*;q=0.1", "Application/JSON; charset=utf-8"] {
+                let response = try await api.client.execute(
+                    uri: "/api/v1/books", method: .get, headers: [.authorization: auth, .accept: accept])
+                #expect(response.status == .ok, "Accept: \(accept)")
+            }
+            for accept in ["application/json;q=0", "application/problem+json", "text/*"] {
+                let refused = try await api.client.execute(
+                    uri: "/api/v1/books", method: .get, headers: [.authorization: auth, .accept: accept])
+                #expect(refused.status == .notAcceptable, "Accept: \(accept)")
+            }
+        }
+    }
+
     @Test func theStorageBeingDownIsA503WithRetryAfter() async throws {
         // The health check's failure cannot be provoked on a running database: the error is thrown here.
         let router = Router()

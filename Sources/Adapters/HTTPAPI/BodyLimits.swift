@@ -93,7 +93,10 @@ struct AdmissionMiddleware: RouterMiddleware {
             throw BodyRefused.tooLarge(max: limits.maxBytes)
         }
         if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
-            do { try Authorization.require(operation, by: RequestScope.principal) } catch {
+            do {
+                try Authorization.require(operation, by: RequestScope.principal)
+                try Negotiation.requireJSON(request.headers)
+            } catch {
                 guard hasBody else { throw error }
                 return try refusing(error, body: request.body, channel: context.channel)
             }
