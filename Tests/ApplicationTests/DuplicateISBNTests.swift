@@ -119,3 +119,21 @@ struct DuplicateISBNTests {
         _ = try await add("Dune", isbn: "0441172717")
     }
 }
+
+/// Open Library down: an import of an ISBN the catalogue has is still the 409 naming the book.
+private struct UnreachableLookup: BookLookup {
+    func book(isbn: ISBN) async throws -> BookRecordFound? { throw SearchUnavailable(.unreachable) }
+    func book(workKey: String) async throws -> BookRecordFound? { throw SearchUnavailable(.unreachable) }
+}
+
+extension DuplicateISBNTests {
+    @Test func anImportOfACataloguedISBNIsRefusedWithoutAskingOpenLibrary() async throws {
+        let first = try await add("Dune", isbn: "0441172717")
+        let importBook = ImportBook(lookup: UnreachableLookup(), addBook: catalogue.addBook)
+        let rejection = await refusal { try await importBook.execute(isbn: "978-0-441-17271-9", by: .cliOperator) }
+        #expect(rejection == .duplicateISBN(dune, existing: first.id, title: "Dune"))
+        await #expect(throws: SearchUnavailable.self) {
+            try await importBook.execute(isbn: "978-0-441-17271-9", allowDuplicate: true, by: .cliOperator)
+        }
+    }
+}

@@ -26,6 +26,7 @@ public struct ImportBook: Sendable {
         case (let isbn?, nil):
             let parsed: ISBN
             do { parsed = try ISBN(parsing: isbn) } catch { throw InvalidInput("isbn", .notAnISBN(isbn, error)) }
+            if !allowDuplicate, overrides.isbn == nil { try await refuseIfCatalogued(parsed) }
             found = try await lookup.book(isbn: parsed)
             guard found != nil else { throw NotFound(.edition, parsed.isbn13) }
         case (nil, let key?):
@@ -48,5 +49,14 @@ public struct ImportBook: Sendable {
             publisher: overrides.publisher ?? prefilled.publisher, categories: overrides.categories ?? [],
             coverURL: overrides.coverURL ?? prefilled.coverURL, description: overrides.description ?? prefilled.description)
         return try await addBook.execute(draft, copies: copies, allowDuplicate: allowDuplicate, by: principal)
+    }
+
+    /// An ISBN the catalogue has already is refused before Open Library is asked, so the librarian
+    /// hears of the existing book even when Open Library is down. (`AddBook` decides for certain.)
+    private func refuseIfCatalogued(_ isbn: ISBN) async throws {
+        guard let existing = try await addBook.catalogue.books(withISBN: isbn).first,
+            let entry = try await addBook.catalogue.entry(existing)
+        else { return }
+        throw BookRefused(existing, .duplicateISBN(isbn, existing: existing, title: entry.details.title))
     }
 }
