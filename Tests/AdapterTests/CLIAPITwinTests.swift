@@ -17,7 +17,9 @@ struct CLIAPITwinTests {
         "user list": "listUsers", "user promote": "changeRole", "user demote": "changeRole",
         "countries list": "listCountries", "countries default": "defaultCountry",
         "loan borrow": "borrowBooks", "loan return": "returnLoan", "loan renew": "renewLoan", "loan checkout": "checkoutWalkIn",
-        "loan list": "listLoans", "loan list (a member's own)": "myLoans",
+        "loan list": "listLoans", "loan list (a member's own)": "myLoans", "loan renew --all": "renewAllLoans",
+        "hold place": "placeHold", "hold list": "myHolds", "hold list (librarians)": "listHolds", "hold cancel": "cancelHold",
+        "hold queue": "bookHolds",
         "notices list": "myNotifications", "notices read": "markNotificationRead", "notices read --all": "markAllNotificationsRead",
         "search": "searchBooks", "bookmark add": "bookmarkWork", "bookmark add --book": "bookmarkBook",
         "bookmark list": "listBookmarks", "bookmark remove": "removeBookmark",
@@ -156,6 +158,7 @@ private final class Twins: Sendable {
         try await catalogue()
         try await accounts()
         try await circulation()
+        try await holds()
         try await bookmarksAndSearch()
         try await audit()
         try await clearing()
@@ -263,6 +266,35 @@ private final class Twins: Sendable {
             "loan checkout", ["loan", "checkout", twinBook, "--name", "Mrs Hudson"], .post, "/api/v1/books/\(twinBook)/checkout",
             json: #"{"borrowerName":"Mrs Hudson"}"#, volatile: loanWrite)
         try await twin("loan list", ["loan", "list", "--book", twinBook, "--limit", "1"], .get, "/api/v1/loans?book=\(twinBook)&limit=1")
+    }
+
+    func holds() async throws {
+        // A book whose only copy is out: members wait for it.
+        let made = try await api.send(.post, "/api/v1/books", json: #"{"title":"Waited","authors":["Ann Author"],"copies":1}"#)
+        let waited = try #require(try made.object["id"] as? String)
+        #expect(try await api.send(.post, "/api/v1/books/\(waited)/checkout", json: #"{"borrowerName":"Mrs Hudson"}"#).status == .created)
+        _ = try await cli(["logout"])
+        #expect(try await cli(["login", "--email", "ada@example.org"], stdin: "Member-Pass1\n").status == 0)
+        let ada = try cliToken
+        let fay = try await api.signUpMember("fay@example.org")
+        // Ada joins the line through the CLI, Fay through the API: two holds alike but for who and where.
+        let holdWrite: Set<String> = ["id", "memberId", "memberName", "placedAt", "position"]
+        let adas = try id(
+            try await twin(
+                "hold place", ["hold", "place", waited], .post, "/api/v1/holds", json: #"{"bookId":"\#(waited)"}"#, token: fay,
+                volatile: holdWrite))
+        try await twin("hold list", ["hold", "list"], .get, "/api/v1/me/holds", token: ada)
+        // Renewing all twice: the CLI's renewal, then the API's, of Ada's one active loan.
+        try await twin(
+            "loan renew --all", ["loan", "renew", "--all"], .post, "/api/v1/me/loans/renew-all", token: ada,
+            volatile: ["dueAt", "renewals"])
+        #expect(try await cli(["login", "--email", "librarian@example.org"], stdin: "Librarian-Pass1\n").status == 0)
+        try await twin("hold queue", ["hold", "queue", waited], .get, "/api/v1/books/\(waited)/holds")
+        try await twin("hold list (librarians)", ["hold", "list"], .get, "/api/v1/holds")
+        try await twin("hold list (librarians)", ["hold", "list", "--ready"], .get, "/api/v1/holds?status=ready")
+        let fays = try #require(
+            (try await api.send(.get, "/api/v1/me/holds", token: fay).object["items"] as? [[String: Any]])?.first?["id"] as? String)
+        try await twin("hold cancel", ["hold", "cancel", adas], .delete, "/api/v1/holds/\(fays)", volatile: holdWrite)
     }
 
     func bookmarksAndSearch() async throws {

@@ -56,6 +56,12 @@ enum ErrorProvocations {
     ]
 
     private static let specific: [String: [Provocation]] = [
+        "placeHold 404": [{ try await $0.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(ErrorWalk.ghost)"}"#, as: .member) }],
+        "placeHold 409": [
+            // Copies of the book are on the shelf: borrow it. And no hold on a book the member has on loan.
+            { try await $0.send(.post, "/api/v1/holds", json: #"{"bookId":"\#($0.book)"}"#, as: .member) },
+            { try await $0.send(.post, "/api/v1/holds", json: #"{"bookId":"\#($0.lentBook)"}"#, as: .member) },
+        ],
         "signUp 400": [
             { try await $0.send(.post, "/api/v1/users", json: "[]", as: .anonymous) },
             { try await $0.send(.post, "/api/v1/users", json: #"{"email":"x","password":"short","country":"ZZ"}"#, as: .anonymous) },

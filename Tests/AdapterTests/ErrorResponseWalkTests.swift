@@ -92,6 +92,10 @@ struct ErrorResponseWalkTests {
                 .post, "/api/v1/sessions", json: ErrorProvocations.login("ada@example.org", "Member-Pass1"), as: .anonymous)
             return (response, try response.object["token"] as? String ?? "")
         },
+        "placeHold": { walk in
+            // The librarian waits for the book whose copies are both out (the member has one of them).
+            (try await walk.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(walk.lentBook)"}"#), walk.api.librarianToken)
+        },
         "borrowBooks": { walk in
             (try await walk.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(walk.book)"]}"#, as: .member), walk.member)
         },

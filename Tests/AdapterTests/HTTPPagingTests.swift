@@ -14,6 +14,7 @@ import Testing
 struct HTTPPagingTests {
     static let lists: Set<String> = [
         "/users", "/countries", "/loans", "/me/loans", "/me/notifications", "/search", "/me/bookmarks", "/audit/history", "/books",
+        "/me/holds", "/holds", "/books/{id}/holds",
     ]
 
     @Test func theContractsListsShareTheLimitAndOffsetParametersAndNoListIsABareArray() throws {
@@ -57,8 +58,21 @@ struct HTTPPagingTests {
             books.append(try #require(try made.object["id"] as? String))
         }
         let ada = try await api.signUpMember("ada@example.org")
-        _ = try await api.signUpMember("bob@example.org")
-        _ = try await api.signUpMember("cy@example.org")
+        let bob = try await api.signUpMember("bob@example.org")
+        let cy = try await api.signUpMember("cy@example.org")
+        // Three books whose only copy is out: Bob waits for all three, Ada and Cy for the first too.
+        var waited: [String] = []
+        for title in ["Held 1", "Held 2", "Held 3"] {
+            let made = try await api.send(.post, "/api/v1/books", json: #"{"title":"\#(title)","authors":["A"],"copies":1}"#)
+            let id = try #require(try made.object["id"] as? String)
+            _ = try await api.send(.post, "/api/v1/books/\(id)/checkout", json: #"{"borrowerName":"Walk-in"}"#)
+            waited.append(id)
+        }
+        for (member, books) in [(bob, waited), (ada, [waited[0]]), (cy, [waited[0]])] {
+            for id in books {
+                #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(id)"}"#, token: member).status == .created)
+            }
+        }
         let ids = books.map { "\"\($0)\"" }.joined(separator: ",")
         #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":[\#(ids)]}"#, token: ada).status == .created)
         for book in books { #expect(try await api.send(.put, "/api/v1/me/bookmarks/books/\(book)", token: ada).status == .ok) }
@@ -78,6 +92,8 @@ struct HTTPPagingTests {
             "/me/notifications": ("/api/v1/me/notifications", ada),
             "/search": ("/api/v1/search?title=lord%20of%20the%20rings", anonymous), "/me/bookmarks": ("/api/v1/me/bookmarks", ada),
             "/audit/history": ("/api/v1/audit/history?book=\(books[0])", librarian), "/books": ("/api/v1/books", anonymous),
+            "/me/holds": ("/api/v1/me/holds", bob), "/holds": ("/api/v1/holds", librarian),
+            "/books/{id}/holds": ("/api/v1/books/\(waited[0])/holds", librarian),
         ]
     }
 

@@ -74,8 +74,8 @@ struct HardeningHTTPTests {
                 let asMember = try await api.client.execute(
                     uri: path, method: .init(rawValue: operation.method)!,
                     headers: [.contentType: "application/json", .authorization: "Bearer \(member)"], body: garbage)
-                // Members may borrow; everything else that takes a body here is for librarians.
-                let expected: HTTPResponse.Status = operation.path == "/loans" ? .badRequest : .forbidden
+                // Members may borrow and place holds; everything else that takes a body here is for librarians.
+                let expected: HTTPResponse.Status = ["/loans", "/holds"].contains(operation.path) ? .badRequest : .forbidden
                 #expect(asMember.status == expected, "member \(operation.method) \(path): \(asMember.status)")
             }
         }

@@ -42,13 +42,40 @@ struct LoanCommand: AsyncParsableCommand {
 
     struct Renew: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Renew a loan for one more loan period from now.",
-            discussion: "With --json, prints what POST /api/v1/loans/{id}/renew answers.")
+            abstract: "Renew a loan for one more loan period from its due date; with --all, every loan of yours that can be.",
+            discussion: """
+                Refused while overdue, at the renewal limit, or while other members wait for the book. With --json, prints \
+                what POST /api/v1/loans/{id}/renew answers (--all: POST /api/v1/me/loans/renew-all).
+                """)
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The loan's id.", valueName: "loan-id")) var loanID: String
+        @Argument(help: ArgumentHelp("The loan's id.", valueName: "loan-id")) var loanID: String?
+        @Flag(help: "Renew every loan of yours that can be renewed, and say why not of the others.") var all = false
+        func validate() throws {
+            if all && loanID != nil { throw usage("--all", .exactlyOneOf(["<loan-id>", "--all"])) }
+            if !all && loanID == nil { throw usage("<loan-id>", .required) }
+        }
         func run() async throws {
             let (library, principal) = try await global.acting()
-            try printLoan(try await library.circulation.renew.execute(try parseLoan(loanID), by: principal), library, global)
+            guard all, loanID == nil else {
+                return try printLoan(
+                    try await library.circulation.renew.execute(try parseLoan(loanID ?? ""), by: principal), library, global)
+            }
+            let report = try await library.circulation.renewAll.execute(by: principal)
+            let list = library.circulation.list
+            if global.json {
+                let renewals = report.map { Components.Schemas.Renewal($0, overdue: list.isOverdue($0.loan), in: catalogue) }
+                return try printJSON(Operations.RenewAllLoans.Output.Ok.Body.JsonPayload(renewals: renewals))
+            }
+            guard !report.isEmpty else { return print(say(.nothingListed(.loans))) }
+            print(
+                table(
+                    ["LOAN", "BOOK", "DUE", "RENEWED"],
+                    report.map { r in
+                        [
+                            r.loan.id.description, r.loan.bookTitle, TableDates.minute(r.loan.dueAt),
+                            r.refusal.map { "no: \(catalogue.text($0.message))" } ?? "yes",
+                        ]
+                    }, maxWidth: 120))
         }
     }
 

@@ -9,6 +9,8 @@ enum Locations {
     static let account = "/api/v1/me"
     /// The caller's loans, where new loans of a member are listed.
     static let ownLoans = "/api/v1/me/loans"
+    /// After placing a hold: the member's holds, the new one among them.
+    static let ownHolds = "/api/v1/me/holds"
     /// The copies of a book out on loan, where a walk-in loan is listed.
     static func loans(of book: BookID) -> String { "/api/v1/loans?book=\(book)" }
 }

@@ -87,16 +87,24 @@ public struct ListHolds: Sendable {
         return try await deps.holds.holds(HoldFilter(member: member), page: page)
     }
 
-    /// One page of a book's line: who, since when, in which place (librarians).
+    /// One page of a book's line: who, since when, in which place (librarians). An unknown book is not found.
     public func queue(of book: BookID, page: PageRequest = .first, by principal: Principal) async throws -> Page<HoldSummary> {
         try Authorization.require(.listHolds, by: principal)
+        if case .absent = try await deps.runner.load(BookAggregate.self, .book(book)).state { throw NotFound(.book, book.description) }
         return try await deps.holds.holds(HoldFilter(book: book), page: page)
     }
 
     /// One page of the holds with a copy to keep aside for pickup, soonest pickup date first (librarians).
     public func ready(page: PageRequest = .first, by principal: Principal) async throws -> Page<HoldSummary> {
+        try await active(.ready, page: page, by: principal)
+    }
+
+    /// One page of every active hold, or of those waiting or ready only (librarians).
+    public func active(_ status: HoldSummary.Status? = nil, page: PageRequest = .first, by principal: Principal) async throws
+        -> Page<HoldSummary>
+    {
         try Authorization.require(.listHolds, by: principal)
-        return try await deps.holds.holds(HoldFilter(statuses: [.ready]), page: page)
+        return try await deps.holds.holds(HoldFilter(statuses: status.map { [$0] } ?? [.waiting, .ready]), page: page)
     }
 }
 
@@ -120,5 +128,13 @@ extension CirculationDependencies {
     func holdSummary(_ id: HoldID) async throws -> HoldSummary {
         guard let hold = try await holds.hold(id) else { throw NotFound(.hold, id.description) }
         return hold
+    }
+}
+
+extension HoldID {
+    /// Parses an id a caller typed; an unparsable id names no hold.
+    public static func parse(_ text: String) throws(NotFound) -> HoldID {
+        guard let id = HoldID(text) else { throw NotFound(.hold, text) }
+        return id
     }
 }

@@ -50,6 +50,7 @@ extension English {
         case .accounts: "No accounts."
         case .bookmarks: "No bookmarks."
         case .works: "Nothing found."
+        case .holds: "No holds."
         }
     }
 }

@@ -280,5 +280,5 @@ public enum Confirmation: Equatable, Sendable {
 
 /// The lists the command line shows.
 public enum Listing: Equatable, Sendable, CaseIterable {
-    case books, loans, accounts, bookmarks, works
+    case books, loans, accounts, bookmarks, works, holds
 }
