@@ -62,6 +62,8 @@ struct HTTPHoldTests {
 
             // A return: the copy is kept for Bob, who is told; nobody else may borrow it.
             #expect(try await api.send(.post, "/api/v1/loans/\(loan)/return", token: ada).status == .ok)
+            let shown = try await api.send(.get, "/api/v1/books/\(dune)").object
+            #expect(shown["holdCount"] as? Int == 2 && shown["available"] as? Int == 0, "the copy kept for Bob is not available")
             let ready = try await api.send(.get, "/api/v1/holds?status=ready").object["items"] as? [[String: Any]]
             #expect(ready?.map { $0["memberName"] as? String } == ["bob"] && ready?.first?["pickupUntil"] != nil)
             let notices = try await api.send(.get, "/api/v1/me/notifications", token: bob).object["items"] as? [[String: Any]]

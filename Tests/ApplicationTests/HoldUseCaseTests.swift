@@ -73,6 +73,10 @@ struct HoldUseCaseTests {
         let notice = try #require(try await h.notices(bob).first)
         #expect(notice.kind == .readyForPickup && notice.hold == ready.id && notice.loan == nil && notice.dueAt == ready.pickupUntil)
         #expect(try await h.notices(carol).isEmpty)
+        // The catalogue shows the line, and the copy kept for Bob as not available.
+        let shown = try await h.t.library.catalogue.showBook.execute(dune)
+        #expect(shown.holdCount == 2 && shown.setAside == 1 && shown.available == 0 && shown.onLoan == 0)
+        #expect(try await h.t.library.catalogue.listBooks.execute(CatalogueQuery(), by: .anonymous).items.first?.holdCount == 2)
         // Nobody else gets the copy kept for Bob: not Carol, not a walk-in.
         let kept = await #expect(throws: LoanRefused.self) { try await h.circulation.borrow.execute([dune], by: carol) }
         #expect(kept?.description.contains("kept for a member who waited for it") == true)
@@ -82,6 +86,7 @@ struct HoldUseCaseTests {
         #expect(bobs.book == dune)
         #expect(try await h.mine(bob).isEmpty)
         #expect(try await h.line(dune).map(\.memberName) == ["carol"])
+        #expect(try await h.t.library.catalogue.showBook.execute(dune).holdCount == 1)
     }
 
     @Test func cancellingMovesEveryoneBehindUpAndPassesAKeptCopyOn() async throws {

@@ -26,7 +26,8 @@ extension Components.Schemas.Book {
         self.init(
             id: entry.id.description, title: d.title, authors: d.authors, isbn: d.isbn?.isbn13, publisher: d.publisher,
             categories: d.categories, coverUrl: d.coverURL, description: d.description, copies: entry.copies,
-            onLoan: entry.onLoan, available: entry.available, addedAt: entry.addedAt, updatedAt: entry.updatedAt,
+            onLoan: entry.onLoan, available: entry.available, holdCount: entry.holdCount, addedAt: entry.addedAt,
+            updatedAt: entry.updatedAt,
             lastCheckout: entry.lastCheckout.map { .init(name: $0.name, at: $0.at) })
     }
 }

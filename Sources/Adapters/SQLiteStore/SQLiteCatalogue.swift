@@ -7,6 +7,13 @@ import GRDB
 public struct SQLiteCatalogue: Catalogue {
     let pool: DatabasePool
 
+    /// A book's row with its active holds and the copies kept for members, counted from the holds
+    /// read model (`holds_by_book` serves both counts).
+    private static let columns = """
+        *, (SELECT COUNT(*) FROM holds h WHERE h.book_id = catalogue_books.id AND h.status IN ('waiting', 'ready')) AS hold_count,
+        (SELECT COUNT(*) FROM holds h WHERE h.book_id = catalogue_books.id AND h.status = 'ready') AS set_aside
+        """
+
     public func page(_ query: CatalogueQuery, _ page: PageRequest) async throws -> Page<CatalogueEntry> {
         let match = try query.searchTerms().flatMap(FullTextQuery.make)
         return try pool.readHere { db in
@@ -15,7 +22,7 @@ public struct SQLiteCatalogue: Catalogue {
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM catalogue_books \(filter)", arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM catalogue_books \(filter) ORDER BY \(Self.order(query.sort)) LIMIT :limit OFFSET :offset",
+                sql: "SELECT \(Self.columns) FROM catalogue_books \(filter) ORDER BY \(Self.order(query.sort)) LIMIT :limit OFFSET :offset",
                 arguments: arguments)
             return Page(items: try rows.map(Self.entry), total: total, of: page)
         }
@@ -23,7 +30,8 @@ public struct SQLiteCatalogue: Catalogue {
 
     public func entry(_ id: BookID) async throws -> CatalogueEntry? {
         try pool.readHere { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM catalogue_books WHERE id = ?", arguments: [id.description]).map(Self.entry)
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM catalogue_books WHERE id = ?", arguments: [id.description]).map(
+                Self.entry)
         }
     }
 
@@ -61,7 +69,7 @@ public struct SQLiteCatalogue: Catalogue {
             addedAt: try Timestamp.parse(row["added_at"]), updatedAt: try Timestamp.parse(row["updated_at"]),
             lastCheckout: try (row["last_checkout_name"] as String?).map {
                 CatalogueEntry.Checkout(name: $0, at: try Timestamp.parse(row["last_checkout_at"]))
-            })
+            }, holdCount: row["hold_count"], setAside: row["set_aside"])
     }
 
     private static let decoder = JSONDecoder()

@@ -12,7 +12,12 @@ public struct CatalogueEntry: Equatable, Sendable {
     /// Who borrowed a copy last, and when (members and walk-in borrowers alike); the name only
     /// for those who may see it (`CheckoutPrivacy`).
     public var lastCheckout: Checkout?
-    public var available: Int { copies - onLoan }
+    /// Members in the book's waiting list, waiting or with a copy kept for them.
+    public let holdCount: Int
+    /// Copies on the shelf kept for members who waited (ready for pickup): not available to anyone else.
+    public let setAside: Int
+    /// Copies anyone may borrow now.
+    public var available: Int { copies - onLoan - setAside }
 
     /// A borrower's name (nil when hidden from the reader) and the time of a checkout.
     public struct Checkout: Equatable, Sendable {
@@ -24,8 +29,13 @@ public struct CatalogueEntry: Equatable, Sendable {
         }
     }
 
-    public init(id: BookID, details: BookDetails, copies: Int, onLoan: Int, addedAt: Date, updatedAt: Date, lastCheckout: Checkout? = nil) {
+    public init(
+        id: BookID, details: BookDetails, copies: Int, onLoan: Int, addedAt: Date, updatedAt: Date, lastCheckout: Checkout? = nil,
+        holdCount: Int = 0, setAside: Int = 0
+    ) {
         self.lastCheckout = lastCheckout
+        self.holdCount = holdCount
+        self.setAside = setAside
         self.id = id
         self.details = details
         self.copies = copies
