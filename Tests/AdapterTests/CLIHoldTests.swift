@@ -61,5 +61,7 @@ struct CLIHoldTests {
         #expect(cancelled.status == 0 && cancelled.stdout.contains("cancelled"))
         let line = try run("hold", "queue", book).stdout
         #expect(line.contains("cy") && line.contains("waiting, number 1 in line") && !line.contains("bob"))
+        let asOf = try run("audit", "as-of", Date().addingTimeInterval(60).formatted(.iso8601), "holds", book).stdout
+        #expect(asOf.contains("cy") && asOf.contains("waiting, number 1 in line"), "\(asOf)")
     }
 }

@@ -85,6 +85,11 @@ struct HTTPHoldTests {
             let byLibrarianHold = try byLibrarian.object
             #expect(byLibrarian.status == .ok && byLibrarianHold["status"] as? String == "cancelled")
             #expect(try await api.send(.delete, "/api/v1/holds/not-a-hold", token: bob).status == .notFound)
+            // Who was waiting, as the log says it was: at any moment, for librarians.
+            let now = Date().addingTimeInterval(60).formatted(.iso8601)
+            let asOf = try await api.send(.get, "/api/v1/audit/as-of?at=\(now)&view=holds&book=\(dune)").object
+            #expect((asOf["holds"] as? [Any])?.isEmpty == true && (asOf["events"] as? Int ?? 0) > 0)
+            #expect(try await api.send(.get, "/api/v1/audit/as-of?at=\(now)&view=holds").status == .badRequest)
         }
     }
 

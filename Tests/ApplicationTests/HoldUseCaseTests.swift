@@ -221,4 +221,20 @@ struct HoldUseCaseTests {
         await #expect(throws: Forbidden.self) { try await h.holds.list.queue(of: dune, by: carol) }
         await #expect(throws: Forbidden.self) { try await h.holds.list.ready(by: carol) }
     }
+
+    @Test func auditAsOfAnswersWhoWasWaitingForABookAtAPastMoment() async throws {
+        let dune = try await h.book("Dune")
+        let (ada, bob, carol) = (try await h.member("ada"), try await h.member("bob"), try await h.member("carol"))
+        _ = try await h.circulation.borrow.execute([dune], by: ada)
+        let bobs = try await h.holds.place.execute(dune, by: bob)
+        h.t.clock.advance(by: h.day)
+        _ = try await h.holds.place.execute(dune, by: carol)
+        let march3 = h.t.clock.now()
+        h.t.clock.advance(by: h.day)
+        _ = try await h.holds.cancel.execute(bobs.id, by: bob)
+        let then = try await h.t.library.timeTravel.execute(at: march3, view: .holds(book: dune), by: .cliOperator)
+        #expect(then.holds.map(\.memberName) == ["bob", "carol"] && then.holds.map(\.position) == [1, 2])
+        let now = try await h.t.library.timeTravel.execute(at: h.t.clock.now(), view: .holds(book: dune), by: .cliOperator)
+        #expect(now.holds.map(\.memberName) == ["carol"] && now.holds.first?.position == 1)
+    }
 }

@@ -30,23 +30,32 @@ extension AuditCommand {
 
     struct AsOf: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            "as-of", abstract: "The catalogue, the loans, or a member's loans and notices as they were at a moment.",
-            usage: "shelfmark audit as-of <time> books|loans|member <email>",
+            "as-of", abstract: "The catalogue, the loans, a member's loans and notices, or a book's line as they were at a moment.",
+            usage: "shelfmark audit as-of <time> books|loans|member <email>|holds <book-id>",
             discussion: "With --json, prints what GET /api/v1/audit/as-of answers.")
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Argument(help: ArgumentHelp("An ISO 8601 time, e.g. 2026-12-01T09:00:00Z.", valueName: "time")) var timestamp: String
-        @Argument(help: ArgumentHelp("books, loans or member.", valueName: "view")) var view: String
-        @Argument(help: ArgumentHelp("The member's email, for the member view.", valueName: "email")) var email: String?
+        @Argument(help: ArgumentHelp("books, loans, member or holds.", valueName: "view")) var view: String
+        @Argument(help: ArgumentHelp("The member's email (member view), or the book's id (holds view).", valueName: "email|book-id"))
+        var email: String?
 
         func validate() throws {
-            guard ["books", "loans", "member"].contains(view) else { throw usage("<view>", .notOneOf(["books", "loans", "member"])) }
+            let views = ["books", "loans", "member", "holds"]
+            guard views.contains(view) else { throw usage("<view>", .notOneOf(views)) }
             if view == "member", email == nil { throw usage("<email>", .requiredWith(field: "<view>", value: "member")) }
+            if view == "holds", email == nil { throw usage("<book-id>", .requiredWith(field: "<view>", value: "holds")) }
         }
 
         func run() async throws {
             let moment = try parseTime(timestamp, option: "time")
             let (library, principal) = try await global.acting()
-            let which: TimeTravel.View = view == "books" ? .books : view == "loans" ? .loans : .member(email: email ?? "")
+            let which: TimeTravel.View =
+                switch view {
+                case "books": .books
+                case "loans": .loans
+                case "holds": .holds(book: try BookID.parse(email ?? ""))
+                default: .member(email: email ?? "")
+                }
             let answer = try await library.timeTravel.execute(at: moment, view: which, by: principal)
             if global.json { return try printJSON(Operations.AsOf.Output.Ok.Body.JsonPayload(answer, at: moment)) }
             print(say(.asOf(moment, events: answer.events)))
@@ -71,6 +80,18 @@ extension AuditCommand {
                                 ]
                             }))
                 if case .member = which { print(say(.noticeCount(answer.notices.count))) }
+            case .holds:
+                print(
+                    answer.holds.isEmpty
+                        ? say(.nothingListed(.holds))
+                        : table(
+                            ["HOLD", "MEMBER", "PLACED", "STATE"],
+                            answer.holds.map {
+                                [
+                                    $0.id.description, $0.memberName, TableDates.minute($0.placedAt),
+                                    $0.position.map { "waiting, number \($0) in line" } ?? "ready",
+                                ]
+                            }))
             }
         }
     }

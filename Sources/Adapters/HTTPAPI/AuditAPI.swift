@@ -1,5 +1,6 @@
 import APIContract
 import Application
+import Domain
 import Foundation
 import OpenAPIRuntime
 
@@ -36,6 +37,9 @@ extension LibraryAPI {
         case .member:
             guard let email = q.member else { throw InvalidInput("member", .requiredWith(field: "view", value: "member")) }
             view = .member(email: email)
+        case .holds:
+            guard let book = q.book else { throw InvalidInput("book", .requiredWith(field: "view", value: "holds")) }
+            view = .holds(book: try BookID.parse(book))
         }
         let answer = try await library.timeTravel.execute(at: q.at, view: view, by: principal)
         return .ok(.init(body: .json(.init(answer, at: q.at))))

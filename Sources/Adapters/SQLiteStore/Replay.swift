@@ -64,7 +64,8 @@ extension LibraryDatabase: LogReplayer {
         defer { try? snapshot.close() }
         return try await body(
             LibrarySnapshot(
-                catalogue: snapshot.catalogue, loans: snapshot.loans, notices: snapshot.loans, accounts: snapshot.accounts, events: events))
+                catalogue: snapshot.catalogue, loans: snapshot.loans, notices: snapshot.loans, accounts: snapshot.accounts,
+                holds: snapshot.holds, events: events))
     }
 
     /// The last position a limit includes.

@@ -16,7 +16,8 @@ public struct ReplayLog: Sendable {
     }
 }
 
-/// What the library looked like at a past moment: the catalogue, who had which book, or one member.
+/// What the library looked like at a past moment: the catalogue, who had which book, one member,
+/// or who was waiting for a book.
 public struct TimeTravel: Sendable {
     let replayer: any LogReplayer
     let members: MemberDirectory
@@ -28,6 +29,8 @@ public struct TimeTravel: Sendable {
 
     public enum View: Sendable, Equatable {
         case books, loans, member(email: String)
+        /// A book's waiting list.
+        case holds(book: BookID)
     }
 
     /// The answer: only the parts of the requested view are filled.
@@ -36,6 +39,8 @@ public struct TimeTravel: Sendable {
         public var loans: [LoanSummary] = []
         public var notices: [NoticeSummary] = []
         public var account: AccountSummary?
+        /// A book's waiting list, in the order of the line.
+        public var holds: [HoldSummary] = []
         public var events: Int64 = 0
     }
 
@@ -55,6 +60,8 @@ public struct TimeTravel: Sendable {
                 answer.account = try await snapshot.accounts.account(member)
                 answer.loans = try await snapshot.loans.loans(LoanFilter(member: member, includeReturned: true))
                 answer.notices = try await Page.all { try await snapshot.notices.notices(of: member, page: $0).page }
+            case .holds(let book):
+                answer.holds = try await Page.all { try await snapshot.holds.holds(HoldFilter(book: book), page: $0) }
             }
             return answer
         }

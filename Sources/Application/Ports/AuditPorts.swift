@@ -90,13 +90,18 @@ public struct LibrarySnapshot: Sendable {
     public let loans: any LoanRegister
     public let notices: any NoticeBoard
     public let accounts: any Accounts
+    public let holds: any HoldRegister
     /// The number of events the snapshot was built from.
     public let events: Int64
-    public init(catalogue: any Catalogue, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, events: Int64) {
+    public init(
+        catalogue: any Catalogue, loans: any LoanRegister, notices: any NoticeBoard, accounts: any Accounts, holds: any HoldRegister,
+        events: Int64
+    ) {
         self.catalogue = catalogue
         self.loans = loans
         self.notices = notices
         self.accounts = accounts
+        self.holds = holds
         self.events = events
     }
 }
