@@ -167,6 +167,16 @@ struct HTTPTransportTests {
         }
     }
 
+    /// Answers write URLs as the CLI's --json does, without escaping their slashes.
+    @Test func addressesInAnswersAreWrittenAsTheyAre() async throws {
+        try await withAPI { api in
+            let created = try await api.send(
+                .post, "/api/v1/books", json: #"{"title":"T","authors":["A"],"coverUrl":"https://covers.example/b/1-M.jpg"}"#)
+            #expect(created.status == .created)
+            #expect(created.text.contains(#""https://covers.example/b/1-M.jpg""#), "\(created.text)")
+        }
+    }
+
     /// The generated code checks Accept only when it writes the answer: a POST asking for HTML
     /// added the book, then answered 406. The check now comes before the operation runs.
     @Test func aChangeAskedForInAFormatTheAPICannotWriteChangesNothing() async throws {

@@ -41,7 +41,7 @@ struct AnchorTests {
         let (anchor, file) = try await t.library.verifyLog.anchor(by: .cliOperator)
         #expect(file == t.folder.databasePath + ".anchors")
         #expect(
-            try await t.library.verifyLog.execute(by: .cliOperator).last?.detail.hasPrefix("the log holds every anchored head: 1 anchors")
+            try await t.library.verifyLog.execute(by: .cliOperator).last?.detail.hasPrefix("the log holds every anchored head: 1 anchor in")
                 == true)
 
         // Whoever holds the key can recompute a keyed chain: only the anchor tells.

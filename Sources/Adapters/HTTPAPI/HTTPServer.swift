@@ -30,7 +30,9 @@ public enum HTTPServer {
                 body: .init(byteBuffer: ByteBuffer(bytes: try contract())))
         }
         try LibraryAPI(library: library).registerHandlers(
-            on: router, serverURL: try Servers.Server1.url(), configuration: Configuration(dateTranscoder: WholeSecondDates()))
+            on: router, serverURL: try Servers.Server1.url(),
+            configuration: Configuration(
+                dateTranscoder: WholeSecondDates(), jsonEncodingOptions: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
         // Added after every route, so it stands only in front of the router's "not found".
         router.add(middleware: AllowedMethods(routes: router.routes, headWithGet: true))
         return router

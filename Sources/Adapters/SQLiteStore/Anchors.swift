@@ -95,7 +95,7 @@ enum AnchorFile {
         return AuditCheck(
             name: name, passed: true,
             detail:
-                "the log holds every anchored head: \(held.count) anchors in \(loaded.path), the furthest at position \(newest.position) (\(newest.time))"
+                "the log holds every anchored head: \(held.count) \(held.count == 1 ? "anchor" : "anchors") in \(loaded.path), the furthest at position \(newest.position) (\(newest.time))"
         )
     }
 

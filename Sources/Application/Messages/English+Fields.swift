@@ -43,7 +43,7 @@ extension English {
         case .notAWebAddress: "must be a web address starting with http:// or https://"
         case .noCopies(let wouldBe): "the library must own at least 1 copy, not \(wouldBe)"
         case .tooVague: "is too broad to search for; use a longer or more specific query"
-        case .confirmationNeeded: "must be true, to confirm: this cannot be undone"
+        case .confirmationNeeded: "must be given to confirm, as this cannot be undone"
         case .fileExists(let path): "'\(path)' exists already; give the name of a new file"
         case .fileUnusable(let path): "'\(path)' cannot be read or written"
         }

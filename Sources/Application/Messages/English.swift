@@ -130,8 +130,8 @@ public struct English: MessageCatalogue {
     private func unavailable(_ upstream: Upstream) -> String {
         switch upstream {
         case .openLibrary:
-            "Open Library is unreachable just now; searching the library's own catalogue still works. Please try again later"
-        case .restCountries: "the list of countries is unreachable just now; please try again later"
+            "Open Library cannot be reached just now, so nothing was fetched from it; the library's own catalogue still works. Please try again later"
+        case .restCountries: "the list of countries cannot be reached just now; please try again later"
         }
     }
 
