@@ -86,7 +86,8 @@ struct HTTPMessageTests {
         for error in [SearchUnavailable(.unreachable, detail: cause), CountryListUnavailable(detail: cause)] as [any Error] {
             let problem = try #require(Problem.of(error))
             #expect(problem.status == 503, "\(error)")
-            #expect(problem.detail?.contains("cannot be reached just now") == true && problem.detail?.contains("DNS") == false, "\(problem)")
+            #expect(
+                problem.detail?.contains("cannot be reached just now") == true && problem.detail?.contains("DNS") == false, "\(problem)")
         }
     }
 }
