@@ -25,7 +25,9 @@ struct CLICirculationTests {
         // A scan in the future is a rehearsal: it lists the overdue notice it would issue, and issues none.
         let asOf = Date().addingTimeInterval(40 * 24 * 3600).formatted(.iso8601)
         let rehearsal = try run("notices", "scan", "--as-of", asOf)
-        #expect(rehearsal.stdout.contains("overdue\tDune") && rehearsal.stdout.contains("would issue 1 notice; none was issued"))
+        let line = try #require(rehearsal.stdout.split(separator: "\n").first { $0.hasPrefix("overdue") }, "\(rehearsal.stdout)")
+        #expect(line.contains("Dune") && line.contains(loan) && line.contains(#/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/#), "\(line)")
+        #expect(rehearsal.stdout.hasPrefix("WOULD ISSUE") && rehearsal.stdout.contains("would issue 1 notice; none was issued"))
         let rehearsed = try json(try run("--json", "notices", "scan", "--as-of", asOf)) as? [String: Int]
         #expect(rehearsed == ["issued": 0, "wouldIssue": 1])
         #expect(try run("notices", "scan").stdout.contains("Issued 0 notices."))

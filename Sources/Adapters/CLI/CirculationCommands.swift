@@ -179,8 +179,9 @@ struct NoticesCommand: AsyncParsableCommand {
             if let when {
                 let notices = try await library.circulation.scan.rehearse(asOf: when, by: principal)
                 if global.json { return try printJSON(["issued": 0, "wouldIssue": notices.count]) }
-                for notice in notices {
-                    print("\(notice.kind.rawValue)\t\(notice.bookTitle)\tdue \(notice.dueAt.formatted(.iso8601))\tmember \(notice.member)")
+                if !notices.isEmpty {
+                    let rows = notices.map { [$0.kind.rawValue, $0.bookTitle, TableDates.minute($0.dueAt), $0.loan.description] }
+                    print(table(["WOULD ISSUE", "BOOK", "DUE", "LOAN"], rows))
                 }
                 return print(say(.noticesRehearsed(count: notices.count, asOf: when)))
             }

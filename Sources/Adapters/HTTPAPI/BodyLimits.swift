@@ -156,7 +156,7 @@ struct AdmissionMiddleware: RouterMiddleware {
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil
             }
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {  // NIOTooManyBytesError
             throw BodyRefused.tooLarge(max: limits.maxBytes)
         } catch  where ContinuousClock.now - started >= timeout {
             result = nil
