@@ -14,26 +14,7 @@ import Testing
 struct GoldenHoldsLogTests {
     @Test func itReplaysIntoTheHoldsAndNoticesItRecorded() async throws {
         let folder = TemporaryFolder()
-        try LibraryDatabase(path: folder.databasePath, durability: .off).close()
-        let raw = try DatabaseQueue(path: folder.databasePath)
-        let lines = GoldenLogTests.lines(of: "log-v3.jsonl")
-        try await raw.write { db in
-            for line in lines {
-                let e = try JSONDecoder().decode(ExportedEvent.self, from: Data(line.utf8))
-                try db.execute(
-                    sql: """
-                        INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
-                                            correlation_id, causation_id, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        e.position, e.stream, e.version, e.type, e.payload, e.eventId, e.recordedAt, e.actor, e.correlationId,
-                        e.causationId, e.hash,
-                    ])
-            }
-        }
-        try raw.close()
-
-        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)  // catches the read models up from 0
+        let database = try await GoldenLogTests.replay(GoldenLogTests.lines(of: "log-v3.jsonl"), into: folder)
         defer { try? database.close() }
         let all = HoldFilter(statuses: HoldSummary.Status.allCases)
         let holds = try await database.holds.holds(all, page: .first).items

@@ -33,11 +33,12 @@ struct GoldenLogTests {
         #expect(LibraryDatabase.verifyExport(lines: tampered).first?.detail == "the chain breaks at position 4")
     }
 
-    @Test func itReplaysIntoTheExpectedReadModels() async throws {
-        let folder = TemporaryFolder()
+    /// A new library whose log holds `lines` (a golden file's exported events) as stored, opened so
+    /// its read models catch up from position 0.
+    static func replay(_ lines: [String], into folder: TemporaryFolder) async throws -> LibraryDatabase {
         try LibraryDatabase(path: folder.databasePath, durability: .off).close()
         let raw = try DatabaseQueue(path: folder.databasePath)
-        try await raw.write { [lines] db in
+        try await raw.write { db in
             for line in lines {
                 let e = try JSONDecoder().decode(ExportedEvent.self, from: Data(line.utf8))
                 try db.execute(
@@ -53,7 +54,12 @@ struct GoldenLogTests {
         }
         try raw.close()
 
-        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)  // catches the read models up from 0
+        return try LibraryDatabase(path: folder.databasePath, durability: .off)
+    }
+
+    @Test func itReplaysIntoTheExpectedReadModels() async throws {
+        let folder = TemporaryFolder()
+        let database = try await Self.replay(lines, into: folder)
         let books = try await database.catalogue.page(CatalogueQuery(), .first).items
         #expect(books.count == 1)
         let dune = try #require(books.first)
