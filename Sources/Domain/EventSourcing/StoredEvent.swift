@@ -11,6 +11,29 @@ public protocol StoredEvent: Sendable {
 
     /// The event of a stored type, its payload read by `payload` as the type that name stores.
     static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> Self
+
+    /// The personal data this event's payload holds, or nil when it holds none.
+    var personalData: PersonalData? { get }
+}
+
+extension StoredEvent {
+    /// Most events hold no personal data.
+    public var personalData: PersonalData? { nil }
+}
+
+/// The personal data in one event's payload: whose it is and which of the payload's top-level
+/// JSON fields hold it. The codec seals those fields with that member's key, so closing the
+/// account (deleting the key) leaves them unreadable while the chain, over the sealed text,
+/// still verifies. Declared by the aggregate, next to the event: one place for each fact.
+public struct PersonalData: Equatable, Sendable {
+    /// The member whose key seals the fields.
+    public let subject: UserID
+    /// The payload's top-level keys that hold personal data.
+    public let fields: Set<String>
+    public init(subject: UserID, fields: Set<String>) {
+        self.subject = subject
+        self.fields = fields
+    }
 }
 
 /// Reads one stored payload as the type its stored name says.
