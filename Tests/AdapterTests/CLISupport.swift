@@ -11,31 +11,16 @@ struct CLIResult {
 /// Runs the built `shelfmark` binary with `arguments` against the database at `database`.
 func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment extra: [String: String] = [:]) throws -> CLIResult
 {
-    let process = Process()
-    process.executableURL = try shelfmarkExecutable()
-    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["SHELFMARK_DB"] = database
     environment["SHELFMARK_SYNCHRONOUS"] = "off"
     environment["SHELFMARK_BCRYPT_COST"] = "4"
     // Each database gets its own saved-session folder: tests never touch the user's real login.
     environment["XDG_CONFIG_HOME"] = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("config").path
-    process.environment = environment.merging(extra) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let input = Pipe()
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let run = try runToEnd(
+        try shelfmarkExecutable().path, arguments, environment: environment.merging(extra) { $1 }, input: stdin)
     return CLIResult(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
+        status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self))
 }
 
 /// `shelfmark`, built beside the test bundle by `swift test`.
@@ -53,6 +38,10 @@ func shelfmarkExecutable() throws -> URL {
 final class TemporaryDatabase: @unchecked Sendable {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-cli-\(UUID())")
     var path: String { folder.appendingPathComponent("nested/library.sqlite").path }
+    /// The database's folder exists: a library is created only in a folder that does.
+    init() {
+        try? FileManager.default.createDirectory(at: folder.appendingPathComponent("nested"), withIntermediateDirectories: true)
+    }
     deinit { try? FileManager.default.removeItem(at: folder) }
 }
 

@@ -49,19 +49,11 @@ struct ConnectionLimitTests {
         // Through `serve` itself: HummingbirdTesting's live mode rebuilds the server configuration
         // without its connection limit.
         let db = TemporaryDatabase()
-        try FileManager.default.createDirectory(at: db.folder, withIntermediateDirectories: true)
-        let log = db.folder.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = try shelfmarkExecutable()
-        process.arguments = ["serve", "--port", "0", "--db", db.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["SHELFMARK_MAX_CONNECTIONS": "1", "SHELFMARK_IDLE_TIMEOUT": "3"]) { $1 }
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let port = try await servingPort(in: log)
+        let server = try await ServingShelfmark.start(
+            database: db.path, log: db.folder.appendingPathComponent("serve.log"),
+            environment: ["SHELFMARK_MAX_CONNECTIONS": "1", "SHELFMARK_IDLE_TIMEOUT": "3"])
+        defer { _ = server.stop() }
+        let (port, log) = (server.port, server.log)
 
         // An idle socket takes the only place; the next connection is served once the idle timeout
         // closed it (3 s: long enough that a loaded machine does not reach it during the first check).

@@ -59,17 +59,10 @@ struct LogIntegrityCLITests {
     @Test func serveAnchorsPeriodicallyAndAtACleanStopAndLeavesEveryEventInTheFile() async throws {
         let db = TemporaryDatabase()
         try addBooks(3, db)
-        let log = db.folder.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = try shelfmarkExecutable()
-        process.arguments = ["serve", "--port", "0", "--db", db.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SHELFMARK_ANCHOR_INTERVAL": "1"]) { $1 }
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        _ = try await servingPort(in: log)
+        let server = try await ServingShelfmark.start(
+            database: db.path, log: db.folder.appendingPathComponent("serve.log"), environment: ["SHELFMARK_ANCHOR_INTERVAL": "1"])
+        defer { server.process.terminate() }
+        let log = server.log
 
         let anchors = db.path + ".anchors"
         func lines() -> [Substring] { ((try? String(contentsOfFile: anchors, encoding: .utf8)) ?? "").split(separator: "\n") }
@@ -78,9 +71,7 @@ struct LogIntegrityCLITests {
         #expect(lines().first?.hasPrefix("3 ") == true, "no periodic anchor: \(serveLog)")
         #expect(try await shelfmark(["book", "add", "--title", "While serving", "--author", "A"], database: db.path).status == 0)
 
-        process.terminate()  // SIGTERM
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(server.stop() == 0)  // SIGTERM
         #expect(lines().last?.hasPrefix("4 ") == true, "\(lines())")  // the anchor written at the stop
         let walSize = (try? FileManager.default.attributesOfItem(atPath: db.path + "-wal")[.size] as? Int) ?? 0
         #expect(walSize == 0)

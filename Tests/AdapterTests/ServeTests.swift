@@ -26,25 +26,15 @@ struct ServeTests {
 
     @Test func serveStartsOnAnEmptyDatabaseAndStopsGracefullyOnSIGTERM() async throws {
         let db = TemporaryDatabase()
-        let log = db.folder.appendingPathComponent("serve.log")
-        try FileManager.default.createDirectory(at: db.folder, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = try shelfmarkExecutable()
-        process.arguments = ["serve", "--port", "0", "--db", db.path]
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        let port = try await servingPort(in: log)
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/api/v1/health")!)
+        let server = try await ServingShelfmark.start(database: db.path, log: db.folder.appendingPathComponent("serve.log"))
+        defer { server.process.terminate() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/api/v1/health")!
+        let (data, response) = try await URLSession.shared.data(from: url)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"ok\""))
 
-        process.terminate()  // SIGTERM
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(server.stop() == 0)  // SIGTERM
+        let log = server.log
         #expect(try String(contentsOf: log, encoding: .utf8).contains("database closed"))
     }
 }
