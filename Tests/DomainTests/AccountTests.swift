@@ -75,10 +75,10 @@ struct UserTests {
 
     @Test func rolesChangeOnlyWhenDifferent() {
         #expect(
-            when(.changeRole(.librarian), given(.registered(registration)))
+            when(.changeRole(.librarian, otherLibrarians: 0), given(.registered(registration)))
                 == .success([.roleChanged(RoleChanged(user: id, role: .librarian))]))
-        #expect(when(.changeRole(.member), given(.registered(registration))) == .success([]))
-        #expect(when(.changeRole(.member), given()) == .failure(.notRegistered))
+        #expect(when(.changeRole(.member, otherLibrarians: 0), given(.registered(registration))) == .success([]))
+        #expect(when(.changeRole(.member, otherLibrarians: 1), given()) == .failure(.notRegistered))
     }
 
     @Test func sessionsOpenAndCloseOnce() {

@@ -9,6 +9,7 @@ public enum EmailClaimEvent: Equatable, Sendable {
     case claimed(EmailClaimed)
     case loginFailed(LoginAttempted)
     case loginSucceeded(LoginAttempted)
+    case released(EmailReleased)
 }
 
 /// How the log stores each case: its name, written once here, and its payload.
@@ -18,6 +19,7 @@ extension EmailClaimEvent: StoredEvent {
         case claimed = "email.claimed.v1"
         case loginFailed = "email.login-failed.v1"
         case loginSucceeded = "email.login-succeeded.v1"
+        case released = "email.released.v1"
     }
 
     public var stored: (type: StoredType, payload: any Encodable & Sendable) {
@@ -25,6 +27,14 @@ extension EmailClaimEvent: StoredEvent {
         case .claimed(let e): (.claimed, e)
         case .loginFailed(let e): (.loginFailed, e)
         case .loginSucceeded(let e): (.loginSucceeded, e)
+        case .released(let e): (.released, e)
+        }
+    }
+
+    public var personalData: PersonalData? {
+        switch self {
+        case .claimed, .loginFailed, .loginSucceeded: nil
+        case .released(let e): PersonalData(subject: e.user, fields: ["email"])
         }
     }
 
@@ -33,12 +43,23 @@ extension EmailClaimEvent: StoredEvent {
         case .claimed: .claimed(try payload.decode())
         case .loginFailed: .loginFailed(try payload.decode())
         case .loginSucceeded: .loginSucceeded(try payload.decode())
+        case .released: .released(try payload.decode())
         }
     }
 }
 
 /// An account took this address.
 public struct EmailClaimed: Equatable, Sendable, Codable {
+    public let email: EmailAddress
+    public let user: UserID
+    public init(email: EmailAddress, user: UserID) {
+        self.email = email
+        self.user = user
+    }
+}
+
+/// The account that had this address gave it up (it took another); anyone may claim it now.
+public struct EmailReleased: Equatable, Sendable, Codable {
     public let email: EmailAddress
     public let user: UserID
     public init(email: EmailAddress, user: UserID) {
@@ -86,6 +107,8 @@ public struct LoginThrottle: Equatable, Sendable {
 public enum EmailClaimCommand: Equatable, Sendable {
     case claim(EmailAddress, by: UserID)
     case recordLogin(EmailAddress, succeeded: Bool, at: Date)
+    /// Gives the address up, when `by` has it (else nothing to do).
+    case release(EmailAddress, by: UserID)
 }
 
 public enum EmailClaimRejection: Error, Equatable, Sendable {
@@ -100,6 +123,7 @@ public enum EmailClaimAggregate: Aggregate {
         var state = state
         switch event {
         case .claimed(let e): state.owner = e.user
+        case .released: state.owner = nil
         case .loginFailed, .loginSucceeded: break  // the audit trail of an account's logins
         }
         return state
@@ -114,6 +138,8 @@ public enum EmailClaimAggregate: Aggregate {
         case .recordLogin(let email, let succeeded, let at):
             let attempt = LoginAttempted(email: email, at: at)
             return [succeeded ? .loginSucceeded(attempt) : .loginFailed(attempt)]
+        case .release(let email, let user):
+            return state.owner == user ? [.released(EmailReleased(email: email, user: user))] : []
         }
     }
 }

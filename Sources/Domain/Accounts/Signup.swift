@@ -60,12 +60,22 @@ public struct SignupForm: Sendable {
         do { email = try EmailAddress(parsing: self.email) } catch { problems.append(error) }
         problems += PasswordPolicy.problems(password)
         let name = (displayName ?? "").trimmingWhitespace()
+        problems += Self.nameProblems(name)
+        let code = country.trimmingWhitespace().uppercased()
+        problems += Self.countryProblems(code)
+        return (email, name.isEmpty ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
+    }
+
+    /// What is wrong with a display name (trimmed): too long, or characters names may not hold.
+    static func nameProblems(_ name: String) -> [FieldError] {
+        var problems: [FieldError] = []
         if name.count > 100 { problems.append(FieldError("displayName", .tooLong(max: 100))) }
         if let problem = FreeText.problem(name, field: "displayName") { problems.append(problem) }
-        let code = country.trimmingWhitespace().uppercased()
-        if code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
-            problems.append(FieldError("country", .notACountryCode))
-        }
-        return (email, name.isEmpty ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
+        return problems
+    }
+
+    /// What is wrong with a country code (trimmed, upper-cased): not two letters.
+    static func countryProblems(_ code: String) -> [FieldError] {
+        code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) ? [FieldError("country", .notACountryCode)] : []
     }
 }

@@ -8,6 +8,8 @@ public enum UserEvent: Equatable, Sendable {
     case roleChanged(RoleChanged)
     case sessionOpened(SessionOpened)
     case sessionClosed(SessionClosed)
+    case profileChanged(ProfileChanged)
+    case emailChanged(EmailChanged)
 }
 
 /// How the log stores each case: its name, written once here, and its payload.
@@ -18,6 +20,8 @@ extension UserEvent: StoredEvent {
         case roleChanged = "user.role-changed.v1"
         case sessionOpened = "user.session-opened.v1"
         case sessionClosed = "user.session-closed.v1"
+        case profileChanged = "user.profile-changed.v1"
+        case emailChanged = "user.email-changed.v1"
     }
 
     public var stored: (type: StoredType, payload: any Encodable & Sendable) {
@@ -26,6 +30,16 @@ extension UserEvent: StoredEvent {
         case .roleChanged(let e): (.roleChanged, e)
         case .sessionOpened(let e): (.sessionOpened, e)
         case .sessionClosed(let e): (.sessionClosed, e)
+        case .profileChanged(let e): (.profileChanged, e)
+        case .emailChanged(let e): (.emailChanged, e)
+        }
+    }
+
+    public var personalData: PersonalData? {
+        switch self {
+        case .registered, .roleChanged, .sessionOpened, .sessionClosed: nil
+        case .profileChanged(let e): PersonalData(subject: e.user, fields: ["displayName", "country"])
+        case .emailChanged(let e): PersonalData(subject: e.user, fields: ["email", "previous"])
         }
     }
 
@@ -35,6 +49,8 @@ extension UserEvent: StoredEvent {
         case .roleChanged: .roleChanged(try payload.decode())
         case .sessionOpened: .sessionOpened(try payload.decode())
         case .sessionClosed: .sessionClosed(try payload.decode())
+        case .profileChanged: .profileChanged(try payload.decode())
+        case .emailChanged: .emailChanged(try payload.decode())
         }
     }
 }
@@ -112,7 +128,13 @@ public enum UserState: Equatable, Sendable {
 public enum UserCommand: Equatable, Sendable {
     /// Creates the account; the form was validated and the password hashed before.
     case register(UserRegistered)
-    case changeRole(Role)
+    /// Changes the role; `otherLibrarians` is how many librarians the library has besides this
+    /// account (the use case counts them; see `UserRules.lastLibrarian`).
+    case changeRole(Role, otherLibrarians: Int)
+    /// Changes the display name or country (checked before: `ProfileForm`).
+    case changeProfile(ProfileChange)
+    /// Changes the address; the use case claims the new one and releases the old one.
+    case changeEmail(EmailAddress)
     case openSession(SessionID, tokenDigest: String, expiresAt: Date)
     case closeSession(SessionID)
     case closeAllSessions
@@ -122,6 +144,8 @@ public enum UserCommand: Equatable, Sendable {
 public enum UserRejection: Error, Equatable, Sendable {
     case notRegistered
     case alreadyRegistered
+    /// The account is the library's last librarian: it cannot stop being one or close.
+    case lastLibrarian
 }
 
 public enum UserAggregate: Aggregate {
@@ -142,6 +166,13 @@ public enum UserAggregate: Aggregate {
         case (.registered(var account), .sessionClosed(let e)):
             account.sessions.remove(e.session)
             return .registered(account)
+        case (.registered(var account), .profileChanged(let e)):
+            account.displayName = e.displayName ?? account.displayName
+            account.country = e.country ?? account.country
+            return .registered(account)
+        case (.registered(var account), .emailChanged(let e)):
+            account.email = e.email.known ?? account.email
+            return .registered(account)
         case (.absent, _):
             return state
         }
@@ -156,8 +187,9 @@ public enum UserAggregate: Aggregate {
         guard case .registered(let account) = state else { throw .notRegistered }
         switch command {
         case .register: return []
-        case .changeRole(let role):
-            return account.role == role ? [] : [.roleChanged(RoleChanged(user: account.id, role: role))]
+        case .changeRole(let role, let others): return try changeRole(role, otherLibrarians: others, account)
+        case .changeProfile(let change): return changeProfile(change, account)
+        case .changeEmail(let email): return changeEmail(email, account)
         case .openSession(let session, let digest, let expiresAt):
             guard !account.sessions.contains(session) else { return [] }
             return [.sessionOpened(SessionOpened(user: account.id, session: session, tokenDigest: digest, expiresAt: expiresAt))]
