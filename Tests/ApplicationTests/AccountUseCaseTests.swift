@@ -163,6 +163,7 @@ struct DefaultCountryTests {
         func account(_ id: UserID) async throws -> AccountSummary? { nil }
         func list(_ page: PageRequest) async throws -> Page<AccountSummary> { Page(items: [], total: 0, of: page) }
         func session(digest: String) async throws -> SessionRecord? { nil }
+        func librarians() async throws -> [UserID] { [] }
     }
 
     @Test func theAddressWinsThenTheLanguageRegion() async throws {

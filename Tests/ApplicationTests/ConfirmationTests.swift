@@ -15,7 +15,11 @@ struct ConfirmationTests {
         .bookImported(dune), .bookUpdated(dune),
     ]
     static let accounts: [Application.Confirmation] = [
-        .signedUp(email: "ada@example.org"), .loggedIn(email: "ada@example.org"), .loggedOut, .notLoggedIn, .actingAsOperator,
+        .signedUp(email: "ada@example.org", stillActingAs: nil),
+        .signedUp(email: "bob@example.org", stillActingAs: .member(MemberName(displayName: "Ada", email: "ada@example.org"), .librarian)),
+        .signedUp(email: "bob@example.org", stillActingAs: .cliOperator), .loggedIn(email: "ada@example.org"), .loggedOut, .notLoggedIn,
+        .actingAs(.cliOperator), .actingAs(.member(MemberName(displayName: "Ada", email: "ada@example.org"), .member)),
+        .profileUpdated(email: "ada@example.org"),
         .accountAdded(email: "ada@example.org"), .roleChanged(email: "ada@example.org", to: .librarian), .noCountryFound,
         .savedSessionRefused,
     ]
@@ -48,7 +52,8 @@ struct ConfirmationTests {
         case .loggedIn: "loggedIn"
         case .loggedOut: "loggedOut"
         case .notLoggedIn: "notLoggedIn"
-        case .actingAsOperator: "actingAsOperator"
+        case .actingAs: "actingAs"
+        case .profileUpdated: "profileUpdated"
         case .accountAdded: "accountAdded"
         case .roleChanged: "roleChanged"
         case .noCountryFound: "noCountryFound"
@@ -74,7 +79,7 @@ struct ConfirmationTests {
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 30, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 31, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
     }
 

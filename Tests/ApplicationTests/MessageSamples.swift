@@ -9,6 +9,7 @@ enum MessageKey: CaseIterable {
     case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, othersWaiting, loanIDInUse, loanLimitReached
     case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
     case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
+    case lastLibrarian, librarianOnlyOnCommandLine
     case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
 }
 
@@ -48,6 +49,8 @@ enum MessageSamples {
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden
         case .emailTaken: .emailTaken
+        case .lastLibrarian: .lastLibrarian
+        case .librarianOnlyOnCommandLine: .librarianOnlyOnCommandLine
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled
         case .tooManyAttempts: .tooManyAttempts
@@ -92,6 +95,8 @@ enum MessageSamples {
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden(.librarianOnly)
         case .emailTaken: .emailTaken
+        case .lastLibrarian: .lastLibrarian(MemberName(displayName: "Ada Lovelace", email: "ada@example.org"))
+        case .librarianOnlyOnCommandLine: .librarianOnlyOnCommandLine(actingAs: MemberName(displayName: "Ada", email: "ada@example.org"))
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled(until: Date(timeIntervalSince1970: 1_796_601_600))
         case .tooManyAttempts: .tooManyAttempts(retryAfterSeconds: 30)

@@ -29,6 +29,7 @@ struct ProblemKind {
         case is Unauthenticated: self.init(status: 401, slug: "unauthenticated", title: "Unauthorized")
         case is InvalidCredentials: self.init(status: 401, slug: "invalid-credentials", title: "Unauthorized")
         case is Forbidden: self.init(status: 403, slug: "forbidden", title: "Forbidden")
+        case let error as AccountRefused: self = Self.of(error)
         case is EmailTaken: self.init(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
         case is SearchUnavailable: self.init(status: 503, slug: "search-unavailable", title: "Service Unavailable")
         case is CountryListUnavailable: self.init(status: 503, slug: "countries-unavailable", title: "Service Unavailable")
@@ -44,6 +45,15 @@ struct ProblemKind {
         case .notInCatalogue: .notFound
         case .alreadyInCatalogue, .copiesOnLoan, .fewerCopiesThanOnLoan, .noCopyAvailable, .duplicateISBN:
             ProblemKind(status: 409, slug: "conflict", title: "Conflicts with the library's state")
+        }
+    }
+
+    private static func of(_ refused: AccountRefused) -> ProblemKind {
+        switch refused.rejection {
+        case .notRegistered: .notFound
+        case .alreadyRegistered: ProblemKind(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
+        case .resetCodeRefused: ProblemKind(ResetCodeRefused()) ?? .notFound
+        case .lastLibrarian: ProblemKind(status: 409, slug: "last-librarian", title: "The last librarian")
         }
     }
 

@@ -57,6 +57,14 @@ public final class InMemoryLoginFailures: LoginFailures, Sendable {
     public func clear(email: EmailAddress, client: String) async throws {
         _ = table.withLock { $0.removeValue(forKey: Key(email: email.value, client: client)) }
     }
+
+    public func move(from old: EmailAddress, to new: EmailAddress) async throws {
+        table.withLock {
+            for key in $0.keys where key.email == old.value {
+                $0[Key(email: new.value, client: key.client), default: []] += $0.removeValue(forKey: key) ?? []
+            }
+        }
+    }
 }
 
 /// Random numbers that are not random: always `value`, so tests decide the jitter.

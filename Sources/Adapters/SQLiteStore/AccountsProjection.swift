@@ -30,6 +30,13 @@ struct AccountsProjection: SQLiteProjection {
                 ])
         case .roleChanged(let e):
             try db.cached(sql: "UPDATE accounts SET role = ? WHERE id = ?", arguments: [e.role.rawValue, e.user.description])
+        case .profileChanged(let e):
+            try db.cached(
+                sql: "UPDATE accounts SET display_name = coalesce(?, display_name), country = coalesce(?, country) WHERE id = ?",
+                arguments: [e.displayName, e.country, e.user.description])
+        case .emailChanged(let e):
+            guard let email = e.email.known else { return }  // erased: the account is closed, its row goes with it
+            try db.cached(sql: "UPDATE accounts SET email = ? WHERE id = ?", arguments: [email.value, e.user.description])
         case .sessionOpened(let e):
             try db.cached(
                 sql: "INSERT INTO sessions (token_digest, session_id, user_id, expires_at) VALUES (?, ?, ?, ?)",
@@ -56,6 +63,12 @@ public struct SQLiteAccounts: Accounts {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT * FROM accounts ORDER BY email, id LIMIT ? OFFSET ?", arguments: [page.limit, page.offset])
             return Page(items: try rows.map(Self.summary), total: total, of: page)
+        }
+    }
+
+    public func librarians() async throws -> [UserID] {
+        try pool.readHere { db in
+            try String.fetchAll(db, sql: "SELECT id FROM accounts WHERE role = 'librarian' ORDER BY id").compactMap { UserID($0) }
         }
     }
 

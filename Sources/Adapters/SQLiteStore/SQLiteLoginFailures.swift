@@ -48,6 +48,12 @@ public struct SQLiteLoginFailures: LoginFailures {
             try db.execute(sql: "DELETE FROM login_failures WHERE email = ? AND client = ?", arguments: [email.value, client])
         }
     }
+
+    public func move(from old: EmailAddress, to new: EmailAddress) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE login_failures SET email = ? WHERE email = ?", arguments: [new.value, old.value])
+        }
+    }
 }
 
 extension LibraryDatabase {

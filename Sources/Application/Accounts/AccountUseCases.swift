@@ -80,6 +80,7 @@ public struct AccountUseCases: Sendable {
     public let authenticate: Authenticate
     public let showMe: ShowMe
     public let changeRole: ChangeRole
+    public let editProfile: EditProfile
     public let listUsers: ListUsers
     public let members: MemberDirectory
     public let countries: CountryUseCases
@@ -91,6 +92,7 @@ public struct AccountUseCases: Sendable {
         authenticate = Authenticate(deps: deps)
         showMe = ShowMe(deps: deps)
         changeRole = ChangeRole(deps: deps)
+        editProfile = EditProfile(deps: deps)
         listUsers = ListUsers(deps: deps)
         members = MemberDirectory(deps: deps)
         countries = CountryUseCases(countries: deps.countries, geolocator: deps.geolocator)

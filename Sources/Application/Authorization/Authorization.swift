@@ -6,6 +6,7 @@ import Domain
 public enum LibraryOperation: String, CaseIterable, Sendable {
     case listBooks, showBook, addBook, editBook, withdrawBooks, clearCatalogue, importBook
     case signUp, registerLibrarian, logIn, logOut, showOwnAccount, listUsers, changeRole, findMember, listCountries
+    case editOwnAccount
     case borrowBooks, listOwnLoans, returnLoan, renewLoan, lendWalkIn, listLoans, scanNotices, readOwnNotices
     case placeHold, cancelHold, listOwnHolds, renewAllLoans, listHolds
     case searchOpenLibrary, keepBookmarks
@@ -29,7 +30,8 @@ public enum Authorization {
     public static func access(_ operation: LibraryOperation) -> Access {
         switch operation {
         case .listBooks, .showBook, .signUp, .logIn, .listCountries, .searchOpenLibrary, .checkHealth: .anyone
-        case .logOut, .showOwnAccount, .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
+        case .logOut, .showOwnAccount, .editOwnAccount,
+            .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
             .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans:
             .signedIn
         case .addBook, .editBook, .withdrawBooks, .clearCatalogue, .importBook, .registerLibrarian, .listUsers, .changeRole, .findMember,

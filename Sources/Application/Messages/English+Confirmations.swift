@@ -10,11 +10,19 @@ extension English {
         case .bookAdded(let book): "Added \(name(book)) (id \(book.id))."
         case .bookImported(let book): "Imported \(name(book)) from Open Library (id \(book.id))."
         case .bookUpdated(let book): "Updated \(name(book)) (id \(book.id))."
-        case .signedUp(let email): "Signed up and logged in as \(email)."
+        case .signedUp(let email, nil): "Signed up and logged in as \(email)."
+        case .signedUp(let email, let actor?):
+            "Signed up as \(email). The CLI is still acting as \(acting(actor)); use --login to switch to the new account."
         case .loggedIn(let email): "Logged in as \(email)."
         case .loggedOut: "Logged out."
         case .notLoggedIn: "Not logged in."
-        case .actingAsOperator: "The operator of this database (not logged in)."
+        case .actingAs(.cliOperator):
+            "The CLI is acting as \(acting(.cliOperator)): it may do anything in this database."
+                + " To act as a member or librarian: shelfmark login --email ADDRESS"
+        case .actingAs(let actor):
+            "The CLI is acting as \(acting(actor)). To switch: shelfmark logout (to act as the operator),"
+                + " or shelfmark login --email ADDRESS"
+        case .profileUpdated(let email): "Updated the account of \(email)."
         case .accountAdded(let email): "Added \(email)."
         case .roleChanged(let email, let role): "\(email) is now a \(role == .librarian ? "librarian" : "member")."
         case .noCountryFound: "No country could be told for this address."
@@ -40,6 +48,14 @@ extension English {
             "Anchored position \(position) (hash \(hash.prefix(12))…)\(at.map { " at \(Self.time($0))" } ?? "") in \(file)."
         case .logVerified(let passed): passed ? "The log verifies." : "The log does NOT verify."
         case .asOf(let moment, let events): "As of \(Self.time(moment)) (\(events) events):"
+        }
+    }
+
+    /// Who the command line acts as, in a sentence: "Ada (ada@example.org), a member".
+    func acting(_ actor: CommandLineActor) -> String {
+        switch actor {
+        case .member(let member, let role): "\(member.displayName) (\(member.email)), a \(role == .librarian ? "librarian" : "member")"
+        case .cliOperator: "the operator (no login)"
         }
     }
 

@@ -53,6 +53,12 @@ public struct English: MessageCatalogue {
         case .unauthenticated: "please log in first: this needs a valid session"
         case .forbidden(.librarianOnly): "only a librarian may do this"
         case .emailTaken: "an account with this email address already exists"
+        case .lastLibrarian(let member):
+            "\(member.displayName) (\(member.email)) is the library's last librarian and stays one: "
+                + "promote another member to librarian first (shelfmark user promote EMAIL)"
+        case .librarianOnlyOnCommandLine(let member):
+            "only a librarian may do this, and the CLI is acting as \(acting(.member(member, .member))). To switch: "
+                + "shelfmark logout (to act as the operator), or shelfmark login --email ADDRESS (as a librarian)"
         case .invalidCredentials: "wrong email address or password"
         case .loginThrottled(let until):
             "too many failed logins for this email address from your address; try again after \(Self.time(until))"

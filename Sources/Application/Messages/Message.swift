@@ -74,6 +74,10 @@ public enum Message: Equatable, Sendable {
     case forbidden(Forbidden.Reason)
     /// The address is taken by another account.
     case emailTaken
+    /// The member is the library's last librarian, so cannot stop being one or close the account.
+    case lastLibrarian(MemberName)
+    /// A librarian's operation, refused to the member the command line acts as: who, and how to switch.
+    case librarianOnlyOnCommandLine(actingAs: MemberName)
     /// Wrong email or password (never which).
     case invalidCredentials
     /// Too many failed logins for one address from one client.
@@ -219,16 +223,19 @@ public enum Confirmation: Equatable, Sendable {
     case bookUpdated(BookName)
 
     // Accounts
-    /// A member account was made and its session saved.
-    case signedUp(email: String)
+    /// A member account was made: logged in as it (`stillActingAs` nil), or not, the command line
+    /// still acting as before.
+    case signedUp(email: String, stillActingAs: CommandLineActor?)
     /// A session was opened and saved.
     case loggedIn(email: String)
     /// The saved session was closed and forgotten.
     case loggedOut
     /// There was no saved session to close.
     case notLoggedIn
-    /// Without a session, the command line acts as the database's operator.
-    case actingAsOperator
+    /// Who the command line acts as, and how to switch.
+    case actingAs(CommandLineActor)
+    /// A member's profile changed.
+    case profileUpdated(email: String)
     /// An account was made by a librarian or the operator.
     case accountAdded(email: String)
     /// An account's role changed.
@@ -276,6 +283,12 @@ public enum Confirmation: Equatable, Sendable {
     case logVerified(Bool)
     /// A view of the library as it was at a moment, after so many events.
     case asOf(Date, events: Int64)
+}
+
+/// Who the command line acts as: the member of its saved login, or the database's operator.
+public enum CommandLineActor: Equatable, Sendable {
+    case member(MemberName, Role)
+    case cliOperator
 }
 
 /// The lists the command line shows.

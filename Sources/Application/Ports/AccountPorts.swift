@@ -55,6 +55,8 @@ public protocol Accounts: Sendable {
     func list(_ page: PageRequest) async throws -> Page<AccountSummary>
     /// The open (not logged out) session stored under a token digest, or nil.
     func session(digest: String) async throws -> SessionRecord?
+    /// Every librarian's account id.
+    func librarians() async throws -> [UserID]
 }
 
 /// Failed logins, counted per address and client outside the event log (so guessing addresses
@@ -66,4 +68,7 @@ public protocol LoginFailures: Sendable {
     func record(email: EmailAddress, client: String, at: Date, forgetBefore: Date) async throws
     /// Forgets the failures of `email` from `client`, after that client logged in.
     func clear(email: EmailAddress, client: String) async throws
+    /// Counts the failures of `old` as failures of `new`, after the account changed its address:
+    /// the throttle follows the account, and whoever takes `old` later starts with none.
+    func move(from old: EmailAddress, to new: EmailAddress) async throws
 }
