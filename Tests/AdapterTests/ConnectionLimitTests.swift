@@ -120,13 +120,30 @@ final class RawConnection: @unchecked Sendable {  // one test uses each connecti
     /// Everything the server sends until it closes the connection or `seconds` pass.
     func readAll(seconds: Double) -> String {
         var received: [UInt8] = []
-        _ = read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) { received += $0 }
+        _ = read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) {
+            received += $0
+            return true
+        }
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// What the server sends until `marker` arrived, it closes the connection, or `seconds` pass:
+    /// a deadline for a slow machine, never a measure of speed.
+    func read(through marker: String, seconds: Double) -> String {
+        var received: [UInt8] = []
+        _ = read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) {
+            received += $0
+            return !String(decoding: received, as: UTF8.self).contains(marker)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// `read(through:seconds:)`, waiting off the cooperative pool.
+    func read(through marker: String, seconds: Double) async -> String { await offPool { self.read(through: marker, seconds: seconds) } }
+
     /// True when the server closes the connection within `seconds`.
     func waitForClose(seconds: Double) -> Bool {
-        read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) { _ in }
+        read(until: ContinuousClock.now + .milliseconds(Int(seconds * 1000))) { _ in true }
     }
 
     /// `readAll`, waiting off the cooperative pool.
@@ -141,15 +158,15 @@ final class RawConnection: @unchecked Sendable {  // one test uses each connecti
         }
     }
 
-    /// Reads until the peer closes (true) or the deadline passes (false).
-    private func read(until deadline: ContinuousClock.Instant, _ chunk: ([UInt8]) -> Void) -> Bool {
+    /// Reads until the peer closes (true), the deadline passes or `chunk` says to stop (false).
+    private func read(until deadline: ContinuousClock.Instant, _ chunk: ([UInt8]) -> Bool) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while ContinuousClock.now < deadline {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 { return true }
-            chunk(Array(buffer[0..<count]))
+            guard chunk(Array(buffer[0..<count])) else { return false }
         }
         return false
     }
