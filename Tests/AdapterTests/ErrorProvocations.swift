@@ -87,6 +87,17 @@ enum ErrorProvocations {
             }
         ],
         "changeRole 400": [{ try await $0.send(.post, "/api/v1/users/\($0.memberID)/role", json: #"{"role":"admin"}"#) }],
+        "changeRole 404": [
+            { try await $0.send(.post, "/api/v1/users/nobody@example.org/role", json: #"{"role":"librarian"}"#) },
+            { try await $0.send(.post, "/api/v1/users/\(ErrorWalk.ghost)/role", json: #"{"role":"librarian"}"#) },
+        ],
+        // The only librarian demoting themselves.
+        "changeRole 409": [{ try await $0.send(.post, "/api/v1/users/librarian@example.org/role", json: #"{"role":"member"}"#) }],
+        "editMe 400": [
+            { try await $0.send(.patch, "/api/v1/me", json: "[]", as: .member) },
+            { try await $0.send(.patch, "/api/v1/me", json: #"{"email":"nope","country":"ZZ","displayName":" "}"#, as: .member) },
+        ],
+        "editMe 409": [{ try await $0.send(.patch, "/api/v1/me", json: #"{"email":"Librarian@example.org"}"#, as: .member) }],
         "listLoans 404": [{ try await $0.send(.get, "/api/v1/loans?member=nobody@example.org") }],
         "borrowBooks 400": [
             { try await $0.send(.post, "/api/v1/loans", json: "[]", as: .member) },

@@ -77,7 +77,9 @@ final class ErrorWalk: Sendable {
     /// The operation's path with its parameters filled from the library prepared.
     func path(_ operation: ContractShapes.Operation, id: String? = nil) -> String {
         let id = id ?? defaultID(operation)
-        return "/api/v1" + operation.path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{key}", with: "OL27448W")
+        return "/api/v1"
+            + operation.path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{key}", with: "OL27448W")
+            .replacingOccurrences(of: "{idOrEmail}", with: "ada@example.org")
     }
 
     private func defaultID(_ operation: ContractShapes.Operation) -> String {

@@ -36,6 +36,12 @@ extension LibraryAPI {
         .ok(.init(body: .json(.init(try await accounts.showMe.execute(by: principal)))))
     }
 
+    func editMe(_ input: Operations.EditMe.Input) async throws -> Operations.EditMe.Output {
+        guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
+        let form = ProfileForm(displayName: body.displayName, country: body.country, email: body.email)
+        return .ok(.init(body: .json(.init(try await accounts.editProfile.execute(form, by: principal)))))
+    }
+
     func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
         let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
         return .ok(.init(body: .json(.init(try await accounts.listUsers.execute(page: page, by: principal)))))
@@ -43,9 +49,9 @@ extension LibraryAPI {
 
     func changeRole(_ input: Operations.ChangeRole.Input) async throws -> Operations.ChangeRole.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
-        guard let id = UserID(input.path.id) else { throw NotFound(.user, input.path.id) }
+        let member = try await accounts.members.find(input.path.idOrEmail, by: principal)
         let role: Role = body.role == .librarian ? .librarian : .member
-        return .ok(.init(body: .json(.init(try await accounts.changeRole.execute(id, to: role, by: principal)))))
+        return .ok(.init(body: .json(.init(try await accounts.changeRole.execute(member, to: role, by: principal)))))
     }
 
     func listCountries(_ input: Operations.ListCountries.Input) async throws -> Operations.ListCountries.Output {

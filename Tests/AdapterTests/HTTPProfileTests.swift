@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `PATCH /me` and `POST /users/{idOrEmail}/role` for an anonymous caller, the member, another
+/// member and a librarian; the last librarian stays one.
+@Suite("HTTP API: profiles and roles")
+struct HTTPProfileTests {
+    func me(_ api: APIClient, _ token: String?? = .some(nil)) async throws -> [String: Any] {
+        try await api.send(.get, "/api/v1/me", token: token).object
+    }
+
+    @Test func editingTheProfileForAnonymousTheMemberAnotherMemberAndALibrarian() async throws {
+        try await withAPI { api in
+            let (ada, bob) = (try await api.signUpMember("ada@example.org"), try await api.signUpMember("bob@example.org"))
+            let change = #"{"displayName":"Ada Lovelace","country":"gb"}"#
+            let anonymous = try await api.send(.patch, "/api/v1/me", json: change, token: .none)
+            #expect(anonymous.status == .unauthorized && anonymous.problemType == "urn:shelfmark:problem:unauthenticated")
+            let edited = try await api.send(.patch, "/api/v1/me", json: change, token: ada)
+            let account = try edited.object
+            #expect(edited.status == .ok, "\(edited.text)")
+            #expect(account["displayName"] as? String == "Ada Lovelace" && account["country"] as? String == "GB")
+            #expect(account["email"] as? String == "ada@example.org")
+            // Another member changes only their own account.
+            #expect(try await api.send(.patch, "/api/v1/me", json: #"{"displayName":"Bob"}"#, token: bob).status == .ok)
+            #expect(try await me(api, ada)["displayName"] as? String == "Ada Lovelace")
+            // A librarian too, and librarians see the change in the list of accounts.
+            #expect(try await api.send(.patch, "/api/v1/me", json: #"{"country":"FR"}"#).status == .ok)
+            let users = try #require(try await api.send(.get, "/api/v1/users").object["items"] as? [[String: Any]])
+            #expect(users.first { $0["email"] as? String == "ada@example.org" }?["displayName"] as? String == "Ada Lovelace")
+            // Nothing to change is no change.
+            #expect(try await api.send(.patch, "/api/v1/me", json: "{}", token: ada).status == .ok)
+        }
+    }
+
+    @Test func invalidFieldsAreListedAndUnknownOnesRefused() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            let bad = try await api.send(.patch, "/api/v1/me", json: #"{"email":"nope","country":"ZZ","displayName":" "}"#, token: ada)
+            #expect(bad.status == .badRequest && bad.problemType == "urn:shelfmark:problem:validation")
+            let fields = (try bad.object["errors"] as? [[String: String]])?.compactMap { $0["field"] }
+            #expect(Set(fields ?? []) == ["email", "country", "displayName"])
+            let unknown = try await api.send(.patch, "/api/v1/me", json: #"{"role":"librarian"}"#, token: ada)
+            #expect(unknown.status == .badRequest)
+            #expect(try await me(api, ada)["role"] as? String == "member")
+        }
+    }
+
+    @Test func aNewEmailMovesTheLoginAndFreesTheOldAddress() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            _ = try await api.signUpMember("bob@example.org")
+            let taken = try await api.send(.patch, "/api/v1/me", json: #"{"email":"BOB@example.org"}"#, token: ada)
+            #expect(taken.status == .conflict && taken.problemType == "urn:shelfmark:problem:email-taken")
+            #expect(try taken.object["detail"] as? String == "an account with this email address already exists")
+            let moved = try await api.send(.patch, "/api/v1/me", json: #"{"email":"Ada@Lovelace.org"}"#, token: ada)
+            #expect(moved.status == .ok)
+            #expect(try moved.object["email"] as? String == "ada@lovelace.org")
+            // The session goes on; logins use the new address only.
+            #expect(try await me(api, ada)["email"] as? String == "ada@lovelace.org")
+            let old = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+            #expect(old.status == .unauthorized)
+            let new = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@lovelace.org","password":"Member-Pass1"}"#, token: .none)
+            #expect(new.status == .created)
+            _ = try await api.signUpMember("ada@example.org")
+        }
+    }
+
+    @Test func roleChangesByIdOrEmailForAnonymousAMemberAnotherMemberAndALibrarian() async throws {
+        try await withAPI { api in
+            let (ada, bob) = (try await api.signUpMember("ada@example.org"), try await api.signUpMember("bob@example.org"))
+            let adaID = try #require(try await me(api, ada)["id"] as? String)
+            let promote = #"{"role":"librarian"}"#
+            for uri in ["/api/v1/users/ada@example.org/role", "/api/v1/users/\(adaID)/role"] {
+                #expect(try await api.send(.post, uri, json: promote, token: .none).status == .unauthorized, "\(uri)")
+                #expect(try await api.send(.post, uri, json: promote, token: ada).status == .forbidden, "\(uri)")
+                #expect(try await api.send(.post, uri, json: promote, token: bob).status == .forbidden, "\(uri)")
+            }
+            let byEmail = try await api.send(.post, "/api/v1/users/ADA@example.org/role", json: promote)
+            #expect(byEmail.status == .ok)
+            #expect(try byEmail.object["role"] as? String == "librarian")
+            let byID = try await api.send(.post, "/api/v1/users/\(adaID)/role", json: #"{"role":"member"}"#)
+            #expect(byID.status == .ok)
+            #expect(try byID.object["role"] as? String == "member")
+            // Unknown: a 404 naming what was looked for.
+            let nobody = try await api.send(.post, "/api/v1/users/nobody@example.org/role", json: promote)
+            #expect(nobody.status == .notFound)
+            #expect(try nobody.object["detail"] as? String == "there is no member with the email address 'nobody@example.org'")
+            let ghost = "7d2c1a0e-0000-4000-8000-000000000000"
+            let unknownID = try await api.send(.post, "/api/v1/users/\(ghost)/role", json: promote)
+            #expect(unknownID.status == .notFound)
+            #expect(try (unknownID.object["detail"] as? String)?.contains(ghost) == true)
+        }
+    }
+
+    @Test func theLastLibrarianStaysOne() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            let demoteSelf = try await api.send(.post, "/api/v1/users/librarian@example.org/role", json: #"{"role":"member"}"#)
+            #expect(demoteSelf.status == .conflict && demoteSelf.problemType == "urn:shelfmark:problem:last-librarian")
+            let detail = try demoteSelf.object["detail"] as? String
+            #expect(detail?.hasPrefix("Lib (librarian@example.org) is the library's last librarian") == true, "\(detail ?? "")")
+            #expect(try await me(api)["role"] as? String == "librarian")
+            // With a second librarian, either may step down, but not both.
+            #expect(try await api.send(.post, "/api/v1/users/ada@example.org/role", json: #"{"role":"librarian"}"#).status == .ok)
+            #expect(try await api.send(.post, "/api/v1/users/librarian@example.org/role", json: #"{"role":"member"}"#).status == .ok)
+            let last = try await api.send(.post, "/api/v1/users/ada@example.org/role", json: #"{"role":"member"}"#, token: ada)
+            #expect(last.status == .conflict && last.problemType == "urn:shelfmark:problem:last-librarian")
+        }
+    }
+}
