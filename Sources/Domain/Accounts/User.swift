@@ -43,6 +43,15 @@ extension UserEvent: StoredEvent {
         }
     }
 
+    /// Password hashes, reset-code digests and session-token digests: never shown in any view.
+    public static func secretFields(of type: StoredType) -> Set<String> {
+        switch type {
+        case .registered: ["passwordHash"]
+        case .sessionOpened: ["tokenDigest"]
+        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged: []
+        }
+    }
+
     public static func decode(_ type: StoredType, _ payload: some PayloadDecoder) throws -> UserEvent {
         switch type {
         case .registered: .registered(try payload.decode())

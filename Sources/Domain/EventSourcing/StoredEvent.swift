@@ -14,11 +14,18 @@ public protocol StoredEvent: Sendable {
 
     /// The personal data this event's payload holds, or nil when it holds none.
     var personalData: PersonalData? { get }
+
+    /// The payload's top-level fields that hold secrets (password hashes, reset-code and session
+    /// token digests) in events of `type`: no view of the log shows them (`Secrets` redacts them).
+    static func secretFields(of type: StoredType) -> Set<String>
 }
 
 extension StoredEvent {
     /// Most events hold no personal data.
     public var personalData: PersonalData? { nil }
+
+    /// Most events hold no secret.
+    public static func secretFields(of type: StoredType) -> Set<String> { [] }
 }
 
 /// The personal data in one event's payload: whose it is and which of the payload's top-level
