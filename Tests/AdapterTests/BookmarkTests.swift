@@ -48,7 +48,7 @@ struct BookmarkTests {
         try await FakeUpstreams().run { base in
             #expect(
                 try await shelfmark(
-                    ["signup", "--email", "ada@example.org", "--country", "FR"], database: db.path, stdin: "Member-Pass1\n"
+                    ["signup", "--login", "--email", "ada@example.org", "--country", "FR"], database: db.path, stdin: "Member-Pass1\n"
                 ).status == 0)
             let added = try await shelfmark(["bookmark", "add", "OL82563W", "--openlibrary-url", base + "/ok"], database: db.path)
             #expect(added.status == 0 && added.stdout.contains("Harry Potter and the Philosopher's Stone"), "\(added.stderr)")

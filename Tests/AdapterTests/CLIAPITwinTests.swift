@@ -14,6 +14,7 @@ struct CLIAPITwinTests {
         "book add": "createBook", "book import": "importBook", "book list": "listBooks", "book show": "getBook",
         "book edit": "updateBook", "book delete": "deleteBook", "book clear": "clearCatalogue",
         "signup": "signUp", "login": "logIn", "logout": "logOut", "logout --everywhere": "logOutEverywhere", "whoami": "me",
+        "account show": "me", "account edit": "editMe",
         "user list": "listUsers", "user promote": "changeRole", "user demote": "changeRole",
         "countries list": "listCountries", "countries default": "defaultCountry",
         "loan borrow": "borrowBooks", "loan return": "returnLoan", "loan renew": "renewLoan", "loan checkout": "checkoutWalkIn",

@@ -36,17 +36,24 @@ extension Twins {
         let bob = try await api.signUpMember("bob@example.org")
         try await twin("user list", ["user", "list"], .get, "/api/v1/users")
         let bobID = try #require(try await api.send(.get, "/api/v1/me", token: bob).object["id"] as? String)
+        // By email over HTTP as on the command line; by id below.
         try await twin(
-            "user promote", ["user", "promote", "bob@example.org"], .post, "/api/v1/users/\(bobID)/role", json: #"{"role":"librarian"}"#)
+            "user promote", ["user", "promote", "bob@example.org"], .post, "/api/v1/users/bob@example.org/role",
+            json: #"{"role":"librarian"}"#)
         try await twin(
             "user demote", ["user", "demote", "bob@example.org"], .post, "/api/v1/users/\(bobID)/role", json: #"{"role":"member"}"#)
         _ = try await cli(["logout"])
         // Two members signing up: the same answer but for who they are and when.
         try await twin(
-            "signup", ["signup", "--email", "ada@example.org", "--name", "Member", "--country", "FR"], .post, "/api/v1/users",
+            "signup", ["signup", "--login", "--email", "ada@example.org", "--name", "Member", "--country", "FR"], .post, "/api/v1/users",
             json: #"{"email":"cy@example.org","password":"Member-Pass1","displayName":"Member","country":"FR"}"#, token: .none,
             stdin: "Member-Pass1\n", volatile: ["id", "email", "token", "expiresAt", "registeredAt"])
         try await twin("whoami", ["whoami"], .get, "/api/v1/me", token: try cliToken)
+        try await twin("account show", ["account", "show"], .get, "/api/v1/me", token: try cliToken)
+        // The same change both ways: the second changes nothing, so both answers are the account as it is.
+        try await twin(
+            "account edit", ["account", "edit", "--name", "Ada Member", "--country", "gb"], .patch, "/api/v1/me",
+            json: #"{"displayName":"Ada Member","country":"gb"}"#, token: try cliToken)
     }
 
     func circulation() async throws {

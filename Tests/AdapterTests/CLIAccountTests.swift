@@ -9,8 +9,8 @@ struct CLIAccountTests {
 
     var sessionFile: URL { URL(fileURLWithPath: db.path).deletingLastPathComponent().appendingPathComponent("config/shelfmark/session") }
 
-    @Test func signupSavesASessionThatLaterCommandsUseUntilLogout() throws {
-        let signup = try run("signup", "--email", "ada@example.org", "--country", "gb", stdin: "Analytical-1\n")
+    @Test func signupWithLoginSavesASessionThatLaterCommandsUseUntilLogout() throws {
+        let signup = try run("signup", "--login", "--email", "ada@example.org", "--country", "gb", stdin: "Analytical-1\n")
         #expect(signup.status == 0, "\(signup.stderr)")
         #expect(signup.stdout.contains("Signed up and logged in as ada@example.org"))
         let attributes = try FileManager.default.attributesOfItem(atPath: sessionFile.path)

@@ -12,7 +12,7 @@ struct CLICirculationTests {
     @Test func borrowListRenewReturnAndNoticesAcrossProcesses() throws {
         let book = try #require(
             (try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)
-        #expect(try run("signup", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        #expect(try run("signup", "--login", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
         let borrowed = try run("--json", "loan", "borrow", book)
         #expect(borrowed.status == 0, "\(borrowed.stderr)")
         let loan = try #require(((try json(borrowed) as? [String: Any])?["loans"] as? [[String: Any]])?.first?["id"] as? String)

@@ -24,7 +24,7 @@ struct CLIHoldTests {
     @Test func placeListQueueReturnBorrowAndCancel() throws {
         let book = try #require(try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F"))["id"] as? String)
         let walkIn = try #require(try json(try run("--json", "loan", "checkout", book, "--name", "Mrs Hudson"))["id"] as? String)
-        #expect(try run("signup", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        #expect(try run("signup", "--login", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
 
         let placed = try run("hold", "place", book)
         #expect(placed.status == 0 && placed.stdout.contains("waiting, number 1 in line"), "\(placed.stdout)\(placed.stderr)")
@@ -52,9 +52,9 @@ struct CLIHoldTests {
     @Test func cancellingAHoldMovesTheNextUp() throws {
         let book = try #require(try json(try run("--json", "book", "add", "--title", "Emma", "--author", "J"))["id"] as? String)
         _ = try run("loan", "checkout", book, "--name", "Mrs Hudson")
-        #expect(try run("signup", "--email", "bob@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        #expect(try run("signup", "--login", "--email", "bob@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
         let bobs = try #require(try json(try run("--json", "hold", "place", book))["id"] as? String)
-        #expect(try run("signup", "--email", "cy@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        #expect(try run("signup", "--login", "--email", "cy@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
         #expect(try json(try run("--json", "hold", "place", book))["position"] as? Int == 2)
         try librarian()
         let cancelled = try run("hold", "cancel", bobs)

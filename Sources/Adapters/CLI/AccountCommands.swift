@@ -6,24 +6,29 @@ import Foundation
 
 struct SignUpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        "signup", abstract: "Create a member account and log in as it.",
+        "signup", abstract: "Create a member account (--login: and act as it from now on).",
         discussion: """
             The password is prompted without echo on a terminal, or read from the first line of standard input. \
-            With --json, prints what POST /api/v1/users answers, the session's token included.
+            Without --login the CLI goes on acting as before (its saved login, or the operator). \
+            With --json, prints what POST /api/v1/users answers, the session's token included (saved only with --login).
             """)
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
     @Option(help: "Your email address.") var email: String
     @Option(help: "The name shown to librarians (default: the part of the email before @).") var name: String?
     @Option(help: "ISO 3166-1 alpha-2 country code, e.g. FR (see `shelfmark countries list`).") var country: String
+    @Flag(help: "Log in as the new account: later commands run as it until `shelfmark logout`.") var login = false
 
     func run() async throws {
         let library = try await global.library()
+        let actor = try await SavedSession.actor(library)
         let form = SignupForm(email: email, password: try readPassword(), displayName: name, country: country)
-        let signedIn = try await library.accounts.signUp.execute(form, by: try await SavedSession.principal(library))
-        if let session = signedIn.session { try SavedSession.save(session.token) }
+        // A session is opened when it is saved, or shown as the API shows it (--json).
+        let signedIn = try await library.accounts.signUp.execute(
+            form, openSession: login || global.json, by: try await SavedSession.principal(library))
+        if login, let session = signedIn.session { try SavedSession.save(session.token) }
         if global.json { return try printJSON(try await signedInAnswer(signedIn, library)) }
-        print(say(.signedUp(email: signedIn.account.email.value)))
+        print(say(.signedUp(email: signedIn.account.email.value, stillActingAs: login ? nil : actor)))
         printAccounts([signedIn.account])
     }
 }
@@ -70,7 +75,7 @@ struct LogOutCommand: AsyncParsableCommand {
 
 struct WhoAmI: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        "whoami", abstract: "Show who the CLI acts as.",
+        "whoami", abstract: "Show who the CLI acts as, and how to switch.",
         discussion: "With --json, prints what GET /api/v1/me answers; the operator, who has no account, is {\"role\": \"operator\"}.")
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
@@ -79,10 +84,11 @@ struct WhoAmI: AsyncParsableCommand {
         let library = try await global.library()
         let principal = try await SavedSession.principal(library)
         guard case .user = principal else {
-            return global.json ? try printJSON(["role": "operator"]) : print(say(.actingAsOperator))
+            return global.json ? try printJSON(["role": "operator"]) : print(say(.actingAs(.cliOperator)))
         }
         let account = try await library.accounts.showMe.execute(by: principal)
         if global.json { return try printJSON(Components.Schemas.User(account)) }
+        print(say(.actingAs(.member(MemberName(account), account.role))))
         printAccounts([account])
     }
 }

@@ -24,6 +24,10 @@ enum FailureReport {
             let problem = Problem(status: 500, slug: "configuration", title: "Unusable setting", detail: catalogue.text(error.message))
             return (problem, .unusableSetting)
         }
+        if error is Forbidden, case .member(let member, _)? = SavedSession.actingAs.withLock({ $0 }) {
+            let detail = catalogue.text(.librarianOnlyOnCommandLine(actingAs: member))
+            return (Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: detail), .refused)
+        }
         if let problem = Problem.of(error, in: catalogue) { return (problem, ExitStatus(httpStatus: problem.status)) }
         if ShelfmarkCommand.exitCode(for: error) == .validationFailure {
             let detail = ShelfmarkCommand.message(for: error).split(separator: "\n").first.map(String.init)

@@ -2,6 +2,7 @@ import APIContract
 import Application
 import Domain
 import Foundation
+import Synchronization
 
 /// The CLI's saved login: `$XDG_CONFIG_HOME/shelfmark/session` (else `~/.config/...`), mode 0600.
 /// While it exists, commands run as that user; without it they run as the database's operator.
@@ -29,15 +30,30 @@ enum SavedSession {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Who the CLI acts as: the saved session's user, else the operator.
+    /// Who the CLI acts as: the saved session's user, else the operator. Remembers the member for
+    /// this run (`actingAs`), so a librarian's refusal can say who the CLI acted as.
     static func principal(_ library: Library) async throws -> Principal {
         guard let token = token(), !token.isEmpty else { return .cliOperator }
+        let principal: Principal
         do {
-            return try await library.accounts.authenticate.execute(token: token)
+            principal = try await library.accounts.authenticate.execute(token: token)
         } catch is Unauthenticated {
             throw Problem(status: 401, slug: "unauthenticated", title: "Unauthorized", detail: say(.savedSessionRefused))
         }
+        if let account = try? await library.accounts.showMe.execute(by: principal) {
+            actingAs.withLock { $0 = .member(MemberName(account), account.role) }
+        }
+        return principal
     }
+
+    /// Who the CLI acts as, as its sentences name them.
+    static func actor(_ library: Library) async throws -> CommandLineActor {
+        guard case .user = try await principal(library) else { return .cliOperator }
+        return actingAs.withLock { $0 } ?? .cliOperator
+    }
+
+    /// The member the CLI acted as in this run, once `principal` was asked (nil: the operator, or not asked).
+    static let actingAs = Mutex<CommandLineActor?>(nil)
 }
 
 /// Reads a password: prompted without echo on a terminal, else the first line of standard input.

@@ -54,17 +54,18 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Promote: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Make an account a librarian.", discussion: "With --json, prints what POST /api/v1/users/{id}/role answers.")
+            abstract: "Make an account a librarian.", discussion: "With --json, prints what POST /api/v1/users/{idOrEmail}/role answers.")
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The account's email.", valueName: "email")) var email: String
+        @Argument(help: ArgumentHelp("The account's email or id.", valueName: "email-or-id")) var email: String
         func run() async throws { try await changeRole(email, to: .librarian, global) }
     }
 
     struct Demote: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Make a librarian a member again.", discussion: "With --json, prints what POST /api/v1/users/{id}/role answers.")
+            abstract: "Make a librarian a member again.",
+            discussion: "With --json, prints what POST /api/v1/users/{idOrEmail}/role answers.")
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The account's email.", valueName: "email")) var email: String
+        @Argument(help: ArgumentHelp("The account's email or id.", valueName: "email-or-id")) var email: String
         func run() async throws { try await changeRole(email, to: .member, global) }
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Who the command line acts as (signup leaves it alone unless --login; refusals say who and how
+/// to switch), the member's own account, and the last librarian.
+@Suite("CLI: sessions, profiles and roles")
+struct CLIProfileTests {
+    let db = TemporaryDatabase()
+
+    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult { try shelfmark(arguments, database: db.path, stdin: stdin) }
+
+    @Test func signupLeavesTheSessionAloneUnlessAskedToLogIn() throws {
+        let first = try run("signup", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(
+            first.stdout.contains(
+                "Signed up as ada@example.org. The CLI is still acting as the operator (no login); use --login to switch"))
+        let operatorIs = try run("whoami")
+        #expect(operatorIs.stdout.contains("The CLI is acting as the operator (no login)"))
+        #expect(operatorIs.stdout.contains("shelfmark login --email"))
+
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
+        let second = try run("signup", "--email", "bob@example.org", "--country", "FR", stdin: "Member-Pass1\n")
+        #expect(second.stdout.contains("The CLI is still acting as ada (ada@example.org), a member; use --login to switch"))
+        let whoami = try run("whoami")
+        #expect(whoami.stdout.contains("The CLI is acting as ada (ada@example.org), a member. To switch: shelfmark logout"))
+
+        let switched = try run("signup", "--login", "--email", "cy@example.org", "--country", "FR", stdin: "Member-Pass1\n")
+        #expect(switched.stdout.contains("Signed up and logged in as cy@example.org"))
+        #expect(try run("whoami").stdout.contains("cy (cy@example.org)"))
+    }
+
+    @Test func aLibrariansRefusalSaysWhoTheCLIActsAsAndHowToSwitch() throws {
+        #expect(try run("signup", "--login", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        let refused = try run("book", "add", "--title", "T", "--author", "A")
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "Error: only a librarian may do this, and the CLI is acting as ada (ada@example.org), a member. To switch: "
+                + "shelfmark logout (to act as the operator), or shelfmark login --email ADDRESS (as a librarian)\n")
+        let json = try run("--json", "user", "list")
+        #expect(json.status == 1 && json.stderr.contains("urn:shelfmark:problem:forbidden"))
+        #expect(json.stderr.contains("acting as ada (ada@example.org)"))
+    }
+
+    @Test func aMemberShowsAndEditsTheirAccount() throws {
+        #expect(try run("signup", "--login", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        let edited = try run("account", "edit", "--name", "Ada Lovelace", "--country", "gb", "--email", "Ada@Lovelace.org")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.contains("Updated the account of ada@lovelace.org."))
+        let shown = try run("account", "show")
+        #expect(shown.stdout.contains("Ada Lovelace") && shown.stdout.contains("ada@lovelace.org") && shown.stdout.contains("GB"))
+        _ = try run("logout")
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 1)
+        #expect(try run("login", "--email", "ada@lovelace.org", stdin: "Member-Pass1\n").status == 0)
+
+        let nothing = try run("account", "edit")
+        #expect(nothing.status == 64 && nothing.stderr.contains("--name"))
+        let bad = try run("account", "edit", "--country", "ZZ")
+        #expect(bad.status == 64 && bad.stderr.contains("'ZZ' is not a country code we know"))
+        _ = try run("logout")
+        let asOperator = try run("account", "show")
+        #expect(asOperator.status == 1 && asOperator.stderr.contains("log in"))
+    }
+
+    @Test func theLastLibrarianCannotBeDemotedOnTheCommandLine() throws {
+        #expect(try run("user", "add", "--email", "lib@example.org", "--role", "librarian", stdin: "Librarian-Pass1\n").status == 0)
+        let refused = try run("user", "demote", "lib@example.org")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("lib (lib@example.org) is the library's last librarian"), "\(refused.stderr)")
+        #expect(try run("user", "add", "--email", "ada@example.org", "--role", "librarian", stdin: "Member-Pass1\n").status == 0)
+        #expect(try run("user", "demote", "lib@example.org").status == 0)
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(try run("--json", "user", "list").stdout.utf8)) as? [String: Any])
+                .flatMap { ($0["items"] as? [[String: Any]])?.first { $0["email"] as? String == "ada@example.org" }?["id"] as? String })
+        #expect(try run("user", "demote", id).status == 1)
+    }
+}
