@@ -75,4 +75,36 @@ struct CLIProfileTests {
                 .flatMap { ($0["items"] as? [[String: Any]])?.first { $0["email"] as? String == "ada@example.org" }?["id"] as? String })
         #expect(try run("user", "demote", id).status == 1)
     }
+
+    @Test func aDatabaseInAMissingFolderIsRefusedInOneLine() throws {
+        let missing = db.folder.appendingPathComponent("no/such/dir")
+        let given = try run("--db", missing.appendingPathComponent("x.sqlite").path, "book", "list")
+        #expect(given.status == 2 && given.stdout.isEmpty)
+        #expect(
+            given.stderr
+                == "Error: --db names a file in the folder \(missing.path), which does not exist: "
+                + "create the folder first, or give another path\n")
+        let variable = try shelfmark(["book", "list"], database: missing.appendingPathComponent("x.sqlite").path)
+        #expect(variable.status == 2 && variable.stderr.hasPrefix("Error: SHELFMARK_DB names a file in the folder \(missing.path)"))
+        let serve = try shelfmark(["serve", "--port", "0"], database: missing.appendingPathComponent("x.sqlite").path)
+        #expect(serve.status == 2 && serve.stderr.contains("SHELFMARK_DB names a file in the folder \(missing.path)"), "\(serve.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+
+    @Test func aNewLibraryIsAnnouncedOnce() throws {
+        let path = URL(fileURLWithPath: db.path).standardizedFileURL.path
+        let first = try run("book", "list")
+        #expect(first.status == 0 && first.stdout.contains("No books."))
+        #expect(first.stderr == "Created a new library at \(path).\n")
+        let second = try run("book", "list")
+        #expect(second.status == 0 && second.stderr.isEmpty)
+        // A failure on a library the same run created says both in its one line.
+        let other = db.folder.appendingPathComponent("nested/other.sqlite").path
+        let failed = try run("--db", other, "book", "show", "nope")
+        #expect(failed.status == 3)
+        #expect(
+            failed.stderr
+                == "Error: there is no book with id 'nope' (Created a new library at \(URL(fileURLWithPath: other).standardizedFileURL.path).)\n"
+        )
+    }
 }

@@ -33,6 +33,7 @@ struct ConfirmationTests {
             .page(first: 41, last: 45, total: 45, nextOffset: nil, walkable: false),
         ] + Listing.allCases.map { .nothingListed($0) }
     static let log: [Application.Confirmation] = [
+        .libraryCreated(path: "/srv/library.sqlite"),
         .readModelsRebuilt(events: 12), .replayed(events: 3, into: "past.sqlite"), .exported(events: 3),
         .anchored(position: 4, hash: String(repeating: "ab", count: 32), at: moment, file: "a"), .logVerified(true),
         .logVerified(false), .asOf(moment, events: 7),
@@ -69,6 +70,7 @@ struct ConfirmationTests {
         case .nothingListed: "nothingListed"
         case .nothingOnThisPage: "nothingOnThisPage"
         case .page: "page"
+        case .libraryCreated: "libraryCreated"
         case .readModelsRebuilt: "readModelsRebuilt"
         case .replayed: "replayed"
         case .exported: "exported"
@@ -79,7 +81,7 @@ struct ConfirmationTests {
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 31, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 32, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
     }
 

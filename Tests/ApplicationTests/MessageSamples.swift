@@ -115,7 +115,7 @@ enum FieldProblemKey: CaseIterable {
     case required, requiredWith, exactlyOneOf, atLeastOneOf, tooLong, tooManyBytes, tooShort, tooMany, tooFew, outOfRange
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
-    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable
+    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable, folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
 }
 
@@ -155,6 +155,7 @@ enum FieldProblemSamples {
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress
         case .folderUnusable: .folderUnusable
+        case .folderMissing: .folderMissing
         case .noCopies: .noCopies
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded
@@ -197,6 +198,7 @@ enum FieldProblemSamples {
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress("10.0.0.300")
         case .folderUnusable: .folderUnusable("/read-only/library")
+        case .folderMissing: .folderMissing("/no/such/folder")
         case .noCopies: .noCopies(wouldBe: 0)
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded

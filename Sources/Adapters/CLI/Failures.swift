@@ -13,7 +13,8 @@ enum FailureReport {
         if json, let document = try? ContractJSON.encode(problem.schema) {
             write(document)
         } else {
-            write("Error: \(problem.detail ?? problem.title)")
+            // A failure on a library this run created says so in the same line: the path may be a typo.
+            write("Error: \(problem.detail ?? problem.title)" + (CommandLineNotes.take().map { " (\($0))" } ?? ""))
         }
         return status
     }

@@ -49,6 +49,7 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            CommandLineNotes.tell()
         } catch {
             // Help, --version and ArgumentParser's own usage errors in plain text: its words and status.
             let json = arguments.prefix { $0 != "--" }.contains("--json")

@@ -41,6 +41,7 @@ extension English {
         case .nothingOnThisPage(let total): "Nothing on this page (\(total) in all)."
         case .page(let first, let last, let total, let next, let walkable):
             "\(first)-\(last) of \(total)" + (next.map { " (next page: --offset \($0)\(walkable ? ", or --all" : ""))" } ?? "")
+        case .libraryCreated(let path): "Created a new library at \(path)."
         case .readModelsRebuilt(let events): "Rebuilt the read models from \(events) events."
         case .replayed(let events, let file): "Replayed \(events) events into \(file)."
         case .exported(let events): "Exported \(events) events."

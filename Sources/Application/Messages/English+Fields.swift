@@ -39,6 +39,8 @@ extension English {
         case .notAWorkKey: "must be an Open Library work key, such as OL27448W"
         case .notAnIPAddress(let text): "must be IP addresses separated by commas; '\(text.prefix(40))' is not one"
         case .folderUnusable(let path): "needs the folder \(path), which cannot be created"
+        case .folderMissing(let path):
+            "names a file in the folder \(path), which does not exist: create the folder first, or give another path"
         case .taken: "is already used by another account"
         case .notAWebAddress: "must be a web address starting with http:// or https://"
         case .noCopies(let wouldBe): "the library must own at least 1 copy, not \(wouldBe)"

@@ -271,6 +271,8 @@ public enum Confirmation: Equatable, Sendable {
     case page(first: Int, last: Int, total: Int, nextOffset: Int?, walkable: Bool)
 
     // The log
+    /// A command created a new, empty library file (said once, on standard error).
+    case libraryCreated(path: String)
     /// The read models were rebuilt from the log.
     case readModelsRebuilt(events: Int64)
     /// The log was replayed into another database file.

@@ -13,13 +13,16 @@ import ServiceLifecycle
 
 /// The composition root: the only code that names concrete adapters.
 public enum Bootstrap {
-    /// Opens the library's database (creating its folder and file on first use) and wires the use
-    /// cases. The outside-world adapters log their failures' technical causes to `logger` (none: not logged).
+    /// Opens the library's database (creating its file on first use, and its folder when it is the
+    /// default place; a folder `--db` or `SHELFMARK_DB` names must exist) and wires the use cases. The outside-world adapters log their failures' technical causes to `logger` (none: not logged).
     public static func openLibrary(
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
         random: any RandomSource = SystemRandom(), logger: Logger? = nil
     ) throws -> (Library, LibraryDatabase) {
         let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+        if let setting = configuration.databaseNamedBy, !FileManager.default.fileExists(atPath: folder.path) {
+            throw ConfigurationError(setting, .folderMissing(folder.path))
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {

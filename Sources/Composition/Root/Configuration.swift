@@ -9,6 +9,9 @@ public struct ShelfmarkConfiguration: Sendable {
 
     /// The SQLite file; created on first use.
     public var databasePath: String
+    /// The option or variable that named the database (`--db`, `SHELFMARK_DB`), or nil for the
+    /// default place. A named database's folder must exist: a typo makes no new, empty library.
+    public var databaseNamedBy: String?
     /// How hard commits work to survive a power cut (`$SHELFMARK_SYNCHRONOUS`).
     public var durability: Durability = .full
     /// The chain key file and the anchors (`AnchorWriter.swift`).
@@ -107,6 +110,7 @@ public struct ShelfmarkConfiguration: Sendable {
         openLibraryURL: String? = nil, coversURL: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ShelfmarkConfiguration {
         var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
+        configuration.databaseNamedBy = database != nil ? "--db" : (environment["SHELFMARK_DB"] ?? "").isEmpty ? nil : "SHELFMARK_DB"
         func value(_ given: String?, _ name: String) -> String? { given ?? environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         configuration.countriesURL = value(countriesURL, "SHELFMARK_COUNTRIES_URL")
         configuration.geoURL = value(geoURL, "SHELFMARK_GEO_URL")

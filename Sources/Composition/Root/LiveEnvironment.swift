@@ -9,7 +9,10 @@ struct LiveEnvironment: CLIEnvironment {
     let environment: [String: String]
 
     func open(_ options: LibraryOptions) async throws -> Library {
-        try Bootstrap.openLibrary(try configuration(options), logger: try commandLogger()).0
+        let configuration = try configuration(options)
+        let logger = try commandLogger()
+        let open = { try Bootstrap.openLibrary(configuration, logger: logger).0 }
+        return try NewLibraryNote.noting(configuration.databasePath, open) { CommandLineNotes.libraryCreated(at: $0) }
     }
 
     /// The log of a command other than `serve`: errors only unless `LOG_LEVEL` asks for more, since
@@ -46,8 +49,13 @@ struct LiveEnvironment: CLIEnvironment {
         let path = configuration.databasePath
         let log = logger
         let limits = "at most \(configuration.maxConnections!) connections, idle ones closed after \(configuration.idleTimeout) s"
-        let app = try Bootstrap.buildApplication(configuration, logger: logger) { port in
-            log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path); \(limits))")
+        let app = try NewLibraryNote.noting(path) {
+            try Bootstrap.buildApplication(configuration, logger: logger) { port in
+                log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path); \(limits))")
+            }
+        } created: { path in
+            let catalogue = Catalogues.preferred(environment["LANG"].map { [$0] } ?? [])
+            log.notice("\(catalogue.text(.done(.libraryCreated(path: path))))")
         }
         do {
             try await app.runService()

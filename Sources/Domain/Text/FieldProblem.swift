@@ -65,6 +65,8 @@ public enum FieldProblem: Equatable, Sendable {
     case notAnIPAddress(String)
     /// A folder that cannot be created.
     case folderUnusable(String)
+    /// A file was named in a folder that does not exist (it is not created: the path may be a typo).
+    case folderMissing(String)
     /// The library must own at least one copy of a book.
     case noCopies(wouldBe: Int)
     /// A query so broad the search source refuses it.
