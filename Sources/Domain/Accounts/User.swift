@@ -10,6 +10,7 @@ public enum UserEvent: Equatable, Sendable {
     case sessionClosed(SessionClosed)
     case profileChanged(ProfileChanged)
     case emailChanged(EmailChanged)
+    case cardIssued(CardIssued)
 }
 
 /// How the log stores each case: its name, written once here, and its payload.
@@ -22,6 +23,7 @@ extension UserEvent: StoredEvent {
         case sessionClosed = "user.session-closed.v1"
         case profileChanged = "user.profile-changed.v1"
         case emailChanged = "user.email-changed.v1"
+        case cardIssued = "user.card-issued.v1"
     }
 
     public var stored: (type: StoredType, payload: any Encodable & Sendable) {
@@ -32,6 +34,7 @@ extension UserEvent: StoredEvent {
         case .sessionClosed(let e): (.sessionClosed, e)
         case .profileChanged(let e): (.profileChanged, e)
         case .emailChanged(let e): (.emailChanged, e)
+        case .cardIssued(let e): (.cardIssued, e)
         }
     }
 
@@ -40,6 +43,7 @@ extension UserEvent: StoredEvent {
         case .registered, .roleChanged, .sessionOpened, .sessionClosed: nil
         case .profileChanged(let e): PersonalData(subject: e.user, fields: ["displayName", "country"])
         case .emailChanged(let e): PersonalData(subject: e.user, fields: ["email", "previous"])
+        case .cardIssued(let e): PersonalData(subject: e.user, fields: ["card"])
         }
     }
 
@@ -48,7 +52,7 @@ extension UserEvent: StoredEvent {
         switch type {
         case .registered: ["passwordHash"]
         case .sessionOpened: ["tokenDigest"]
-        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged: []
+        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued: []
         }
     }
 
@@ -60,6 +64,7 @@ extension UserEvent: StoredEvent {
         case .sessionClosed: .sessionClosed(try payload.decode())
         case .profileChanged: .profileChanged(try payload.decode())
         case .emailChanged: .emailChanged(try payload.decode())
+        case .cardIssued: .cardIssued(try payload.decode())
         }
     }
 }
@@ -124,6 +129,8 @@ public struct Account: Equatable, Sendable {
     public var country: String
     public var passwordHash: String
     public var role: Role
+    /// The library card, once issued (members registered before cards get one later).
+    public var card: CardNumber? = nil
     /// Sessions not logged out (they may have expired).
     public var sessions: Set<SessionID> = []
 }
@@ -144,6 +151,8 @@ public enum UserCommand: Equatable, Sendable {
     case changeProfile(ProfileChange)
     /// Changes the address; the use case claims the new one and releases the old one.
     case changeEmail(EmailAddress)
+    /// Issues the account's library card with this number (claimed by the use case); nothing when it has one.
+    case issueCard(CardNumber)
     case openSession(SessionID, tokenDigest: String, expiresAt: Date)
     case closeSession(SessionID)
     case closeAllSessions
@@ -182,6 +191,9 @@ public enum UserAggregate: Aggregate {
         case (.registered(var account), .emailChanged(let e)):
             account.email = e.email.known ?? account.email
             return .registered(account)
+        case (.registered(var account), .cardIssued(let e)):
+            account.card = e.card.known
+            return .registered(account)
         case (.absent, _):
             return state
         }
@@ -199,6 +211,7 @@ public enum UserAggregate: Aggregate {
         case .changeRole(let role, let others): return try changeRole(role, otherLibrarians: others, account)
         case .changeProfile(let change): return changeProfile(change, account)
         case .changeEmail(let email): return changeEmail(email, account)
+        case .issueCard(let card): return issueCard(card, account)
         case .openSession(let session, let digest, let expiresAt):
             guard !account.sessions.contains(session) else { return [] }
             return [.sessionOpened(SessionOpened(user: account.id, session: session, tokenDigest: digest, expiresAt: expiresAt))]

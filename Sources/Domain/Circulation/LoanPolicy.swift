@@ -3,6 +3,9 @@ import Foundation
 /// How lending works: the configurable numbers, and "overdue" defined once.
 public struct LoanPolicy: Equatable, Sendable {
     public var maxActiveLoans = 5
+    /// Copies one walk-in borrower (a name, no account) may have out at once
+    /// (`SHELFMARK_MAX_WALKIN_LOANS`; by default the members' limit).
+    public var maxWalkInLoans = 5
     public var period: TimeInterval = 14 * 24 * 3600
     public var maxRenewals = 2
     public var dueSoonNotice: TimeInterval = 2 * 24 * 3600

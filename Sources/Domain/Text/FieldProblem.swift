@@ -49,6 +49,11 @@ public enum FieldProblem: Equatable, Sendable {
     case notACountryCode
     /// A well-formed country code no country has.
     case unknownCountry(String)
+    /// The text is not a library card number, and why.
+    case notACardNumber(String, CardNumber.Problem)
+    /// Names a member by something that is neither an account id nor an email address (a walk-in
+    /// borrower's name, which another field takes).
+    case notAMemberReference(String)
     /// The text is not an ISBN, and why.
     case notAnISBN(String, ISBN.Problem)
     /// A search names a field it cannot search in (`auther:tolkien`); `known` are those it can.
