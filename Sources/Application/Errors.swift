@@ -5,6 +5,8 @@ public struct NotFound: MessageConvertible, Equatable, Sendable {
     /// The kinds of thing a caller names by id.
     public enum Thing: String, Equatable, Sendable, CaseIterable {
         case book, loan, user, notice, stream, hold
+        /// A library card, by its number.
+        case card
         /// An Open Library work (`OL27448W`).
         case work
         /// An Open Library edition, by ISBN.

@@ -5,6 +5,8 @@ public struct Library: Sendable {
     public let catalogue: CatalogueUseCases
     public let accounts: AccountUseCases
     public let circulation: CirculationUseCases
+    /// The front desk: lending by card or email, members' records, library cards.
+    public let desk: DeskUseCases
     public let search: SearchBooks
     public let bookmarks: Bookmarks
     public let importBook: ImportBook
@@ -32,6 +34,7 @@ public struct Library: Sendable {
         self.catalogue = catalogue
         self.accounts = accounts
         self.circulation = circulation
+        desk = DeskUseCases(accounts: accounts, circulation: circulation)
         self.health = health
         self.readModels = readModels
     }

@@ -10,7 +10,7 @@ import Testing
 struct SettingsTests {
     static let numeric = [
         "SHELFMARK_SESSION_DAYS", "SHELFMARK_BCRYPT_COST", "SHELFMARK_MAX_LOANS", "SHELFMARK_LOAN_DAYS", "SHELFMARK_MAX_RENEWALS",
-        "SHELFMARK_MAX_HOLDS", "SHELFMARK_PICKUP_DAYS",
+        "SHELFMARK_MAX_HOLDS", "SHELFMARK_PICKUP_DAYS", "SHELFMARK_MAX_WALKIN_LOANS",
         "SHELFMARK_NOTICE_INTERVAL", "SHELFMARK_SEARCH_TTL", "SHELFMARK_IDLE_TIMEOUT", "SHELFMARK_BODY_TIMEOUT",
         "SHELFMARK_MAX_CONNECTIONS", "SHELFMARK_BODY_MEMORY", "SHELFMARK_AUTH_ATTEMPTS", "SHELFMARK_ANCHOR_INTERVAL",
         "SHELFMARK_OPENLIBRARY_DEADLINE",
@@ -54,6 +54,15 @@ struct SettingsTests {
         #expect(throws: ConfigurationError.self) {
             try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_TRUSTED_PROXIES": "proxy.example.org"])
         }
+    }
+
+    @Test func theWalkInLimitDefaultsToTheMembersLimit() throws {
+        let members = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_MAX_LOANS": "3"])
+        #expect(members.loanPolicy.maxWalkInLoans == 3)
+        let own = try ShelfmarkConfiguration.resolve(
+            database: "/tmp/x.sqlite", environment: ["SHELFMARK_MAX_LOANS": "3", "SHELFMARK_MAX_WALKIN_LOANS": "1"])
+        #expect(own.loanPolicy.maxWalkInLoans == 1 && own.loanPolicy.maxActiveLoans == 3)
+        #expect(try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: [:]).loanPolicy.maxWalkInLoans == 5)
     }
 
     @Test func theConnectionLimitDefaultsToWhatMemoryCarries() {

@@ -22,6 +22,8 @@ struct ConfirmationTests {
         .profileUpdated(email: "ada@example.org"),
         .accountAdded(email: "ada@example.org"), .roleChanged(email: "ada@example.org", to: .librarian), .noCountryFound,
         .savedSessionRefused,
+        .lentAtDesk(member: "Ada Lovelace", card: "27410 38514", books: 2), .lentAtDesk(member: "Ada", card: nil, books: 1),
+        .cardsIssued(count: 0), .cardsIssued(count: 3), .libraryCard("27410 38514"), .cardDrawn("27410 38514", file: "card.svg"),
     ]
     static let circulation: [Application.Confirmation] = [
         .noticesIssued(count: 1), .noticesIssued(count: 0), .noticesRehearsed(count: 2, asOf: moment), .unreadNotices(count: 2),
@@ -57,6 +59,10 @@ struct ConfirmationTests {
         case .profileUpdated: "profileUpdated"
         case .accountAdded: "accountAdded"
         case .roleChanged: "roleChanged"
+        case .lentAtDesk: "lentAtDesk"
+        case .cardsIssued: "cardsIssued"
+        case .libraryCard: "libraryCard"
+        case .cardDrawn: "cardDrawn"
         case .noCountryFound: "noCountryFound"
         case .savedSessionRefused: "savedSessionRefused"
         case .noticesIssued: "noticesIssued"
@@ -81,7 +87,7 @@ struct ConfirmationTests {
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 32, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 36, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
     }
 

@@ -107,5 +107,9 @@ enum EventSamples {
         .hold(.fulfilled(HoldFulfilled(hold: hold, book: book, member: user, loan: loan, at: at))),
         .hold(.cancelled(HoldCancelled(hold: hold, book: book, bookTitle: "Dune", member: user, at: at, reason: .bookWithdrawn))),
         .hold(.expired(HoldExpired(hold: hold, book: book, member: user, at: at))),
+        .user(.cardIssued(CardIssued(user: user, card: CardNumber(serial: 27_410_385)))),
+        .cardClaim(.claimed(CardClaimed(card: CardNumber(serial: 27_410_385), user: user))),
+        .walkIn(.loanStarted(WalkInLoan(borrowerName: "Mrs Hudson", loan: loan, book: book))),
+        .walkIn(.loanEnded(WalkInLoanEnded(loan: loan))),
     ]
 }

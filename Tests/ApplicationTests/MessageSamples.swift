@@ -11,6 +11,7 @@ enum MessageKey: CaseIterable {
     case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
     case lastLibrarian, librarianOnlyOnCommandLine
     case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
+    case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet
 }
 
 /// A sample of every message; `key(of:)` has no default, so a new case needs a key (and a sample).
@@ -21,6 +22,11 @@ enum MessageSamples {
     static func key(of message: Message) -> MessageKey {
         switch message {
         case .notFound: .notFound
+        case .memberLoanLimitReached: .memberLoanLimitReached
+        case .memberBlockedByOverdue: .memberBlockedByOverdue
+        case .memberHasBookAlready: .memberHasBookAlready
+        case .walkInLimitReached: .walkInLimitReached
+        case .noCardYet: .noCardYet
         case .invalidInput: .invalidInput
         case .badSetting: .badSetting
         case .cannotListen: .cannotListen
@@ -85,6 +91,13 @@ enum MessageSamples {
         case .tooManyInOneRequest: .tooManyInOneRequest(max: 5)
         case .blockedByOverdue: .blockedByOverdue([OverdueBook(title: "The Hobbit", dueAt: Date(timeIntervalSince1970: 1_796_601_600))])
         case .bookAskedTwice: .bookAskedTwice(hobbit)
+        case .memberLoanLimitReached: .memberLoanLimitReached(member: "Ada Lovelace", max: 5, active: 4, requested: 2)
+        case .memberBlockedByOverdue:
+            .memberBlockedByOverdue(
+                member: "Ada Lovelace", [OverdueBook(title: "The Hobbit", dueAt: Date(timeIntervalSince1970: 1_796_601_600))])
+        case .memberHasBookAlready: .memberHasBookAlready(member: "Ada Lovelace", hobbit)
+        case .walkInLimitReached: .walkInLimitReached(name: "Mrs Hudson", max: 5, active: 5)
+        case .noCardYet: .noCardYet
         case .copyOnShelf: .copyOnShelf(hobbit, available: 1)
         case .alreadyHolding: .alreadyHolding(hobbit, position: 3)
         case .holdOnBorrowedBook: .holdOnBorrowedBook(hobbit)
@@ -117,6 +130,7 @@ enum FieldProblemKey: CaseIterable {
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable, folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
+    case notACardNumber, notAMemberReference
 }
 
 /// A sample of every field problem; `key(of:)` has no default.
@@ -148,6 +162,8 @@ enum FieldProblemSamples {
         case .notACountryCode: .notACountryCode
         case .unknownCountry: .unknownCountry
         case .notAnISBN: .notAnISBN
+        case .notACardNumber: .notACardNumber
+        case .notAMemberReference: .notAMemberReference
         case .unknownSearchField: .unknownSearchField
         case .emptySearchField: .emptySearchField
         case .notAWorkKey: .notAWorkKey
@@ -191,6 +207,8 @@ enum FieldProblemSamples {
         case .notACountryCode: .notACountryCode
         case .unknownCountry: .unknownCountry("ZZ")
         case .notAnISBN: .notAnISBN("hello", .invalidCharacter("h"))
+        case .notACardNumber: .notACardNumber("27410 38515", .wrongCheckDigits)
+        case .notAMemberReference: .notAMemberReference("Mrs Hudson")
         case .unknownSearchField: .unknownSearchField("colour", known: ["author", "title", "isbn", "publisher"])
         case .emptySearchField: .emptySearchField("author")
         case .notAWorkKey: .notAWorkKey

@@ -20,7 +20,8 @@ struct CatalogueProjection: SQLiteProjection {
             try db.cached(
                 sql: "UPDATE catalogue_books SET last_checkout_name = ?, last_checkout_at = ? WHERE id = ?",
                 arguments: [e.borrowerName, Timestamp.format(e.lentAt), e.book.description])
-        case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark, .isbnClaim, .hold:
+        case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark, .isbnClaim, .hold,
+            .cardClaim, .walkIn:
             return
         }
     }

@@ -18,12 +18,13 @@ struct LoansProjection: SQLiteProjection {
         case .loan(.opened(let e)):
             try db.cached(
                 sql: """
-                    INSERT INTO loans (id, book_id, book_title, borrower_id, borrower_name, lent_at, due_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO loans (id, book_id, book_title, borrower_id, borrower_name, lent_at, due_at, borrower_key)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName,
                     Timestamp.format(e.lentAt), Timestamp.format(e.dueAt),
+                    e.borrower == nil ? e.borrowerName.known.map(WalkInName.key) : nil,
                 ])
         case .loan(.renewed(let e)):
             try db.cached(
@@ -55,7 +56,7 @@ struct LoansProjection: SQLiteProjection {
             try notice(
                 "\(e.hold):\(NoticeKind.holdCancelled.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, .holdCancelled,
                 dueAt: e.at, at: e.at, recorded, db)
-        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold:
+        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn:
             return
         }
     }

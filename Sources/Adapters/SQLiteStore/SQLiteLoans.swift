@@ -59,6 +59,10 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
         var arguments: StatementArguments = []
         if let member = filter.member { clauses.append("borrower_id = ?"); arguments += [member.description] }
         if let book = filter.book { clauses.append("book_id = ?"); arguments += [book.description] }
+        if let name = filter.walkIn {
+            clauses.append("borrower_id IS NULL AND borrower_key = ?")
+            arguments += [WalkInName.key(name)]
+        }
         // With `dueBy`, `returned_at IS NULL AND due_at <= ?` is the SQL mirror of LoanPolicy.isOverdue
         // (not returned, due at or before the instant): timestamps are fixed-width UTC text, so text
         // order is time order, to the millisecond the log stores. OverdueMirrorTests keeps them equal.

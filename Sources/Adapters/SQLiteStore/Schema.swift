@@ -161,6 +161,7 @@ enum Schema {
         migrator.registerMigration("v10-chain-key") { db in try ChainKeyRecord.migrate(db) }
         migrator.registerMigration("v11-catalogue-filing") { db in try CatalogueProjection.migrateFiling(db) }
         migrator.registerMigration("v12-holds") { db in try HoldsProjection.migrate(db) }
+        migrator.registerMigration("v13-cards") { db in try CardsMigration.migrate(db) }
         return migrator
     }
 }

@@ -53,8 +53,10 @@ public struct LogIn: Sendable {
             try transaction.decide(.recordLogin(email, succeeded: succeeded, at: now), on: claim)
             guard let owner else { return nil }
             let user = try await transaction.load(UserAggregate.self, .user(owner))
-            let (opened, session) = try deps.openSession(in: user.state)
-            transaction.record(user, opened)
+            // A member registered before library cards gets one at the first login since.
+            let issued = try await deps.runner.issueCard(to: owner, in: user.state, &transaction)
+            let (opened, session) = try deps.openSession(in: UserAggregate.fold(issued, from: user.state))
+            transaction.record(user, issued + opened)
             return session
         }
     }

@@ -1,8 +1,9 @@
 import Domain
 import Foundation
 
-/// Creates an account: claims the address, registers the user and (optionally) opens a session,
-/// in one atomic append, so two signups with one address can never both succeed.
+/// Creates an account: claims the address, registers the user, issues the library card (its
+/// number claimed too) and (optionally) opens a session, in one atomic append, so two signups
+/// with one address, or two cards with one number, can never both succeed.
 public struct SignUp: Sendable {
     let deps: AccountDependencies
 
@@ -26,6 +27,8 @@ public struct SignUp: Sendable {
             try transaction.decide(.claim(email, by: user), on: claim) { _ in EmailTaken() }
             let account = try await transaction.load(UserAggregate.self, .user(user))
             var events = try UserAggregate.decide(.register(registration), account.state)
+            // Every member gets a library card with the account, its number claimed in the same append.
+            events += try await deps.runner.issueCard(to: user, in: UserAggregate.fold(events, from: account.state), &transaction)
             var session: SignedIn.Session?
             if openSession {
                 let (opened, newSession) = try deps.openSession(in: UserAggregate.fold(events, from: account.state))

@@ -8,6 +8,7 @@ public enum LibraryOperation: String, CaseIterable, Sendable {
     case signUp, registerLibrarian, logIn, logOut, showOwnAccount, listUsers, changeRole, findMember, listCountries
     case editOwnAccount
     case borrowBooks, listOwnLoans, returnLoan, renewLoan, lendWalkIn, listLoans, scanNotices, readOwnNotices
+    case lendAtDesk, showMember, issueCards
     case placeHold, cancelHold, listOwnHolds, renewAllLoans, listHolds
     case searchOpenLibrary, keepBookmarks
     case verifyLog, anchorLog, exportLog, showHistory, timeTravel, replayLog, checkHealth
@@ -30,6 +31,7 @@ public enum Authorization {
     public static func access(_ operation: LibraryOperation) -> Access {
         switch operation {
         case .listBooks, .showBook, .signUp, .logIn, .listCountries, .searchOpenLibrary, .checkHealth: .anyone
+        case .lendAtDesk, .showMember, .issueCards: .librarian
         case .logOut, .showOwnAccount, .editOwnAccount,
             .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
             .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans:

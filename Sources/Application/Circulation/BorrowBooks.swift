@@ -9,6 +9,12 @@ public struct BorrowBooks: Sendable {
 
     public func execute(_ books: [BookID], by principal: Principal) async throws -> [LoanSummary] {
         let (member, _) = try Authorization.user(.borrowBooks, by: principal)
+        return try await lend(books, to: member, by: principal)
+    }
+
+    /// Lends `books` to `member`, as asked by `principal` (the member, or a librarian at the desk,
+    /// whom the log records as the events' actor): the same rules whoever asks.
+    func lend(_ books: [BookID], to member: UserID, by principal: Principal) async throws -> [LoanSummary] {
         guard !books.isEmpty else { throw InvalidInput("bookIds", .tooFew(min: 1)) }
         let account = try await deps.accounts.account(member)
         // New ids, made once: a retry lends under the same ids (nothing of a failed attempt was written).
@@ -40,7 +46,9 @@ public struct BorrowBooks: Sendable {
     }
 }
 
-/// A librarian lends a copy to a named borrower without an account (walk-in checkout).
+/// A librarian lends a copy to a named borrower without an account (walk-in checkout), within
+/// the walk-in limit per name (`LoanPolicy.maxWalkInLoans`; names compared by `WalkInName.key`):
+/// the name's stream, the book's and the new loan's go in one atomic append.
 public struct CheckoutWalkIn: Sendable {
     let deps: CirculationDependencies
 
@@ -55,6 +63,7 @@ public struct CheckoutWalkIn: Sendable {
             let now = deps.now
             let book = try await transaction.load(BookAggregate.self, .book(bookID))
             guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
+            try await deps.lendWalkIn(WalkInLoan(borrowerName: name, loan: loanID, book: bookID), &transaction)
             let opened = LoanOpened(
                 loan: loanID, book: bookID, bookTitle: record.details.title, borrower: nil, borrowerName: name, lentAt: now,
                 dueAt: now.addingTimeInterval(deps.policy.period))

@@ -4,11 +4,12 @@ import Foundation
 /// A circulation rule refused the request; names the books it is about by title when known.
 public struct LoanRefused: MessageConvertible, Equatable, Sendable {
     /// Which aggregate refused: the loan itself, the member's patron record (what they may borrow
-    /// or hold), or the book's waiting list.
+    /// or hold), the book's waiting list, or a walk-in borrower's loans.
     public enum Rejection: Equatable, Sendable {
         case loan(LoanRejection)
         case patron(PatronRejection)
         case hold(HoldRejection)
+        case walkIn(WalkInRejection)
     }
 
     public let rejection: Rejection
@@ -16,6 +17,9 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
     public let titles: [BookID: String]
     /// The title of the loan's book, for a loan's own refusals.
     public let loanTitle: String?
+    /// The member's name when someone else asked for them (a librarian at the desk); nil when the
+    /// member asked, and is told "you".
+    public let borrower: String?
 
     public init(_ rejection: LoanRejection) { self.init(.loan(rejection), titles: [:], loanTitle: nil) }
     public init(_ rejection: PatronRejection) { self.init(.patron(rejection), titles: [:], loanTitle: nil) }
@@ -25,10 +29,18 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
     public init(_ rejection: PatronRejection, titles: [BookID: String]) { self.init(.patron(rejection), titles: titles, loanTitle: nil) }
     /// A waiting list's refusal, naming its book.
     public init(_ rejection: HoldRejection, titles: [BookID: String] = [:]) { self.init(.hold(rejection), titles: titles, loanTitle: nil) }
-    init(_ rejection: Rejection, titles: [BookID: String], loanTitle: String?) {
+    /// A walk-in borrower's refusal.
+    public init(_ rejection: WalkInRejection) { self.init(.walkIn(rejection), titles: [:], loanTitle: nil) }
+    init(_ rejection: Rejection, titles: [BookID: String], loanTitle: String?, borrower: String? = nil) {
         self.rejection = rejection
         self.titles = titles
         self.loanTitle = loanTitle
+        self.borrower = borrower
+    }
+
+    /// The same refusal, said of `member` (by name) to the librarian who asked for them.
+    func said(of member: String) -> LoanRefused {
+        LoanRefused(rejection, titles: titles, loanTitle: loanTitle, borrower: member)
     }
 
     public var message: Message {
@@ -39,9 +51,10 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
         case .loan(.overdueCannotBeRenewed): .overdueCannotBeRenewed(title: loanTitle)
         case .loan(.idInUse): .loanIDInUse
         case .loan(.othersWaiting(let count)): .othersWaiting(title: loanTitle, count: count)
+        case .patron(let rejection) where borrower != nil: message(rejection, member: borrower ?? "")
         case .patron(.limitReached(let max, let active, let requested)): .loanLimitReached(max: max, active: active, requested: requested)
         case .patron(.tooManyInOneRequest(let max)): .tooManyInOneRequest(max: max)
-        case .patron(.blockedByOverdue(let loans)): .blockedByOverdue(loans.map { OverdueBook(title: titles[$0.book], dueAt: $0.dueAt) })
+        case .patron(.blockedByOverdue(let loans)): .blockedByOverdue(overdue(loans))
         case .patron(.duplicateBook(let book)): .bookAskedTwice(BookName(book, title: titles[book]))
         case .patron(.alreadyBorrowed(let book)): .holdOnBorrowedBook(name(book))
         case .patron(.holdLimitReached(let max)): .holdLimitReached(max: max)
@@ -51,8 +64,24 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
         case .hold(.copiesSetAside(let book, let count)): .copiesKeptCannotGo(name(book), count: count)
         case .hold(.noSuchHold): .notFound(.hold, id: "")
         case .hold(.idInUse): .holdIDInUse
+        case .walkIn(.limitReached(let name, let max, let active)): .walkInLimitReached(name: name, max: max, active: active)
         }
     }
+
+    /// A patron's refusal said to the librarian lending to `member` at the desk.
+    private func message(_ rejection: PatronRejection, member: String) -> Message {
+        switch rejection {
+        case .limitReached(let max, let active, let requested):
+            .memberLoanLimitReached(member: member, max: max, active: active, requested: requested)
+        case .blockedByOverdue(let loans): .memberBlockedByOverdue(member: member, overdue(loans))
+        case .duplicateBook(let book): .memberHasBookAlready(member: member, name(book))
+        case .tooManyInOneRequest(let max): .tooManyInOneRequest(max: max)
+        case .alreadyBorrowed(let book): .holdOnBorrowedBook(name(book))
+        case .holdLimitReached(let max): .holdLimitReached(max: max)
+        }
+    }
+
+    private func overdue(_ loans: [PatronLoan]) -> [OverdueBook] { loans.map { OverdueBook(title: titles[$0.book], dueAt: $0.dueAt) } }
 
     private func name(_ book: BookID) -> BookName { BookName(book, title: titles[book]) }
 }

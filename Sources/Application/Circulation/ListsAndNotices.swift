@@ -11,12 +11,15 @@ public struct ListLoans: Sendable {
         return try await deps.loans.loans(LoanFilter(member: member, includeReturned: true), page: page)
     }
 
-    /// One page of the active loans, of one member or one book or all; only the overdue ones when asked.
+    /// One page of the active loans, of one member, one walk-in borrower's name (compared as
+    /// `WalkInName.key` compares), one book, or all; only the overdue ones when asked.
     public func active(
-        member: UserID? = nil, book: BookID? = nil, overdueOnly: Bool = false, page: PageRequest = .first, by principal: Principal
+        member: UserID? = nil, book: BookID? = nil, walkIn: String? = nil, overdueOnly: Bool = false, page: PageRequest = .first,
+        by principal: Principal
     ) async throws -> Page<LoanSummary> {
         try Authorization.require(.listLoans, by: principal)
-        return try await deps.loans.loans(LoanFilter(member: member, book: book, dueBy: overdueOnly ? deps.now : nil), page: page)
+        let filter = LoanFilter(member: member, book: book, walkIn: walkIn, dueBy: overdueOnly ? deps.now : nil)
+        return try await deps.loans.loans(filter, page: page)
     }
 
     /// Whether a loan is overdue now, by the injected clock.

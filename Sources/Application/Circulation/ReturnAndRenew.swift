@@ -23,6 +23,8 @@ public struct ReturnLoan: Sendable {
             if let member = loan.opened.borrower {
                 let patron = try await transaction.load(PatronAggregate.self, .patron(member))
                 try transaction.decide(.end(id), on: patron, else: LoanRefused.init)
+            } else {
+                try await deps.endWalkIn(loan.opened, &transaction)
             }
         }
         return try await deps.summary(id)

@@ -11,11 +11,14 @@ public enum DomainEvent: Equatable, Sendable {
     case bookmark(BookmarkEvent)
     case isbnClaim(ISBNClaimEvent)
     case hold(HoldEvent)
+    case cardClaim(CardClaimEvent)
+    case walkIn(WalkInEvent)
 
     /// Every aggregate in the log: `EventCodec` reads the stored names each declares.
     static let aggregates: [any EventSourced.Type] = [
         BookAggregate.self, UserAggregate.self, EmailClaimAggregate.self, LoanAggregate.self, PatronAggregate.self,
-        InboxAggregate.self, BookmarkAggregate.self, ISBNClaimAggregate.self, HoldQueueAggregate.self,
+        InboxAggregate.self, BookmarkAggregate.self, ISBNClaimAggregate.self, HoldQueueAggregate.self, CardClaimAggregate.self,
+        WalkInAggregate.self,
     ]
 }
 
@@ -124,4 +127,17 @@ extension HoldQueueAggregate: EventSourced {
 extension StreamName {
     /// The stream of one book's waiting list.
     public static func holds(_ book: BookID) -> StreamName { StreamName("holds-\(book)") }
+}
+
+extension CardClaimAggregate: EventSourced {
+    public static let logCase = LogCase(DomainEvent.cardClaim) { if case .cardClaim(let e) = $0 { e } else { nil } }
+}
+
+extension WalkInAggregate: EventSourced {
+    public static let logCase = LogCase(DomainEvent.walkIn) { if case .walkIn(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
+    /// The stream of one walk-in borrower's loans, by the name's key (`WalkInName.key`).
+    public static func walkIn(_ name: String) -> StreamName { StreamName("walkin-\(WalkInName.key(name))") }
 }

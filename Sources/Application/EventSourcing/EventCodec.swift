@@ -77,6 +77,8 @@ extension DomainEvent {
         case .bookmark(let e): e.storedForm
         case .isbnClaim(let e): e.storedForm
         case .hold(let e): e.storedForm
+        case .cardClaim(let e): e.storedForm
+        case .walkIn(let e): e.storedForm
         }
     }
 }

@@ -25,6 +25,12 @@ extension English {
         case .profileUpdated(let email): "Updated the account of \(email)."
         case .accountAdded(let email): "Added \(email)."
         case .roleChanged(let email, let role): "\(email) is now a \(role == .librarian ? "librarian" : "member")."
+        case .lentAtDesk(let member, let card, let books):
+            "Lent \(books == 1 ? "1 book" : "\(books) books") to \(member)\(card.map { " (card \($0))" } ?? "")."
+        case .cardsIssued(0): "Every account has a library card already."
+        case .cardsIssued(let count): "Issued \(count == 1 ? "1 library card" : "\(count) library cards")."
+        case .libraryCard(let number): "Your library card: \(number). Show it at the desk, or draw its barcode with --svg FILE."
+        case .cardDrawn(let number, let file): "Drew library card \(number) in \(file)."
         case .noCountryFound: "No country could be told for this address."
         case .savedSessionRefused:
             "the saved session has expired or was logged out: log in again, or run `shelfmark logout` to act as the database's operator"

@@ -32,6 +32,10 @@ extension English {
         case .notACountryCode: "must be a two-letter country code (ISO 3166-1), such as FR or CA"
         case .unknownCountry(let code): "'\(code.prefix(10))' is not a country code we know"
         case .notAnISBN(let text, let problem): notAnISBN(text, problem)
+        case .notACardNumber(let text, let problem): notACardNumber(text, problem)
+        case .notAMemberReference(let text):
+            "'\(text.prefix(100))' is neither a member's id nor an email address; to list a walk-in borrower's loans by name, "
+                + "give the name as borrower instead"
         case .unknownSearchField(let name, let known):
             "'\(name.prefix(40)):' is not a field to search in (use \(list(known.map { "\($0):" }, "or")), "
                 + "or put the words in quotes to search for them as they are)"
@@ -48,6 +52,17 @@ extension English {
         case .confirmationNeeded: "must be given to confirm, as this cannot be undone"
         case .fileExists(let path): "'\(path)' exists already; give the name of a new file"
         case .fileUnusable(let path): "'\(path)' cannot be read or written"
+        }
+    }
+
+    private func notACardNumber(_ text: String, _ problem: CardNumber.Problem) -> String {
+        let quoted = "'\(text.prefix(40))\(text.count > 40 ? "…" : "")' is not a library card number"
+        return switch problem {
+        case .wrongLength(let count): "\(quoted): a card number has 10 digits, and this has \(count)"
+        case .invalidCharacter(let character):
+            "\(quoted): a card number has 10 digits (spaces and hyphens between them are fine), "
+                + "and '\(FreeText.visible(character))' is not a digit"
+        case .wrongCheckDigits: "\(quoted): its last two digits do not match the others (a digit may be mistyped); please check the card"
         }
     }
 

@@ -36,6 +36,14 @@ public struct English: MessageCatalogue {
         case .tooManyInOneRequest(let max): "at most \(max) books can be borrowed at once"
         case .blockedByOverdue(let books): overdueBlock(books)
         case .bookAskedTwice(let book): "\(name(book)) is asked for twice, or is already borrowed by you"
+        case .memberLoanLimitReached(let member, let max, let active, let requested):
+            memberLoanLimit(member, max: max, active: active, requested: requested)
+        case .memberBlockedByOverdue(let member, let books): "\(member) \(overdueBlock(books, member: true))"
+        case .memberHasBookAlready(let member, let book): "\(name(book)) is asked for twice, or \(member) has it on loan already"
+        case .walkInLimitReached(let name, let max, let active):
+            "\(name) has \(active == 1 ? "1 book" : "\(active) books") on loan at the desk, and a walk-in borrower may have at most"
+                + " \(max): a book must come back first, or \(name) can sign up as a member"
+        case .noCardYet: "your account has no library card yet: log out and log in again to get one, or ask at the desk"
         case .copyOnShelf(let book, let available):
             "\(available == 1 ? "a copy" : "\(available) copies") of \(name(book)) \(available == 1 ? "is" : "are") on the shelf: borrow it"
         case .alreadyHolding(let book, let position):
@@ -92,12 +100,14 @@ public struct English: MessageCatalogue {
             case .user: "member"
             case .notice: "notice"
             case .hold: "hold"
+            case .card: "library card"
             case .work: "Open Library work"
             case .edition: "Open Library edition"
             case .stream: "stream in the log"
             }
         if id.isEmpty { return "there is no such \(kind)" }
         if thing == .user, id.contains("@") { return "there is no member with the email address '\(id.prefix(254))'" }
+        if thing == .card { return "no member has the library card \(id.prefix(40)); check the number, or look the member up by email" }
         return thing == .edition
             ? "Open Library has no edition with ISBN \(id.prefix(40))" : "there is no \(kind) with id '\(id.prefix(100))'"
     }
@@ -128,9 +138,16 @@ public struct English: MessageCatalogue {
         return "you have \(have) on loan and may have at most \(max), so you can borrow \(left) more, not \(requested)"
     }
 
-    private func overdueBlock(_ books: [OverdueBook]) -> String {
-        let list = books.map { "\($0.title.map { "“\($0)”" } ?? "a book") (due \(Self.day($0.dueAt)))" }
-        return "please return your overdue \(books.count == 1 ? "book" : "books") first: " + list.joined(separator: ", ")
+    private func overdueBlock(_ books: [OverdueBook], member: Bool = false) -> String {
+        let list = books.map { "\($0.title.map { "“\($0)”" } ?? "a book") (due \(Self.day($0.dueAt)))" }.joined(separator: ", ")
+        let which = books.count == 1 ? "book" : "books"
+        return member ? "must return the overdue \(which) first: \(list)" : "please return your overdue \(which) first: \(list)"
+    }
+
+    private func memberLoanLimit(_ member: String, max: Int, active: Int, requested: Int) -> String {
+        let left = Swift.max(0, max - active)
+        let has = active == 1 ? "1 book" : "\(active) books"
+        return "\(member) has \(has) on loan and may have at most \(max), so can borrow \(left) more, not \(requested)"
     }
 
     private func unavailable(_ upstream: Upstream) -> String {

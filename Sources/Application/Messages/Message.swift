@@ -51,6 +51,18 @@ public enum Message: Equatable, Sendable {
     /// A book asked for twice, or already borrowed by the member.
     case bookAskedTwice(BookName)
 
+    // At the front desk (said to the librarian, naming the member)
+    /// The member's active loans and the request together pass the limit.
+    case memberLoanLimitReached(member: String, max: Int, active: Int, requested: Int)
+    /// The member has overdue loans, so borrows nothing until they are returned.
+    case memberBlockedByOverdue(member: String, [OverdueBook])
+    /// A book asked for twice, or already on loan to the member.
+    case memberHasBookAlready(member: String, BookName)
+    /// A walk-in borrower (by name) has as many books out as walk-in borrowers may.
+    case walkInLimitReached(name: String, max: Int, active: Int)
+    /// The member's account has no library card yet (registered before cards).
+    case noCardYet
+
     // Holds
     /// A hold is for a book with no copy free: this one has `available` on the shelf.
     case copyOnShelf(BookName, available: Int)
@@ -240,6 +252,14 @@ public enum Confirmation: Equatable, Sendable {
     case accountAdded(email: String)
     /// An account's role changed.
     case roleChanged(email: String, to: Role)
+    /// Books were lent at the desk to a member (by name), whose card (grouped) the desk may read back.
+    case lentAtDesk(member: String, card: String?, books: Int)
+    /// Library cards were issued to the accounts that had none.
+    case cardsIssued(count: Int)
+    /// The member's library card number (grouped as printed).
+    case libraryCard(String)
+    /// The card's barcode was drawn into a file.
+    case cardDrawn(String, file: String)
     /// No country could be told for an address.
     case noCountryFound
     /// The saved session is no longer valid (the refusal the command line tells instead of "log in first").

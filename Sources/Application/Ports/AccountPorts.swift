@@ -25,13 +25,18 @@ public struct AccountSummary: Equatable, Sendable {
     public let country: String
     public let role: Role
     public let registeredAt: Date
-    public init(id: UserID, email: EmailAddress, displayName: String, country: String, role: Role, registeredAt: Date) {
+    /// The library card's number; nil until the card is issued (accounts older than cards).
+    public let cardNumber: CardNumber?
+    public init(
+        id: UserID, email: EmailAddress, displayName: String, country: String, role: Role, registeredAt: Date, cardNumber: CardNumber? = nil
+    ) {
         self.id = id
         self.email = email
         self.displayName = displayName
         self.country = country
         self.role = role
         self.registeredAt = registeredAt
+        self.cardNumber = cardNumber
     }
 }
 

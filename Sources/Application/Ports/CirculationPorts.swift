@@ -37,13 +37,18 @@ public struct LoanSummary: Equatable, Sendable {
 public struct LoanFilter: Equatable, Sendable {
     public var member: UserID?
     public var book: BookID?
+    /// Only the walk-in loans lent under this name, compared as `WalkInName.key` compares names.
+    public var walkIn: String?
     /// Only active loans due at or before this instant: with `dueBy: now`, exactly the loans
     /// `LoanPolicy.isOverdue` calls overdue at `now` (an adapter's filter must mirror it).
     public var dueBy: Date?
     public var includeReturned = false
-    public init(member: UserID? = nil, book: BookID? = nil, dueBy: Date? = nil, includeReturned: Bool = false) {
+    public init(
+        member: UserID? = nil, book: BookID? = nil, walkIn: String? = nil, dueBy: Date? = nil, includeReturned: Bool = false
+    ) {
         self.member = member
         self.book = book
+        self.walkIn = walkIn
         self.dueBy = dueBy
         self.includeReturned = includeReturned
     }

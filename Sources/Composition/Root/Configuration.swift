@@ -137,6 +137,8 @@ private func readNumbers(_ environment: [String: String], into configuration: in
     if let cost = try Settings.bcryptCost.readInt(environment) { configuration.bcryptCost = UInt8(cost) }
     if let days = try Settings.sessionDays.read(environment) { configuration.sessionLifetime = days * 24 * 3600 }
     if let value = try Settings.maxLoans.readInt(environment) { configuration.loanPolicy.maxActiveLoans = value }
+    configuration.loanPolicy.maxWalkInLoans =
+        try Settings.maxWalkInLoans.readInt(environment) ?? configuration.loanPolicy.maxActiveLoans
     if let days = try Settings.loanDays.read(environment) { configuration.loanPolicy.period = days * 24 * 3600 }
     if let value = try Settings.maxRenewals.readInt(environment) { configuration.loanPolicy.maxRenewals = value }
     if let value = try Settings.maxHolds.readInt(environment) { configuration.loanPolicy.maxActiveHolds = value }

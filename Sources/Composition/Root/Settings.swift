@@ -44,6 +44,8 @@ enum Settings {
     static let sessionDays = NumericSetting("SHELFMARK_SESSION_DAYS", 0.001...3_650, unit: .days)
     static let bcryptCost = NumericSetting("SHELFMARK_BCRYPT_COST", 4...31, whole: true)
     static let maxLoans = NumericSetting("SHELFMARK_MAX_LOANS", 1...1_000, whole: true)
+    /// Copies one walk-in borrower's name may have out; by default the members' limit (0: no walk-in loans).
+    static let maxWalkInLoans = NumericSetting("SHELFMARK_MAX_WALKIN_LOANS", 0...1_000, whole: true)
     static let loanDays = NumericSetting("SHELFMARK_LOAN_DAYS", 0.001...3_650, unit: .days)
     static let maxRenewals = NumericSetting("SHELFMARK_MAX_RENEWALS", 0...1_000, whole: true)
     static let maxHolds = NumericSetting("SHELFMARK_MAX_HOLDS", 0...1_000, whole: true)
@@ -61,6 +63,6 @@ enum Settings {
     /// Every one of them, for `--help` texts and tests.
     static let all = [
         sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, maxHolds, pickupDays, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
-        maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline,
+        maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline, maxWalkInLoans,
     ]
 }
