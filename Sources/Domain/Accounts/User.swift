@@ -8,6 +8,9 @@ public enum UserEvent: Equatable, Sendable {
     case roleChanged(RoleChanged)
     case sessionOpened(SessionOpened)
     case sessionClosed(SessionClosed)
+    case passwordChanged(PasswordChanged)
+    case passwordReset(PasswordReset)
+    case resetCodeIssued(ResetCodeIssued)
     case profileChanged(ProfileChanged)
     case emailChanged(EmailChanged)
     case cardIssued(CardIssued)
@@ -21,6 +24,9 @@ extension UserEvent: StoredEvent {
         case roleChanged = "user.role-changed.v1"
         case sessionOpened = "user.session-opened.v1"
         case sessionClosed = "user.session-closed.v1"
+        case passwordChanged = "user.password-changed.v1"
+        case passwordReset = "user.password-reset.v1"
+        case resetCodeIssued = "user.reset-code-issued.v1"
         case profileChanged = "user.profile-changed.v1"
         case emailChanged = "user.email-changed.v1"
         case cardIssued = "user.card-issued.v1"
@@ -32,6 +38,9 @@ extension UserEvent: StoredEvent {
         case .roleChanged(let e): (.roleChanged, e)
         case .sessionOpened(let e): (.sessionOpened, e)
         case .sessionClosed(let e): (.sessionClosed, e)
+        case .passwordChanged(let e): (.passwordChanged, e)
+        case .passwordReset(let e): (.passwordReset, e)
+        case .resetCodeIssued(let e): (.resetCodeIssued, e)
         case .profileChanged(let e): (.profileChanged, e)
         case .emailChanged(let e): (.emailChanged, e)
         case .cardIssued(let e): (.cardIssued, e)
@@ -41,6 +50,9 @@ extension UserEvent: StoredEvent {
     public var personalData: PersonalData? {
         switch self {
         case .registered, .roleChanged, .sessionOpened, .sessionClosed: nil
+        case .passwordChanged(let e): PersonalData(subject: e.user, fields: ["passwordHash"])
+        case .passwordReset(let e): PersonalData(subject: e.user, fields: ["passwordHash"])
+        case .resetCodeIssued: nil  // a digest of a short-lived code: a secret (redacted in views), not personal data
         case .profileChanged(let e): PersonalData(subject: e.user, fields: ["displayName", "country"])
         case .emailChanged(let e): PersonalData(subject: e.user, fields: ["email", "previous"])
         case .cardIssued(let e): PersonalData(subject: e.user, fields: ["card"])
@@ -50,7 +62,8 @@ extension UserEvent: StoredEvent {
     /// Password hashes, reset-code digests and session-token digests: never shown in any view.
     public static func secretFields(of type: StoredType) -> Set<String> {
         switch type {
-        case .registered: ["passwordHash"]
+        case .registered, .passwordChanged, .passwordReset: ["passwordHash"]
+        case .resetCodeIssued: ["codeDigest"]
         case .sessionOpened: ["tokenDigest"]
         case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued: []
         }
@@ -62,6 +75,9 @@ extension UserEvent: StoredEvent {
         case .roleChanged: .roleChanged(try payload.decode())
         case .sessionOpened: .sessionOpened(try payload.decode())
         case .sessionClosed: .sessionClosed(try payload.decode())
+        case .passwordChanged: .passwordChanged(try payload.decode())
+        case .passwordReset: .passwordReset(try payload.decode())
+        case .resetCodeIssued: .resetCodeIssued(try payload.decode())
         case .profileChanged: .profileChanged(try payload.decode())
         case .emailChanged: .emailChanged(try payload.decode())
         case .cardIssued: .cardIssued(try payload.decode())
@@ -133,6 +149,8 @@ public struct Account: Equatable, Sendable {
     public var card: CardNumber? = nil
     /// Sessions not logged out (they may have expired).
     public var sessions: Set<SessionID> = []
+    /// The reset code that may still be used, if any.
+    public var resetCode: PendingResetCode? = nil
 }
 
 public enum UserState: Equatable, Sendable {
@@ -156,12 +174,20 @@ public enum UserCommand: Equatable, Sendable {
     case openSession(SessionID, tokenDigest: String, expiresAt: Date)
     case closeSession(SessionID)
     case closeAllSessions
+    /// A new password (hashed; the use case checked the current one): every session but `keeping` ends.
+    case changePassword(hash: String, keeping: SessionID?)
+    /// A one-time reset code (its digest) usable until `expiresAt`, replacing any older one.
+    case issueResetCode(digest: String, expiresAt: Date)
+    /// A new password (hashed) set with a reset code (its digest) at a moment: every session ends.
+    case resetPassword(codeDigest: String, hash: String, at: Date)
 }
 
 /// Why an account command is refused.
 public enum UserRejection: Error, Equatable, Sendable {
     case notRegistered
     case alreadyRegistered
+    /// The reset code is wrong, used, replaced or expired (deliberately never which).
+    case resetCodeRefused
     /// The account is the library's last librarian: it cannot stop being one or close.
     case lastLibrarian
 }
@@ -183,6 +209,17 @@ public enum UserAggregate: Aggregate {
             return .registered(account)
         case (.registered(var account), .sessionClosed(let e)):
             account.sessions.remove(e.session)
+            return .registered(account)
+        case (.registered(var account), .passwordChanged(let e)):
+            account.passwordHash = e.passwordHash.known ?? account.passwordHash
+            account.resetCode = nil
+            return .registered(account)
+        case (.registered(var account), .passwordReset(let e)):
+            account.passwordHash = e.passwordHash.known ?? account.passwordHash
+            account.resetCode = nil
+            return .registered(account)
+        case (.registered(var account), .resetCodeIssued(let e)):
+            account.resetCode = PendingResetCode(digest: e.codeDigest, expiresAt: e.expiresAt)
             return .registered(account)
         case (.registered(var account), .profileChanged(let e)):
             account.displayName = e.displayName ?? account.displayName
@@ -208,6 +245,10 @@ public enum UserAggregate: Aggregate {
         guard case .registered(let account) = state else { throw .notRegistered }
         switch command {
         case .register: return []
+        case .changePassword(let hash, let kept): return changePassword(hash, keeping: kept, account)
+        case .issueResetCode(let digest, let expiresAt):
+            return [.resetCodeIssued(ResetCodeIssued(user: account.id, codeDigest: digest, expiresAt: expiresAt))]
+        case .resetPassword(let digest, let hash, let now): return try resetPassword(codeDigest: digest, hash, at: now, account)
         case .changeRole(let role, let others): return try changeRole(role, otherLibrarians: others, account)
         case .changeProfile(let change): return changeProfile(change, account)
         case .changeEmail(let email): return changeEmail(email, account)

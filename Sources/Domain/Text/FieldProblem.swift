@@ -45,6 +45,10 @@ public enum FieldProblem: Equatable, Sendable {
     case needsUppercase
     /// A password without a character that is neither a letter nor a digit.
     case needsSpecialCharacter
+    /// A new password typed twice, differently.
+    case passwordsDiffer
+    /// Not shaped like a password reset code (12 letters and digits).
+    case notAResetCode
     /// Not an ISO 3166-1 alpha-2 code.
     case notACountryCode
     /// A well-formed country code no country has.
