@@ -38,9 +38,10 @@ struct CLIProfileTests {
             refused.stderr
                 == "Error: only a librarian may do this, and the CLI is acting as ada (ada@example.org), a member. To switch: "
                 + "shelfmark logout (to act as the operator), or shelfmark login --email ADDRESS (as a librarian)\n")
+        // --json prints the problem exactly as the API answers it.
         let json = try run("--json", "user", "list")
         #expect(json.status == 1 && json.stderr.contains("urn:shelfmark:problem:forbidden"))
-        #expect(json.stderr.contains("acting as ada (ada@example.org)"))
+        #expect(json.stderr.contains("only a librarian may do this") && !json.stderr.contains("acting as"))
     }
 
     @Test func aMemberShowsAndEditsTheirAccount() throws {

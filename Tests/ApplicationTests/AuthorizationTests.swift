@@ -16,7 +16,7 @@ struct AuthorizationTests {
     /// Written out by hand, not derived from the code under test.
     static let anyone: Set<LibraryOperation> = [.listBooks, .showBook, .signUp, .logIn, .listCountries, .searchOpenLibrary, .checkHealth]
     static let signedIn: Set<LibraryOperation> = [
-        .logOut, .showOwnAccount, .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
+        .logOut, .showOwnAccount, .editOwnAccount, .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
         .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans,
     ]
 

@@ -14,9 +14,19 @@ enum FailureReport {
             write(document)
         } else {
             // A failure on a library this run created says so in the same line: the path may be a typo.
-            write("Error: \(problem.detail ?? problem.title)" + (CommandLineNotes.take().map { " (\($0))" } ?? ""))
+            let detail = actingAsRefusal(error) ?? problem.detail ?? problem.title
+            write("Error: \(detail)" + (CommandLineNotes.take().map { " (\($0))" } ?? ""))
         }
         return status
+    }
+
+    /// A librarian's operation refused to the member the CLI acts as, said with who that is and how
+    /// to switch; nil for any other error. Only the plain line says it: `--json` prints the problem
+    /// document exactly as the API answers it.
+    static func actingAsRefusal(_ error: any Error) -> String? {
+        guard (error as? Forbidden)?.reason == .librarianOnly, case .member(let member, _)? = SavedSession.actingAs.withLock({ $0 })
+        else { return nil }
+        return catalogue.text(.librarianOnlyOnCommandLine(actingAs: member))
     }
 
     /// The problem an error stands for, worded by the catalogue, and the status to exit with.
@@ -24,10 +34,6 @@ enum FailureReport {
         if let error = error as? ConfigurationError {
             let problem = Problem(status: 500, slug: "configuration", title: "Unusable setting", detail: catalogue.text(error.message))
             return (problem, .unusableSetting)
-        }
-        if error is Forbidden, case .member(let member, _)? = SavedSession.actingAs.withLock({ $0 }) {
-            let detail = catalogue.text(.librarianOnlyOnCommandLine(actingAs: member))
-            return (Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: detail), .refused)
         }
         if let problem = Problem.of(error, in: catalogue) { return (problem, ExitStatus(httpStatus: problem.status)) }
         if ShelfmarkCommand.exitCode(for: error) == .validationFailure {
