@@ -153,7 +153,7 @@ struct DefaultCountryTests {
     func countries(_ geolocator: some IPGeolocator) throws -> CountryUseCases {
         let runner = CommandRunner(store: InMemoryEventStore(), clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom())
         let deps = AccountDependencies(
-            runner: runner, hasher: BcryptPasswordHasher(cost: 4), tokens: RandomSessionTokens(),
+            runner: runner, hasher: BcryptPasswordHasher(cost: 4), tokens: RandomSessionTokens(), resetCodes: RandomResetCodes(),
             accounts: UnusedAccounts(), countries: try BundledCountryDirectory(), geolocator: geolocator,
             loginFailures: InMemoryLoginFailures())
         return AccountUseCases(deps).countries

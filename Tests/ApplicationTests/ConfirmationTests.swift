@@ -21,7 +21,8 @@ struct ConfirmationTests {
         .actingAs(.cliOperator), .actingAs(.member(MemberName(displayName: "Ada", email: "ada@example.org"), .member)),
         .profileUpdated(email: "ada@example.org"),
         .accountAdded(email: "ada@example.org"), .roleChanged(email: "ada@example.org", to: .librarian), .noCountryFound,
-        .savedSessionRefused,
+        .savedSessionRefused, .passwordChanged(sessionsEnded: 0), .passwordChanged(sessionsEnded: 1), .passwordChanged(sessionsEnded: 3),
+        .resetCodeIssued(email: "ada@example.org", code: "7K3M-Q9TD-X2FB", until: moment), .passwordReset(email: "ada@example.org"),
         .lentAtDesk(member: "Ada Lovelace", card: "27410 38514", books: 2), .lentAtDesk(member: "Ada", card: nil, books: 1),
         .cardsIssued(count: 0), .cardsIssued(count: 3), .libraryCard("27410 38514"), .cardDrawn("27410 38514", file: "card.svg"),
     ]
@@ -59,6 +60,9 @@ struct ConfirmationTests {
         case .profileUpdated: "profileUpdated"
         case .accountAdded: "accountAdded"
         case .roleChanged: "roleChanged"
+        case .passwordChanged: "passwordChanged"
+        case .resetCodeIssued: "resetCodeIssued"
+        case .passwordReset: "passwordReset"
         case .lentAtDesk: "lentAtDesk"
         case .cardsIssued: "cardsIssued"
         case .libraryCard: "libraryCard"

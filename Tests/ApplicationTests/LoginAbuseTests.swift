@@ -42,7 +42,8 @@ struct LoginAbuseTests {
             AccountDependencies(
                 runner: CommandRunner(store: t.database.eventStore, clock: t.clock, ids: SequentialIDs(), random: FixedRandom()),
                 hasher: hasher,
-                tokens: RandomSessionTokens(), accounts: t.database.accounts, countries: try BundledCountryDirectory(),
+                tokens: RandomSessionTokens(), resetCodes: RandomResetCodes(), accounts: t.database.accounts,
+                countries: try BundledCountryDirectory(),
                 geolocator: NoCountry(),
                 loginFailures: t.database.loginFailures(), settings: settings))
     }

@@ -10,6 +10,7 @@ enum MessageKey: CaseIterable {
     case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
     case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
     case lastLibrarian, librarianOnlyOnCommandLine
+    case wrongPassword, resetCodeRefused
     case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
     case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet
 }
@@ -60,6 +61,8 @@ enum MessageSamples {
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled
         case .tooManyAttempts: .tooManyAttempts
+        case .wrongPassword: .wrongPassword
+        case .resetCodeRefused: .resetCodeRefused
         case .request: .request
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
@@ -113,6 +116,8 @@ enum MessageSamples {
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled(until: Date(timeIntervalSince1970: 1_796_601_600))
         case .tooManyAttempts: .tooManyAttempts(retryAfterSeconds: 30)
+        case .wrongPassword: .wrongPassword
+        case .resetCodeRefused: .resetCodeRefused
         case .request: .request(.methodNotAllowed(method: "PUT", path: "/api/v1/books", allowed: ["GET", "POST"]))
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
@@ -128,6 +133,7 @@ enum FieldProblemKey: CaseIterable {
     case required, requiredWith, exactlyOneOf, atLeastOneOf, tooLong, tooManyBytes, tooShort, tooMany, tooFew, outOfRange
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
+    case passwordsDiffer, notAResetCode
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable, folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notACardNumber, notAMemberReference
@@ -159,6 +165,8 @@ enum FieldProblemSamples {
         case .emailDomainWithoutDot: .emailDomainWithoutDot
         case .needsUppercase: .needsUppercase
         case .needsSpecialCharacter: .needsSpecialCharacter
+        case .passwordsDiffer: .passwordsDiffer
+        case .notAResetCode: .notAResetCode
         case .notACountryCode: .notACountryCode
         case .unknownCountry: .unknownCountry
         case .notAnISBN: .notAnISBN
@@ -204,6 +212,8 @@ enum FieldProblemSamples {
         case .emailDomainWithoutDot: .emailDomainWithoutDot
         case .needsUppercase: .needsUppercase
         case .needsSpecialCharacter: .needsSpecialCharacter
+        case .passwordsDiffer: .passwordsDiffer
+        case .notAResetCode: .notAResetCode
         case .notACountryCode: .notACountryCode
         case .unknownCountry: .unknownCountry("ZZ")
         case .notAnISBN: .notAnISBN("hello", .invalidCharacter("h"))

@@ -46,6 +46,8 @@ struct AccountsProjection: SQLiteProjection {
                 arguments: [e.tokenDigest, e.session.description, e.user.description, Timestamp.format(e.expiresAt)])
         case .sessionClosed(let e):
             try db.cached(sql: "DELETE FROM sessions WHERE session_id = ?", arguments: [e.session.description])
+        case .passwordChanged, .passwordReset, .resetCodeIssued:
+            return  // hashes and code digests stay in the log only; the sessions a change ends are their own events
         }
     }
 }

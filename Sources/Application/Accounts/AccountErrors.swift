@@ -27,3 +27,16 @@ public struct TooManyAttempts: MessageConvertible, Equatable, Sendable {
     public init(retryAfter: TimeInterval) { self.retryAfter = retryAfter }
     public var message: Message { .tooManyAttempts(retryAfterSeconds: Int(min(retryAfter, 86_400).rounded(.up))) }
 }
+
+/// The current password typed to change it is not the account's.
+public struct WrongPassword: MessageConvertible, Equatable, Sendable {
+    public init() {}
+    public var message: Message { .wrongPassword }
+}
+
+/// A reset code that does not work for the address given: mistyped, used, replaced, expired, or
+/// for an address without an account; deliberately never which.
+public struct ResetCodeRefused: MessageConvertible, Equatable, Sendable {
+    public init() {}
+    public var message: Message { .resetCodeRefused }
+}

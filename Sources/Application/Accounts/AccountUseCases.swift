@@ -15,6 +15,7 @@ public struct AccountDependencies: Sendable {
     let runner: CommandRunner
     let hasher: any PasswordHasher
     let tokens: any SessionTokens
+    let resetCodes: any ResetCodes
     let accounts: any Accounts
     let countries: any CountryDirectory
     let geolocator: any IPGeolocator
@@ -23,13 +24,14 @@ public struct AccountDependencies: Sendable {
     let attempts: TokenBuckets
 
     public init(
-        runner: CommandRunner, hasher: any PasswordHasher, tokens: any SessionTokens, accounts: any Accounts,
+        runner: CommandRunner, hasher: any PasswordHasher, tokens: any SessionTokens, resetCodes: any ResetCodes, accounts: any Accounts,
         countries: any CountryDirectory, geolocator: any IPGeolocator, loginFailures: any LoginFailures,
         settings: AccountSettings = AccountSettings()
     ) {
         self.runner = runner
         self.hasher = hasher
         self.tokens = tokens
+        self.resetCodes = resetCodes
         self.accounts = accounts
         self.countries = countries
         self.geolocator = geolocator
@@ -80,6 +82,7 @@ public struct AccountUseCases: Sendable {
     public let authenticate: Authenticate
     public let showMe: ShowMe
     public let changeRole: ChangeRole
+    public let passwords: PasswordUseCases
     public let editProfile: EditProfile
     public let listUsers: ListUsers
     public let members: MemberDirectory
@@ -92,6 +95,7 @@ public struct AccountUseCases: Sendable {
         authenticate = Authenticate(deps: deps)
         showMe = ShowMe(deps: deps)
         changeRole = ChangeRole(deps: deps)
+        passwords = PasswordUseCases(deps)
         editProfile = EditProfile(deps: deps)
         listUsers = ListUsers(deps: deps)
         members = MemberDirectory(deps: deps)

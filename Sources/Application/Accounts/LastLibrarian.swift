@@ -45,7 +45,6 @@ public struct AccountRefused: MessageConvertible, Equatable, Sendable {
         case .alreadyRegistered: .emailTaken
         case .resetCodeRefused: .resetCodeRefused
         case .lastLibrarian: .lastLibrarian(name)
-        case .resetCodeRefused: .resetCodeRefused
         }
     }
 }

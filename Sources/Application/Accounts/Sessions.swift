@@ -39,10 +39,7 @@ public struct LogIn: Sendable {
             _ = try? await deps.hasher.hash(password)
             return false
         }
-        if await deps.hasher.verify(password, against: account.passwordHash) { return true }
-        // Hashes made before passwords were composed hold the password as it was typed then.
-        guard !password.utf8.elementsEqual(typed.utf8) else { return false }
-        return await deps.hasher.verify(typed, against: account.passwordHash)
+        return await deps.passwordMatches(typed, account.passwordHash)
     }
 
     /// Appends the attempt to the address's trail and, when `opening` a session for that user,

@@ -7,6 +7,7 @@ public enum LibraryOperation: String, CaseIterable, Sendable {
     case listBooks, showBook, addBook, editBook, withdrawBooks, clearCatalogue, importBook
     case signUp, registerLibrarian, logIn, logOut, showOwnAccount, listUsers, changeRole, findMember, listCountries
     case editOwnAccount
+    case changeOwnPassword, issueResetCode, resetPassword
     case borrowBooks, listOwnLoans, returnLoan, renewLoan, lendWalkIn, listLoans, scanNotices, readOwnNotices
     case lendAtDesk, showMember, issueCards
     case placeHold, cancelHold, listOwnHolds, renewAllLoans, listHolds
@@ -31,6 +32,9 @@ public enum Authorization {
     public static func access(_ operation: LibraryOperation) -> Access {
         switch operation {
         case .listBooks, .showBook, .signUp, .logIn, .listCountries, .searchOpenLibrary, .checkHealth: .anyone
+        case .resetPassword: .anyone
+        case .changeOwnPassword: .signedIn
+        case .issueResetCode: .librarian
         case .lendAtDesk, .showMember, .issueCards: .librarian
         case .logOut, .showOwnAccount, .editOwnAccount,
             .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,

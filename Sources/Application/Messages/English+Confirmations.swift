@@ -31,6 +31,15 @@ extension English {
         case .cardsIssued(let count): "Issued \(count == 1 ? "1 library card" : "\(count) library cards")."
         case .libraryCard(let number): "Your library card: \(number). Show it at the desk, or draw its barcode with --svg FILE."
         case .cardDrawn(let number, let file): "Drew library card \(number) in \(file)."
+        case .passwordChanged(let ended):
+            "Password changed."
+                + (ended == 0 ? "" : " Your \(ended == 1 ? "other session was" : "\(ended) other sessions were") logged out.")
+        case .resetCodeIssued(let email, let code, let until):
+            "Reset code for \(email): \(code)\nIt works once, until \(Self.time(until)), and is not shown again. The member sets a new"
+                + " password with: shelfmark password reset --email \(email) --code \(code)"
+        case .passwordReset(let email):
+            "Password changed for \(email), and every session of the account logged out. Log in with the new password:"
+                + " shelfmark login --email \(email)"
         case .noCountryFound: "No country could be told for this address."
         case .savedSessionRefused:
             "the saved session has expired or was logged out: log in again, or run `shelfmark logout` to act as the database's operator"

@@ -29,6 +29,8 @@ extension English {
         case .emailDomainWithoutDot: "must end in a domain with a dot, such as example.org"
         case .needsUppercase: "must contain an uppercase letter"
         case .needsSpecialCharacter: "must contain a character that is neither a letter nor a digit"
+        case .passwordsDiffer: "was typed differently the second time; nothing was changed, so please type it again"
+        case .notAResetCode: "must be a reset code of 12 letters and digits, as a librarian gave it, such as 7K3M-Q9TD-X2FB"
         case .notACountryCode: "must be a two-letter country code (ISO 3166-1), such as FR or CA"
         case .unknownCountry(let code): "'\(code.prefix(10))' is not a country code we know"
         case .notAnISBN(let text, let problem): notAnISBN(text, problem)

@@ -72,6 +72,10 @@ public struct English: MessageCatalogue {
             "too many failed logins for this email address from your address; try again after \(Self.time(until))"
         case .tooManyAttempts(let seconds):
             "too many login and signup attempts from your address; try again in \(seconds) \(seconds == 1 ? "second" : "seconds")"
+        case .wrongPassword: "the current password you typed is not right, so your password was not changed"
+        case .resetCodeRefused:
+            "this reset code does not work for this email address: it may be mistyped, used already, replaced by a newer code"
+                + " or more than 24 hours old; ask a librarian for a new one"
         case .request(let trouble): request(trouble)
         case .serverBusy: "the server is busy receiving other requests; try again in a few seconds"
         case .serverFailed: "the server failed on this request; the error was logged"

@@ -96,6 +96,10 @@ public enum Message: Equatable, Sendable {
     case loginThrottled(until: Date)
     /// Too many logins or signups from one client address.
     case tooManyAttempts(retryAfterSeconds: Int)
+    /// The current password typed to change it is not the account's.
+    case wrongPassword
+    /// A reset code that does not work for this address (never why, nor whether the account exists).
+    case resetCodeRefused
 
     // The service and the outside world
     /// A request the HTTP transport could not take, and why.
@@ -252,6 +256,12 @@ public enum Confirmation: Equatable, Sendable {
     case accountAdded(email: String)
     /// An account's role changed.
     case roleChanged(email: String, to: Role)
+    /// The member's password changed; their other sessions (`sessionsEnded`) were logged out.
+    case passwordChanged(sessionsEnded: Int)
+    /// A one-time reset code, shown this once, and until when it works.
+    case resetCodeIssued(email: String, code: String, until: Date)
+    /// A reset code set a new password; every session of the account was logged out.
+    case passwordReset(email: String)
     /// Books were lent at the desk to a member (by name), whose card (grouped) the desk may read back.
     case lentAtDesk(member: String, card: String?, books: Int)
     /// Library cards were issued to the accounts that had none.

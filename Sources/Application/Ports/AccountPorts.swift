@@ -77,3 +77,12 @@ public protocol LoginFailures: Sendable {
     /// the throttle follows the account, and whoever takes `old` later starts with none.
     func move(from old: EmailAddress, to new: EmailAddress) async throws
 }
+
+/// Makes one-time password reset codes and the digests they are stored under.
+public protocol ResetCodes: Sendable {
+    /// A fresh code of `ResetCode.length` random symbols (60 bits from the system's generator),
+    /// written as `ResetCode.format` writes it, and its digest.
+    func issue() -> (code: String, digest: String)
+    /// The digest (SHA-256, hex) a code in `ResetCode.normalized` form is stored and compared under.
+    func digest(_ normalizedCode: String) -> String
+}

@@ -36,7 +36,7 @@ public enum Bootstrap {
         settings.attempts = AttemptRate(burst: configuration.authAttemptsPerMinute, perMinute: Double(configuration.authAttemptsPerMinute))
         let accounts = AccountDependencies(
             runner: runner, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), tokens: RandomSessionTokens(),
-            accounts: database.accounts, countries: try countries(configuration, database),
+            resetCodes: RandomResetCodes(), accounts: database.accounts, countries: try countries(configuration, database),
             geolocator: CachedGeolocator(geolocator(configuration), clock: clock),
             loginFailures: database.loginFailures(), settings: settings)
         let search = SearchBooks(
