@@ -86,6 +86,33 @@ enum ErrorProvocations {
                     .post, "/api/v1/sessions", json: login("ada@example.org", "Wrong-Pass1"), as: .anonymous, from: "192.0.2.2")
             }
         ],
+        "changePassword 403": [{ try await $0.send(.post, "/api/v1/me/password", json: change("Wrong-Pass1"), as: .member) }],
+        "changePassword 429": [
+            { walk in
+                for _ in 0..<5 {
+                    try await walk.send(.post, "/api/v1/me/password", json: change("Wrong-Pass1"), as: .member, from: "192.0.2.3")
+                }
+                return try await walk.send(.post, "/api/v1/me/password", json: change("Wrong-Pass1"), as: .member, from: "192.0.2.3")
+            }
+        ],
+        "issueResetCode 401": [{ try await $0.send(.post, "/api/v1/users/ada@example.org/reset-code", as: .stranger) }],
+        "issueResetCode 403": [{ try await $0.send(.post, "/api/v1/users/ada@example.org/reset-code", as: .member) }],
+        "issueResetCode 404": [{ try await $0.send(.post, "/api/v1/users/nobody@example.org/reset-code") }],
+        "resetPassword 400": [
+            { try await $0.send(.post, "/api/v1/password-resets", json: "[]", as: .anonymous) },
+            { try await $0.send(.post, "/api/v1/password-resets", json: reset("ada@example.org", "ABC", "weak"), as: .anonymous) },
+        ],
+        "resetPassword 403": [
+            { try await $0.send(.post, "/api/v1/password-resets", json: reset("ada@example.org", "0000-0000-0000"), as: .anonymous) },
+            { try await $0.send(.post, "/api/v1/password-resets", json: reset("nobody@example.org", "0000-0000-0000"), as: .anonymous) },
+        ],
+        "resetPassword 429": [
+            { walk in
+                let wrong = reset("ada@example.org", "0000-0000-0000")
+                for _ in 0..<5 { try await walk.send(.post, "/api/v1/password-resets", json: wrong, as: .anonymous, from: "192.0.2.4") }
+                return try await walk.send(.post, "/api/v1/password-resets", json: wrong, as: .anonymous, from: "192.0.2.4")
+            }
+        ],
         "changeRole 400": [{ try await $0.send(.post, "/api/v1/users/\($0.memberID)/role", json: #"{"role":"admin"}"#) }],
         "changeRole 404": [
             { try await $0.send(.post, "/api/v1/users/nobody@example.org/role", json: #"{"role":"librarian"}"#) },
@@ -188,4 +215,8 @@ enum ErrorProvocations {
 
     static func signup(_ email: String) -> String { #"{"email":"\#(email)","password":"Member-Pass1","country":"FR"}"# }
     static func login(_ email: String, _ password: String) -> String { #"{"email":"\#(email)","password":"\#(password)"}"# }
+    static func change(_ current: String) -> String { #"{"currentPassword":"\#(current)","newPassword":"Member-Pass2!"}"# }
+    static func reset(_ email: String, _ code: String, _ new: String = "Fresh-Start-3") -> String {
+        #"{"email":"\#(email)","code":"\#(code)","newPassword":"\#(new)"}"#
+    }
 }

@@ -11,6 +11,8 @@ struct ProblemKind {
     var fields: [FieldError]? = nil
 
     static let notFound = ProblemKind(status: 404, slug: "not-found", title: "Not found")
+    /// A reset code that does not work (never why, nor whether the address has an account).
+    static let resetCodeRefused = ProblemKind(status: 403, slug: "reset-code-refused", title: "Reset code refused")
 
     init(status: Int, slug: String, title: String, fields: [FieldError]? = nil) {
         self.status = status
@@ -29,6 +31,8 @@ struct ProblemKind {
         case is Unauthenticated: self.init(status: 401, slug: "unauthenticated", title: "Unauthorized")
         case is InvalidCredentials: self.init(status: 401, slug: "invalid-credentials", title: "Unauthorized")
         case is Forbidden: self.init(status: 403, slug: "forbidden", title: "Forbidden")
+        case is WrongPassword: self.init(status: 403, slug: "wrong-password", title: "Wrong password")
+        case is ResetCodeRefused: self = .resetCodeRefused
         case let error as AccountRefused: self = Self.of(error)
         case is EmailTaken: self.init(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
         case is SearchUnavailable: self.init(status: 503, slug: "search-unavailable", title: "Service Unavailable")
@@ -52,7 +56,7 @@ struct ProblemKind {
         switch refused.rejection {
         case .notRegistered: .notFound
         case .alreadyRegistered: ProblemKind(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
-        case .resetCodeRefused: ProblemKind(ResetCodeRefused()) ?? .notFound
+        case .resetCodeRefused: .resetCodeRefused
         case .lastLibrarian: ProblemKind(status: 409, slug: "last-librarian", title: "The last librarian")
         }
     }
