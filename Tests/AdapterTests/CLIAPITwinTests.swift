@@ -16,6 +16,7 @@ struct CLIAPITwinTests {
         "signup": "signUp", "login": "logIn", "logout": "logOut", "logout --everywhere": "logOutEverywhere", "whoami": "me",
         "account show": "me", "account edit": "editMe",
         "user list": "listUsers", "user promote": "changeRole", "user demote": "changeRole",
+        "password change": "changePassword", "password reset-code": "issueResetCode", "password reset": "resetPassword",
         "countries list": "listCountries", "countries default": "defaultCountry",
         "loan borrow": "borrowBooks", "loan return": "returnLoan", "loan renew": "renewLoan", "loan checkout": "checkoutWalkIn",
         "loan list": "listLoans", "loan list (a member's own)": "myLoans", "loan renew --all": "renewAllLoans",
@@ -158,6 +159,7 @@ final class Twins: Sendable {
         #expect(librarian.status == 0, "\(librarian.stderr)")
         try await catalogue()
         try await accounts()
+        try await passwords()
         try await circulation()
         try await holds()
         try await bookmarksAndSearch()

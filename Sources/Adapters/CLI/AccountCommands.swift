@@ -22,7 +22,7 @@ struct SignUpCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await global.library()
         let actor = try await SavedSession.actor(library)
-        let form = SignupForm(email: email, password: try readPassword(), displayName: name, country: country)
+        let form = SignupForm(email: email, password: try PasswordPrompt.new(), displayName: name, country: country)
         // A session is opened when it is saved, or shown as the API shows it (--json).
         let signedIn = try await library.accounts.signUp.execute(
             form, openSession: login || global.json, by: try await SavedSession.principal(library))
@@ -46,7 +46,7 @@ struct LogInCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await global.library()
-        let signedIn = try await library.accounts.logIn.execute(email: email, password: try readPassword())
+        let signedIn = try await library.accounts.logIn.execute(email: email, password: try PasswordPrompt.existing())
         if let session = signedIn.session { try SavedSession.save(session.token) }
         if global.json { return try printJSON(try await signedInAnswer(signedIn, library)) }
         print(say(.loggedIn(email: signedIn.account.email.value)))

@@ -29,8 +29,8 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             CommandGroup(
                 name: "Accounts",
                 subcommands: [
-                    SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self, AccountCommand.self, UserCommand.self,
-                    CountriesCommand.self,
+                    SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self, AccountCommand.self, PasswordCommand.self,
+                    UserCommand.self, CountriesCommand.self,
                 ]),
             CommandGroup(name: "Running the library", subcommands: [Serve.self, AuditCommand.self, ProjectionsCommand.self]),
         ])

@@ -55,13 +55,3 @@ enum SavedSession {
     /// The member the CLI acted as in this run, once `principal` was asked (nil: the operator, or not asked).
     static let actingAs = Mutex<CommandLineActor?>(nil)
 }
-
-/// Reads a password: prompted without echo on a terminal, else the first line of standard input.
-/// Never from the command line, where other users and shell history would see it.
-func readPassword(prompt: String = "Password: ") throws -> String {
-    if isatty(STDIN_FILENO) == 1, let pointer = getpass(prompt) {
-        return String(cString: pointer)
-    }
-    guard let line = readLine(strippingNewline: true) else { throw InvalidInput([FieldError("password", .required)]) }
-    return line
-}

@@ -43,7 +43,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = try await global.library()
-            let form = SignupForm(email: email, password: try readPassword(), displayName: name, country: country)
+            let form = SignupForm(email: email, password: try PasswordPrompt.new(), displayName: name, country: country)
             let created = try await library.accounts.signUp.execute(
                 form, role: Role(rawValue: role) ?? .member, openSession: false, by: try await SavedSession.principal(library))
             if global.json { return try printJSON(Components.Schemas.User(created.account)) }

@@ -1,0 +1,65 @@
+import Application
+import Domain
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How every command reads a password, in one place: on a terminal, a prompt on standard error
+/// and the answer typed without echo; otherwise one line of standard input per password (scripts
+/// and tests). A new password is typed twice on a terminal, and a mismatch changes nothing.
+/// Never from the command line, where other users and shell history would see it.
+enum PasswordPrompt {
+    /// Whether standard input is a terminal a person types at.
+    static var onTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// A password that exists already: a login's, or the current one of a change.
+    static func existing(_ prompt: String = "Password: ", field: String = "password") throws -> String {
+        try line(prompt, field: field)
+    }
+
+    /// A new password (signup, `user add`, a change, a reset): on a terminal typed twice and
+    /// refused, as a field error, when the two differ.
+    static func new(field: String = "password") throws -> String {
+        let password = try line("New password: ", field: field)
+        guard onTerminal else { return password }
+        guard try line("Type the new password again: ", field: field) == password else { throw InvalidInput(field, .passwordsDiffer) }
+        return password
+    }
+
+    /// One line of standard input; on a terminal after `prompt`, with echo off while it is typed.
+    private static func line(_ prompt: String, field: String) throws -> String {
+        let echo = onTerminal ? EchoOff(prompt: prompt) : nil
+        defer { echo?.restore() }
+        guard let line = readLine(strippingNewline: true) else { throw InvalidInput(field, .required) }
+        return line
+    }
+}
+
+/// A terminal's echo turned off for one answer, and back on after it. The settings change at
+/// once (`TCSANOW`), so lines typed ahead are kept, not flushed.
+private struct EchoOff {
+    private var saved = termios()
+    private let changed: Bool
+
+    init(prompt: String) {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        changed = tcgetattr(STDIN_FILENO, &saved) == 0
+        guard changed else { return }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ECHONL)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+    }
+
+    func restore() {
+        guard changed else { return }
+        var saved = self.saved
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+    }
+}

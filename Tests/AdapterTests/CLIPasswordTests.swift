@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+@Suite("CLI: passwords")
+struct CLIPasswordTests {
+    let db = TemporaryDatabase()
+
+    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult { try shelfmark(arguments, database: db.path, stdin: stdin) }
+
+    /// Ada signed up (and logged in) with `Member-Pass1`.
+    func ada() throws {
+        let signup = try run("signup", "--email", "ada@example.org", "--country", "GB", stdin: "Member-Pass1\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
+    }
+
+    @Test func aChangeReadsTheCurrentAndTheNewPasswordFromStandardInput() throws {
+        try ada()
+        let wrong = try run("password", "change", stdin: "Member-Pass9\nMember-Pass2!\n")
+        #expect(
+            wrong.status == 1 && wrong.stderr == "Error: the current password you typed is not right, so your password was not changed\n")
+        let weak = try run("password", "change", stdin: "Member-Pass1\nweak\n")
+        #expect(weak.status == 64 && weak.stderr.contains("newPassword: must be at least 8 characters long"))
+        let changed = try run("password", "change", stdin: "Member-Pass1\nMember-Pass2!\n")
+        #expect(changed.status == 0 && changed.stdout == "Password changed.\n", "\(changed.stderr)")
+        #expect(try run("whoami").stdout.contains("ada@example.org"), "the session that changed it stays")
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass2!\n").status == 0)
+    }
+
+    @Test func aChangeNeedsALoginBeforeAnyPasswordIsRead() throws {
+        let refused = try run("password", "change")
+        #expect(refused.status == 1 && refused.stderr.contains("please log in first"), "\(refused.stderr)")
+    }
+
+    @Test func aCodeFromTheOperatorResetsOnce() throws {
+        try ada()
+        _ = try run("logout")
+        let issued = try run("password", "reset-code", "ADA@example.org")
+        #expect(issued.status == 0, "\(issued.stderr)")
+        let code = try #require(issued.stdout.firstMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/).map { String($0.output) })
+        #expect(issued.stdout.hasPrefix("Reset code for ada@example.org: \(code)\nIt works once, until "))
+        let reset = try run("password", "reset", "--email", "ada@example.org", "--code", code.lowercased(), stdin: "Fresh-Start-3\n")
+        #expect(reset.status == 0 && reset.stdout.hasPrefix("Password changed for ada@example.org"), "\(reset.stderr)")
+        let again = try run("password", "reset", "--email", "ada@example.org", "--code", code, stdin: "Fresh-Start-4\n")
+        #expect(again.status == 1 && again.stderr.contains("this reset code does not work for this email address"))
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Fresh-Start-3\n").status == 0)
+        let json = try run("--json", "password", "reset-code", "ada@example.org")
+        #expect(json.status == 1 && json.stderr.contains("urn:shelfmark:problem:forbidden"), "a member may not: \(json.stderr)")
+    }
+
+    @Test func everyNewPasswordIsTypedTwiceOnATerminalAndAMismatchChangesNothing() throws {
+        let mismatch = "Error: password: was typed differently the second time; nothing was changed, so please type it again"
+        let signup = try onTerminal(["signup", "--email", "ada@example.org", "--country", "GB"], typing: "Member-Pass1\nMember-Pass2\n")
+        #expect(
+            signup.status == 64 && signup.stderr.contains(mismatch) && signup.stderr.split(separator: "\n").count == 1, "\(signup.stderr)")
+        #expect(signup.stderr.contains("New password: ") && signup.stderr.contains("Type the new password again: "))
+        let added = try onTerminal(["user", "add", "--email", "lib@example.org"], typing: "Librarian-Pass1\nLibrarian-Pass2\n")
+        #expect(added.status == 64 && added.stderr.hasSuffix(mismatch + "\n"))
+        #expect(try run("user", "list").stdout.contains("No accounts."))
+
+        let agreed = try onTerminal(["signup", "--email", "ada@example.org", "--country", "GB"], typing: "Member-Pass1\nMember-Pass1\n")
+        #expect(agreed.status == 0, "\(agreed.stderr)")
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
+        let change = try onTerminal(["password", "change"], typing: "Member-Pass1\nMember-Pass2!\nMember-Pass3!\n")
+        #expect(change.status == 64 && change.stderr.contains("newPassword: was typed differently"))
+        let changed = try onTerminal(["password", "change"], typing: "Member-Pass1\nMember-Pass2!\nMember-Pass2!\n")
+        #expect(changed.status == 0 && changed.stdout == "Password changed.\n", "\(changed.stderr)")
+        #expect(changed.stderr.contains("Current password: "))
+
+        _ = try run("logout")
+        let code = try #require(
+            try run("password", "reset-code", "ada@example.org").stdout.firstMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/)
+                .map { String($0.output) })
+        let reset = try onTerminal(
+            ["password", "reset", "--email", "ada@example.org", "--code", code], typing: "Fresh-Start-3\nFresh-Start\n")
+        #expect(reset.status == 64 && reset.stderr.contains("newPassword: was typed differently"))
+        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass2!\n").status == 0, "the mismatch changed nothing")
+        for output in [signup, added, agreed, change, changed, reset] {
+            for typed in ["Member-Pass1", "Member-Pass2", "Librarian-Pass1", "Fresh-Start"] {
+                #expect(!output.stdout.contains(typed) && !output.stderr.contains(typed), "\(typed) shown: \(output)")
+            }
+        }
+    }
+
+    /// Runs `shelfmark` with a pseudo-terminal as standard input, `typing` already typed into it;
+    /// standard output and error are pipes. The terminal is nobody's controlling one, so the
+    /// prompts must read standard input itself (not /dev/tty).
+    func onTerminal(_ arguments: [String], typing: String) throws -> CLIResult {
+        let pty = try #require(PseudoTerminal.functions)
+        let master = pty.open(O_RDWR | O_NOCTTY)
+        try #require(master >= 0 && pty.grant(master) == 0 && pty.unlock(master) == 0)
+        defer { close(master) }
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        let slave = open(String(cString: try #require(pty.name(master))), O_RDWR | O_NOCTTY | O_CLOEXEC)
+        try #require(slave >= 0)
+        defer { close(slave) }
+        _ = typing.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["SHELFMARK_DB"] = db.path
+        environment["SHELFMARK_SYNCHRONOUS"] = "off"
+        environment["SHELFMARK_BCRYPT_COST"] = "4"
+        environment["XDG_CONFIG_HOME"] = URL(fileURLWithPath: db.path).deletingLastPathComponent().appendingPathComponent("config").path
+        spawning.lock()
+        let (out, err) = (try closeOnExecPipe(), try closeOnExecPipe())
+        let spawned = Result {
+            try ChildProcess.spawn(
+                try shelfmarkExecutable().path, arguments, environment: environment, stdin: slave, stdout: out.write, stderr: err.write)
+        }
+        spawning.unlock()
+        close(out.write)
+        close(err.write)
+        defer { [out.read, err.read].forEach { close($0) } }
+        let child = try spawned.get()
+        var outputs: [Int32: Data] = [out.read: Data(), err.read: Data()]
+        var open: Set<Int32> = [out.read, err.read]
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !open.isEmpty {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), 30_000)
+            if ready == 0 {
+                Issue.record("shelfmark \(arguments) still waits for input")
+                kill(child.pid, SIGKILL)
+                break
+            }
+            for entry in fds where entry.revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    outputs[entry.fd]!.append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    open.remove(entry.fd)
+                }
+            }
+        }
+        return CLIResult(
+            status: child.wait(), stdout: String(decoding: outputs[out.read]!, as: UTF8.self),
+            stderr: String(decoding: outputs[err.read]!, as: UTF8.self))
+    }
+}
+
+/// libc's pseudo-terminal functions, looked up at run time: Swift's Glibc module leaves them out
+/// (they sit behind `_XOPEN_SOURCE` in stdlib.h).
+struct PseudoTerminal {
+    let open: @convention(c) (Int32) -> Int32
+    let grant: @convention(c) (Int32) -> Int32
+    let unlock: @convention(c) (Int32) -> Int32
+    let name: @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+
+    static let functions: PseudoTerminal? = {
+        let libc = dlopen(nil, RTLD_NOW)
+        func symbol<T>(_ name: String, as: T.Type) -> T? { dlsym(libc, name).map { unsafeBitCast($0, to: T.self) } }
+        guard let open = symbol("posix_openpt", as: (@convention(c) (Int32) -> Int32).self),
+            let grant = symbol("grantpt", as: (@convention(c) (Int32) -> Int32).self),
+            let unlock = symbol("unlockpt", as: (@convention(c) (Int32) -> Int32).self),
+            let name = symbol("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+        else { return nil }
+        return PseudoTerminal(open: open, grant: grant, unlock: unlock, name: name)
+    }()
+}
