@@ -17,11 +17,12 @@ public struct Library: Sendable {
     public let timeTravel: TimeTravel
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
+    public let backUp: BackUpLibrary
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
         bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, replayer: any LogReplayer,
-        health: any HealthCheck, readModels: any ReadModelRebuilder
+        health: any HealthCheck, readModels: any ReadModelRebuilder, backup: any LibraryBackup
     ) {
         replay = ReplayLog(replayer: replayer)
         timeTravel = TimeTravel(replayer: replayer, members: accounts.members)
@@ -37,5 +38,6 @@ public struct Library: Sendable {
         desk = DeskUseCases(accounts: accounts, circulation: circulation)
         self.health = health
         self.readModels = readModels
+        self.backUp = BackUpLibrary(backup: backup, anchorFile: verifyLog.anchorFile)
     }
 }

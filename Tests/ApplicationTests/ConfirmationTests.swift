@@ -41,8 +41,26 @@ struct ConfirmationTests {
         .anchored(position: 4, hash: String(repeating: "ab", count: 32), at: moment, file: "a"), .logVerified(true),
         .logVerified(false), .asOf(moment, events: 7),
     ]
+    static let backups: [Application.Confirmation] = [
+        .backedUp(
+            BackupReport(
+                file: "/backups/b.sqlite", summary: LibrarySummary(events: 1234, headHash: String(repeating: "ab", count: 32)),
+                keyFile: "/backups/b.sqlite.key", anchorFile: "/backups/b.sqlite.anchors")),
+        .backedUp(BackupReport(file: "b.sqlite", summary: LibrarySummary(events: 0, headHash: nil), keyFile: nil, anchorFile: nil)),
+        .restored(
+            RestoreReport(
+                backup: "b.sqlite", target: "library.sqlite", restored: LibrarySummary(events: 1, headHash: "cd"),
+                replaced: ReplacedLibrary(
+                    keptAs: "library.sqlite.replaced-20260101-120000Z", summary: LibrarySummary(events: 9, headHash: "ef")))),
+        .restored(
+            RestoreReport(
+                backup: "b.sqlite", target: "library.sqlite", restored: LibrarySummary(events: 1, headHash: "cd"),
+                replaced: ReplacedLibrary(keptAs: "library.sqlite.replaced-20260101-120000Z", summary: nil))),
+        .restored(
+            RestoreReport(backup: "b.sqlite", target: "new.sqlite", restored: LibrarySummary(events: 2, headHash: "cd"), replaced: nil)),
+    ]
     static let moment = Date(timeIntervalSince1970: 1_796_652_300)
-    static var samples: [Application.Confirmation] { catalogue + accounts + circulation + lists + log }
+    static var samples: [Application.Confirmation] { catalogue + accounts + circulation + lists + log + backups }
 
     /// The case a sample stands for, by name; no default, so every case needs a sample.
     static func covered(_ confirmation: Application.Confirmation) -> String {
@@ -87,11 +105,13 @@ struct ConfirmationTests {
         case .anchored: "anchored"
         case .logVerified: "logVerified"
         case .asOf: "asOf"
+        case .backedUp: "backedUp"
+        case .restored: "restored"
         }
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 36, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 38, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 
 /// One key per `Message` case, so a test can walk them all.
 enum MessageKey: CaseIterable {
+    case backup
     case notFound, invalidInput, badSetting, cannotListen, integrity, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan,
         noCopyAvailable
     case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, othersWaiting, loanIDInUse, loanLimitReached
@@ -32,6 +33,7 @@ enum MessageSamples {
         case .badSetting: .badSetting
         case .cannotListen: .cannotListen
         case .integrity: .integrity
+        case .backup: .backup
         case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue
         case .copiesOnLoan: .copiesOnLoan
         case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan
@@ -80,6 +82,7 @@ enum MessageSamples {
             .badSetting("SHELFMARK_LOAN_DAYS", value: "inf", .numberOutOfRange(min: 0.001, max: 3650, whole: false, unit: .days))
         case .cannotListen: .cannotListen(.portInUse(host: "127.0.0.1", port: 8080))
         case .integrity: .integrity(.keyFileMissing(path: "/var/lib/shelfmark/library.key", keyedFrom: 1))
+        case .backup: .backup(.doesNotVerify("/backups/library.sqlite", check: "hash chain", detail: "the chain breaks at position 4"))
         case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue(hobbit)
         case .copiesOnLoan: .copiesOnLoan(hobbit, onLoan: 1)
         case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan(hobbit, requested: 1, onLoan: 2)
@@ -130,6 +133,7 @@ enum MessageSamples {
 
 /// One key per `FieldProblem` case.
 enum FieldProblemKey: CaseIterable {
+    case notADuration
     case required, requiredWith, exactlyOneOf, atLeastOneOf, tooLong, tooManyBytes, tooShort, tooMany, tooFew, outOfRange
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
@@ -185,6 +189,7 @@ enum FieldProblemSamples {
         case .confirmationNeeded: .confirmationNeeded
         case .fileExists: .fileExists
         case .fileUnusable: .fileUnusable
+        case .notADuration: .notADuration
         }
     }
 
@@ -232,6 +237,7 @@ enum FieldProblemSamples {
         case .confirmationNeeded: .confirmationNeeded
         case .fileExists: .fileExists("/tmp/replayed.sqlite")
         case .fileUnusable: .fileUnusable("/tmp/anchors.txt")
+        case .notADuration: .notADuration(min: "1s", max: "365d")
         }
     }
 

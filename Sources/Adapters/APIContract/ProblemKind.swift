@@ -39,6 +39,7 @@ struct ProblemKind {
         case is CountryListUnavailable: self.init(status: 503, slug: "countries-unavailable", title: "Service Unavailable")
         case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")
         case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
+        case let error as BackupRefused: self = Self.of(error)
         default: return nil
         }
     }
@@ -58,6 +59,17 @@ struct ProblemKind {
         case .alreadyRegistered: ProblemKind(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
         case .resetCodeRefused: .resetCodeRefused
         case .lastLibrarian: ProblemKind(status: 409, slug: "last-librarian", title: "The last librarian")
+        }
+    }
+
+    /// The command line's backups and restores (no HTTP route runs them): a missing backup is not
+    /// found, a lock file that cannot be opened is trouble on the server, the rest are refusals.
+    private static func of(_ refused: BackupRefused) -> ProblemKind {
+        switch refused.problem {
+        case .backupMissing: .notFound
+        case .lockUnusable: ProblemKind(status: 503, slug: "unavailable", title: "Service Unavailable")
+        case .fileExists, .sameAsLibrary, .notALibrary, .backupKeyMissing, .keyUnusable, .doesNotVerify, .libraryInUse:
+            ProblemKind(status: 409, slug: "backup-refused", title: "Backup or restore refused")
         }
     }
 

@@ -27,12 +27,15 @@ public final class LibraryDatabase: Sendable {
     let projections: Projections
     /// How events are chained: keyed with the chain key from its first position on (see `ChainKey`).
     let chain: ChainHasher
+    /// Held shared while the library is open, so a restore never replaces it under this process.
+    let lock: LibraryLock
 
     /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
     /// models up to the head of the log from their stored positions. With `keyFile`, the events
     /// appended are chained with the key in that file (created on first use to key from the next
     /// position); a log with keyed events refuses to open without its key file, or with another.
     public init(path: String, durability: Durability = .full, keyFile: String? = nil) throws {
+        lock = try LibraryLock.shared(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
@@ -69,6 +72,7 @@ public final class LibraryDatabase: Sendable {
         try scans.close()
         let checkpoint = Result { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
         try pool.close()
+        lock.release()
         try checkpoint.get()
     }
 }

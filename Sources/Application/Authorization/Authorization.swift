@@ -13,6 +13,7 @@ public enum LibraryOperation: String, CaseIterable, Sendable {
     case placeHold, cancelHold, listOwnHolds, renewAllLoans, listHolds
     case searchOpenLibrary, keepBookmarks
     case verifyLog, anchorLog, exportLog, showHistory, timeTravel, replayLog, checkHealth
+    case backUpLibrary
 }
 
 /// Who may run an operation.
@@ -41,7 +42,8 @@ public enum Authorization {
             .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans:
             .signedIn
         case .addBook, .editBook, .withdrawBooks, .clearCatalogue, .importBook, .registerLibrarian, .listUsers, .changeRole, .findMember,
-            .lendWalkIn, .listLoans, .scanNotices, .listHolds, .verifyLog, .anchorLog, .exportLog, .showHistory, .timeTravel, .replayLog:
+            .lendWalkIn, .listLoans, .scanNotices, .listHolds, .verifyLog, .anchorLog, .exportLog, .showHistory, .timeTravel, .replayLog,
+            .backUpLibrary:
             .librarian
         }
     }

@@ -54,6 +54,8 @@ extension English {
         case .confirmationNeeded: "must be given to confirm, as this cannot be undone"
         case .fileExists(let path): "'\(path)' exists already; give the name of a new file"
         case .fileUnusable(let path): "'\(path)' cannot be read or written"
+        case .notADuration(let min, let max):
+            "must be a duration from \(min) to \(max): a whole number and a unit (s, m, h or d), such as 30m, 6h or 1d"
         }
     }
 

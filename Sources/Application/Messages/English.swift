@@ -14,6 +14,7 @@ public struct English: MessageCatalogue {
         case .badSetting(let setting, let value, let problem): badSetting(setting, value, problem)
         case .cannotListen(let problem): cannotListen(problem)
         case .integrity(let problem): integrity(problem)
+        case .backup(let problem): backup(problem)
         case .bookAlreadyInCatalogue(let book): "\(name(book)) is already in the catalogue"
         case .copiesOnLoan(let book, let onLoan):
             "\(name(book)) has \(copies(onLoan)) on loan, so it cannot be withdrawn until \(onLoan == 1 ? "it is" : "they are") returned"

@@ -18,6 +18,8 @@ public enum Message: Equatable, Sendable {
     case cannotListen(ListenProblem)
     /// The log's chain key or anchor file cannot be used.
     case integrity(IntegrityProblem)
+    /// A backup or a restore was refused, and why.
+    case backup(BackupProblem)
 
     // The catalogue
     /// A book with this id exists already, with other details.
@@ -315,6 +317,10 @@ public enum Confirmation: Equatable, Sendable {
     case logVerified(Bool)
     /// A view of the library as it was at a moment, after so many events.
     case asOf(Date, events: Int64)
+    /// A consistent copy of the library was written.
+    case backedUp(BackupReport)
+    /// A verified backup took the library's place.
+    case restored(RestoreReport)
 }
 
 /// Who the command line acts as: the member of its saved login, or the database's operator.

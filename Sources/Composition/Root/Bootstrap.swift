@@ -60,7 +60,7 @@ public enum Bootstrap {
                 addBook: catalogue.addBook),
             verifyLog: VerifyLog(verifier: database, clock: clock, anchorFile: configuration.anchorPath),
             exportLog: ExportLog(archive: database), replayer: database,
-            health: database, readModels: database)
+            health: database, readModels: database, backup: database)
         return (library, database)
     }
 

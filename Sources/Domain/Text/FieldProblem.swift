@@ -86,6 +86,8 @@ public enum FieldProblem: Equatable, Sendable {
     case fileExists(String)
     /// A file that cannot be read or written.
     case fileUnusable(String)
+    /// Not a duration such as `30m`, `6h` or `1d`, from `min` to `max` (written the same way).
+    case notADuration(min: String, max: String)
 }
 
 /// What a number counts, for a message.

@@ -1,0 +1,75 @@
+import Application
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files of one library: the database, its WAL files, and the chain key and anchors beside it,
+/// as backups and restores name them.
+enum LibraryFiles {
+    static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Whether the two paths name one file (the same inode when both exist, else the same path).
+    static func same(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        if stat(a, &first) == 0, stat(b, &second) == 0 { return first.st_dev == second.st_dev && first.st_ino == second.st_ino }
+        return URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
+    }
+
+    /// Renames `from` to `to`, replacing a file there, in one step.
+    static func move(_ from: String, to: String) throws {
+        guard rename(from, to) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to]) }
+    }
+
+    /// Moves `from` to `to` when it exists.
+    static func moveIfPresent(_ from: String, to: String) throws {
+        if exists(from) { try move(from, to: to) }
+    }
+
+    /// Copies the bytes of `from` to a new file `to` with `mode`, flushed to disk.
+    static func copy(_ from: String, to: String, mode: mode_t = 0o600) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: from))
+        try writeNew(bytes, to: to, mode: mode)
+    }
+
+    /// Writes `bytes` to a new file `to` with `mode`, flushed to disk.
+    static func writeNew(_ bytes: Data, to: String, mode: mode_t = 0o600) throws {
+        let fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: to]) }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(fd) == 0 else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: to]) }
+    }
+
+    /// Flushes a file (or a folder's entries) to disk.
+    static func sync(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    static func folder(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// Removes the database at `path` with everything SQLite and Shelfmark keep beside it.
+    static func removeAll(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal", ".key", ".anchors", ".lock"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// The event count and head hash of the log in `db`.
+    static func summary(_ db: Database) throws -> LibrarySummary {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT COUNT(*) AS events, (SELECT hash FROM events ORDER BY position DESC LIMIT 1) AS head FROM events")
+        return LibrarySummary(events: row?["events"] ?? 0, headHash: row?["head"])
+    }
+}
