@@ -31,6 +31,8 @@ struct CLIAPITwinTests {
     /// Commands with no API twin: their `--json` is their own (and says so in their help).
     static let withoutTwin: Set<String> = [
         "serve", "user add", "notices scan", "audit anchor", "audit export", "audit replay", "projections rebuild",
+        // Files on the server's own disk, beside the database: no HTTP operation copies or replaces the database.
+        "backup", "restore",
     ]
 
     /// Operations no command prints the answer of.

@@ -8,6 +8,8 @@ public protocol CLIEnvironment: Sendable {
     func open(_ options: LibraryOptions) async throws -> Library
     /// Serves the HTTP API until SIGINT or SIGTERM, then shuts down gracefully.
     func serve(_ options: ServeOptions) async throws
+    /// The restore of the library these options name, which it does not open.
+    func restoring(_ options: LibraryOptions) throws -> RestoreLibrary
 }
 
 /// Which library to open and which outside services it may ask.
@@ -25,6 +27,10 @@ public struct ServeOptions: Sendable, Equatable {
     public let host: String
     public let port: Int
     public let library: LibraryOptions
+    /// Rotating backups: `--backup-every`, `--keep`, `--backup-dir` as given (nil: the environment's).
+    public let backupEvery: String?
+    public let keep: String?
+    public let backupDir: String?
 }
 
 /// The environment of the running command line.

@@ -20,13 +20,17 @@ func table(_ header: [String], _ rows: [[String]], maxWidth: Int = 40) -> String
 /// Progress of long work on stderr: a redrawn bar on a terminal, a line every few seconds otherwise.
 final class Progress: @unchecked Sendable {
     private let label: String
+    private let unit: String
     private let start = Date()
     private let lock = NSLock()
     private var lastPrint = Date.distantPast
     private var printed = false
     private let isTerminal = isatty(STDERR_FILENO) == 1
 
-    init(label: String) { self.label = label }
+    init(label: String, unit: String = "events") {
+        self.label = label
+        self.unit = unit
+    }
 
     func update(_ done: Int64, of total: Int64) {
         lock.withLock {
@@ -37,7 +41,7 @@ final class Progress: @unchecked Sendable {
             let elapsed = max(now.timeIntervalSince(start), 0.001)
             let rate = Double(done) / elapsed
             let eta = rate > 0 ? Double(total - done) / rate : 0
-            let line = "\(label): \(done)/\(total) events, \(Int(rate)) events/s, ETA \(Int(eta.rounded()))s"
+            let line = "\(label): \(done)/\(total) \(unit), \(Int(rate)) \(unit)/s, ETA \(Int(eta.rounded()))s"
             FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
         }
     }

@@ -32,7 +32,9 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
                     SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self, AccountCommand.self, PasswordCommand.self,
                     UserCommand.self, CountriesCommand.self,
                 ]),
-            CommandGroup(name: "Running the library", subcommands: [Serve.self, AuditCommand.self, ProjectionsCommand.self]),
+            CommandGroup(
+                name: "Running the library",
+                subcommands: [Serve.self, BackupCommand.self, RestoreCommand.self, AuditCommand.self, ProjectionsCommand.self]),
         ])
 
     @OptionGroup var global: GlobalOptions
@@ -81,13 +83,26 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+    @Option(
+        name: .customLong("backup-every"),
+        help: ArgumentHelp(
+            "Back the library up this often while serving, e.g. 30m, 6h, 1d ($SHELFMARK_BACKUP_EVERY). Default: no backups.",
+            valueName: "duration"))
+    var backupEvery: String?
+    @Option(help: ArgumentHelp("How many backups to keep; older ones are removed ($SHELFMARK_BACKUP_KEEP). Default: 7.", valueName: "n"))
+    var keep: String?
+    @Option(
+        name: .customLong("backup-dir"),
+        help: ArgumentHelp("Where the backups go ($SHELFMARK_BACKUP_DIR). Default: backups/ beside the database.", valueName: "folder"))
+    var backupDir: String?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw usage("--port", .outOfRange(min: 0, max: 65_535)) }
     }
 
     func run() async throws {
-        try await CLIContext.current().serve(ServeOptions(host: host, port: port, library: global.options))
+        try await CLIContext.current().serve(
+            ServeOptions(host: host, port: port, library: global.options, backupEvery: backupEvery, keep: keep, backupDir: backupDir))
     }
 }
 

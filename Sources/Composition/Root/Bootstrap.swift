@@ -115,7 +115,7 @@ public enum Bootstrap {
                 DatabaseCloser(database: database, logger: logger),
                 AnchorWriter(verifyLog: library.verifyLog, interval: configuration.integrity.anchorInterval, logger: logger),
                 NoticeScanner(scan: library.circulation.scan, interval: configuration.noticeInterval, logger: logger),
-            ],
+            ] + BackupWriter.services(configuration, library: library, clock: clock, logger: logger),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -16,6 +16,8 @@ public struct ShelfmarkConfiguration: Sendable {
     public var durability: Durability = .full
     /// The chain key file and the anchors (`AnchorWriter.swift`).
     public var integrity = IntegritySettings()
+    /// `serve`'s rotating backups (`BackupSettings.swift`).
+    public var backups = BackupSettings()
 
     // MARK: Serving HTTP
 
@@ -126,6 +128,7 @@ public struct ShelfmarkConfiguration: Sendable {
         }
         configuration.durability = try durability(environment: environment)
         configuration.integrity = try IntegritySettings.resolve(environment: environment)
+        configuration.backups = try BackupSettings.resolve(environment: environment)
         try readNumbers(environment, into: &configuration)
         configuration.trustedProxies = try readTrustedProxies(environment)
         return configuration

@@ -38,9 +38,15 @@ struct LiveEnvironment: CLIEnvironment {
         return level
     }
 
+    func restoring(_ options: LibraryOptions) throws -> RestoreLibrary {
+        Bootstrap.restoreLibrary(try configuration(options))
+    }
+
     func serve(_ options: ServeOptions) async throws {
         if let failure = ListenFailure.probe(host: options.host, port: options.port) { throw failure.configurationError }
         var configuration = try configuration(options.library)
+        configuration.backups = try configuration.backups.overridden(
+            every: options.backupEvery, keep: options.keep, folder: options.backupDir)
         configuration.host = options.host
         configuration.port = options.port
         var logger = Logger(label: "shelfmark")
@@ -49,6 +55,10 @@ struct LiveEnvironment: CLIEnvironment {
         let path = configuration.databasePath
         let log = logger
         let limits = "at most \(configuration.maxConnections!) connections, idle ones closed after \(configuration.idleTimeout) s"
+        if let every = configuration.backups.interval {
+            let folder = configuration.backups.folder(for: path)
+            logger.info("backing up every \(DurationSetting.written(every)) into \(folder), keeping \(configuration.backups.keep)")
+        }
         let app = try NewLibraryNote.noting(path) {
             try Bootstrap.buildApplication(configuration, logger: logger) { port in
                 log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path); \(limits))")

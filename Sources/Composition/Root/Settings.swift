@@ -59,10 +59,11 @@ enum Settings {
     static let authAttempts = NumericSetting("SHELFMARK_AUTH_ATTEMPTS", 1...1_000_000, whole: true, unit: .perMinuteAndClient)
     static let anchorInterval = NumericSetting("SHELFMARK_ANCHOR_INTERVAL", 1...31_536_000, unit: .seconds)
     static let openLibraryDeadline = NumericSetting("SHELFMARK_OPENLIBRARY_DEADLINE", 0.1...300, unit: .seconds)
+    static let backupKeep = NumericSetting("SHELFMARK_BACKUP_KEEP", 1...10_000, whole: true)
 
     /// Every one of them, for `--help` texts and tests.
     static let all = [
         sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, maxHolds, pickupDays, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
-        maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline, maxWalkInLoans,
+        maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline, backupKeep, maxWalkInLoans,
     ]
 }
