@@ -31,15 +31,16 @@ struct Code128Tests {
     }
 
     @Test func everySymbolIsElevenModulesWithAnEvenNumberOfBarModules() {
-        for value in 0...105 {
-            let widths = Code128.widths(digits: String(format: "%02d", value % 100))!
-            #expect(widths.count == 31 && widths.reduce(0, +) == 11 * 4 + 13)
-        }
-        // Each symbol's bars add up to an even number of modules (the symbology's parity rule).
-        let card = Code128.widths(digits: "2741038514")!
-        for symbol in stride(from: 0, to: card.count - 7, by: 6) {
-            let bars = card[symbol] + card[symbol + 2] + card[symbol + 4]
-            #expect(bars % 2 == 0 && card[symbol..<symbol + 6].reduce(0, +) == 11)
+        // Every data symbol (00-99), each with its own check symbol, and Start C and Stop around them.
+        for value in 0...99 {
+            let widths = Code128.widths(digits: String(format: "%02d", value))!
+            #expect(widths.count == 3 * 6 + 7 && widths.reduce(0, +) == 3 * 11 + 13, "\(value)")
+            for symbol in stride(from: 0, to: 18, by: 6) {
+                // The symbology's parity rule: a symbol's bars add up to an even number of modules.
+                #expect((widths[symbol] + widths[symbol + 2] + widths[symbol + 4]) % 2 == 0, "\(value)")
+                #expect(widths[symbol..<symbol + 6].reduce(0, +) == 11, "\(value)")
+            }
+            #expect(Array(widths.suffix(7)) == [2, 3, 3, 1, 1, 1, 2])
         }
     }
 
@@ -55,11 +56,11 @@ struct Code128Tests {
         let svg = CardImage.svg(card)
         let document = try XMLDocument(xmlString: svg)
         let root = try #require(document.rootElement())
-        #expect(root.name == "svg" && root.attribute(forName: "xmlns")?.stringValue == "http://www.w3.org/2000/svg")
+        #expect(root.name == "svg" && svg.contains(#"<svg xmlns="http://www.w3.org/2000/svg""#))
         let bars = try root.nodes(forXPath: "//*[local-name()='g']/*[local-name()='rect']")
-        #expect(bars.count == 3 * 7 + 1, "three bars per symbol, four for Stop")
+        #expect(bars.count == 3 * 7 + 4, "three bars for each of Start C, five pairs and the check symbol, four for Stop")
         #expect(svg.contains("27410 38514"))
         let widths = Code128.widths(digits: card.digits)!
-        #expect(root.attribute(forName: "width")?.stringValue == "\((widths.reduce(0, +) + 20) * 2)")
+        #expect(svg.contains(#"width="\#((widths.reduce(0, +) + 20) * 2)""#), "2 px a module, quiet zones included")
     }
 }
