@@ -21,6 +21,8 @@ enum ErrorProvocations {
             "returning needs only a login, and a member returning another's loan is told it does not exist (404, Authorization.mayActOn): nobody is forbidden",
         "renewLoan 403":
             "renewing needs only a login, and a member renewing another's loan is told it does not exist (404, Authorization.mayActOn): nobody is forbidden",
+        "myCard 404":
+            "every account gets its card at signup, or at its first login since cards, so no session made over HTTP lacks one; a session from before cards does (NoCardYet, DeskUseCaseTests)",
     ]
 
     /// The requests for one declared response: the specific ones when there are, else the rule for its status.
@@ -126,6 +128,26 @@ enum ErrorProvocations {
         ],
         "editMe 409": [{ try await $0.send(.patch, "/api/v1/me", json: #"{"email":"Librarian@example.org"}"#, as: .member) }],
         "listLoans 404": [{ try await $0.send(.get, "/api/v1/loans?member=nobody@example.org") }],
+        "showUser 404": [
+            { try await $0.send(.get, "/api/v1/users/nobody@example.org") },
+            { try await $0.send(.get, "/api/v1/users/\(ErrorWalk.ghost)") },
+            { try await $0.send(.get, "/api/v1/users/0000000098") },
+        ],
+        "lendAtDesk 400": [
+            { try await $0.send(.post, "/api/v1/desk/loans", json: "[]") },
+            { try await $0.send(.post, "/api/v1/desk/loans", json: #"{"card":"27410 38515","bookIds":["\#($0.book)"]}"#) },
+            { try await $0.send(.post, "/api/v1/desk/loans", json: #"{"bookIds":["\#($0.book)"]}"#) },
+            { try await $0.send(.post, "/api/v1/desk/loans", json: #"{"email":"ada@example.org","bookIds":[]}"#) },
+        ],
+        "lendAtDesk 404": [
+            { try await $0.send(.post, "/api/v1/desk/loans", json: #"{"email":"nobody@example.org","bookIds":["\#($0.book)"]}"#) },
+            { try await $0.send(.post, "/api/v1/desk/loans", json: #"{"card":"0000000098","bookIds":["\#($0.book)"]}"#) },
+            { try await $0.send(.post, "/api/v1/desk/loans", json: #"{"email":"ada@example.org","bookIds":["\#(ErrorWalk.ghost)"]}"#) },
+        ],
+        // Ada has a copy of Middlemarch already.
+        "lendAtDesk 409": [
+            { try await $0.send(.post, "/api/v1/desk/loans", json: #"{"email":"ada@example.org","bookIds":["\#($0.lentBook)"]}"#) }
+        ],
         "borrowBooks 400": [
             { try await $0.send(.post, "/api/v1/loans", json: "[]", as: .member) },
             { try await $0.send(.post, "/api/v1/loans", json: #"{"bookIds":[]}"#, as: .member) },

@@ -105,6 +105,14 @@ struct ErrorResponseWalkTests {
                 walk.api.librarianToken
             )
         },
+        "lendAtDesk": { walk in
+            let made = try await walk.send(.post, "/api/v1/books", json: #"{"title":"Persuasion","authors":["Jane Austen"]}"#)
+            let book = try made.object["id"] as? String ?? ""
+            return (
+                try await walk.send(.post, "/api/v1/desk/loans", json: #"{"email":"ada@example.org","bookIds":["\#(book)"]}"#),
+                walk.api.librarianToken
+            )
+        },
         "createBook": { walk in
             (try await walk.send(.post, "/api/v1/books", json: #"{"title":"Emma","authors":["Jane Austen"]}"#), walk.api.librarianToken)
         },

@@ -26,7 +26,7 @@ struct ProblemKind {
         switch error {
         case let error as BookRefused: self = Self.of(error)
         case let error as LoanRefused: self = Self.of(error)
-        case is NotFound: self = .notFound
+        case is NotFound, is NoCardYet: self = .notFound
         case is TooMuchContention: self.init(status: 503, slug: "contention", title: "Busy")
         case is Unauthenticated: self.init(status: 401, slug: "unauthenticated", title: "Unauthorized")
         case is InvalidCredentials: self.init(status: 401, slug: "invalid-credentials", title: "Unauthorized")
@@ -79,7 +79,7 @@ struct ProblemKind {
         case .patron(.alreadyBorrowed), .patron(.holdLimitReached):
             ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")
         case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .loan(.othersWaiting),
-            .patron:
+            .patron, .walkIn:
             ProblemKind(status: 409, slug: "loan-refused", title: "Loan refused")
         case .hold(.copyOnShelf), .hold(.alreadyHolding), .hold(.setAsideForOthers), .hold(.copiesSetAside), .hold(.idInUse):
             ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")

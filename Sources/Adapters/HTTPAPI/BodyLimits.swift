@@ -95,7 +95,7 @@ struct AdmissionMiddleware: RouterMiddleware {
         if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
             do {
                 try Authorization.require(operation, by: RequestScope.principal)
-                try Negotiation.requireJSON(request.headers)
+                try Negotiation.require(request.headers, route: OperationRoutes.route(request, endpoint: context.endpointPath))
             } catch {
                 guard hasBody else { throw error }
                 return try refusing(error, body: request.body, channel: context.channel)

@@ -16,12 +16,11 @@ extension LibraryAPI {
     }
 
     func listLoans(_ input: Operations.ListLoans.Input) async throws -> Operations.ListLoans.Output {
-        var member: UserID?
-        if let email = input.query.member { member = try await accounts.members.find(email, by: principal) }
         let book = try input.query.book.map { id throws(NotFound) in try BookID.parse(id) }
         let page = try PageRequest(limit: input.query.limit, offset: input.query.offset)
-        let loans = try await circulation.list.active(
-            member: member, book: book, overdueOnly: input.query.overdue ?? false, page: page, by: principal)
+        let loans = try await library.desk.loans.execute(
+            member: input.query.member, walkIn: input.query.borrower, book: book, overdueOnly: input.query.overdue ?? false, page: page,
+            by: principal)
         return .ok(.init(body: .json(.init(loans, overdue: circulation.list.isOverdue))))
     }
 

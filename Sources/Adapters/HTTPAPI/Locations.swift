@@ -11,6 +11,8 @@ enum Locations {
     static let ownLoans = "/api/v1/me/loans"
     /// After placing a hold: the member's holds, the new one among them.
     static let ownHolds = "/api/v1/me/holds"
+    /// A member's record at the desk, where books lent to them at the desk are listed.
+    static func member(_ id: UserID) -> String { "/api/v1/users/\(id)" }
     /// The copies of a book out on loan, where a walk-in loan is listed.
     static func loans(of book: BookID) -> String { "/api/v1/loans?book=\(book)" }
 }

@@ -25,6 +25,9 @@ enum OperationRoutes {
         "POST /api/v1/loans/{id}/return": .returnLoan,
         "POST /api/v1/loans/{id}/renew": .renewLoan,
         "POST /api/v1/books/{id}/checkout": .lendWalkIn,
+        "POST /api/v1/desk/loans": .lendAtDesk,
+        "GET /api/v1/users/{idOrEmail}": .showMember,
+        "GET /api/v1/me/card": .showOwnAccount,
         "GET /api/v1/me/loans": .listOwnLoans,
         "POST /api/v1/me/loans/renew-all": .renewAllLoans,
         "POST /api/v1/holds": .placeHold,
@@ -55,7 +58,11 @@ enum OperationRoutes {
     /// The operation of the route a request matched, or nil (no route: the router answers 404/405).
     /// A `HEAD` runs its `GET`'s operation.
     static func operation(_ request: Request, endpoint: String?) -> LibraryOperation? {
-        guard let endpoint else { return nil }
-        return table["\(request.method == .head ? "GET" : request.method.rawValue) \(endpoint)"]
+        route(request, endpoint: endpoint).flatMap { table[$0] }
+    }
+
+    /// The key of the route a request matched (`GET /api/v1/me`), or nil; a `HEAD` is its `GET`.
+    static func route(_ request: Request, endpoint: String?) -> String? {
+        endpoint.map { "\(request.method == .head ? "GET" : request.method.rawValue) \($0)" }
     }
 }
