@@ -47,7 +47,7 @@ extension Twins {
         try await twin(
             "signup", ["signup", "--login", "--email", "ada@example.org", "--name", "Member", "--country", "FR"], .post, "/api/v1/users",
             json: #"{"email":"cy@example.org","password":"Member-Pass1","displayName":"Member","country":"FR"}"#, token: .none,
-            stdin: "Member-Pass1\n", volatile: ["id", "email", "token", "expiresAt", "registeredAt"])
+            stdin: "Member-Pass1\n", volatile: ["id", "email", "token", "expiresAt", "registeredAt", "cardNumber"])
         try await twin("whoami", ["whoami"], .get, "/api/v1/me", token: try cliToken)
         try await twin("account show", ["account", "show"], .get, "/api/v1/me", token: try cliToken)
         // The same change both ways: the second changes nothing, so both answers are the account as it is.
@@ -108,6 +108,16 @@ extension Twins {
             "loan checkout", ["loan", "checkout", twinBook, "--name", "Mrs Hudson"], .post, "/api/v1/books/\(twinBook)/checkout",
             json: #"{"borrowerName":"Mrs Hudson"}"#, volatile: loanWrite)
         try await twin("loan list", ["loan", "list", "--book", twinBook, "--limit", "1"], .get, "/api/v1/loans?book=\(twinBook)&limit=1")
+        // The desk lends Ada one book by email through the CLI, another by card through the API: two loans alike.
+        let desk = try await (1...2).asyncMap { _ in
+            try #require(try await api.send(.post, "/api/v1/books", json: #"{"title":"Desk","authors":["A"]}"#).object["id"] as? String)
+        }
+        let record = try await api.send(.get, "/api/v1/users/ada@example.org").object
+        let card = try #require((record["user"] as? [String: Any])?["cardNumber"] as? String)
+        try await twin(
+            "desk lend", ["desk", "lend", "--email", "ada@example.org", desk[0]], .post, "/api/v1/desk/loans",
+            json: #"{"card":"\#(card)","bookIds":["\#(desk[1])"]}"#, volatile: loanWrite)
+        try await twin("user show", ["user", "show", "ada@example.org"], .get, "/api/v1/users/\(card)")
     }
 
     func holds() async throws {
@@ -185,4 +195,13 @@ extension Twins {
 
 extension Set<String> {
     fileprivate static func + (set: Set<String>, more: [String]) -> Set<String> { set.union(more) }
+}
+
+extension Sequence {
+    /// The transform of each element, one after the other.
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
 }

@@ -106,8 +106,11 @@ func signedInAnswer(_ signedIn: SignedIn, _ library: Library) async throws -> Co
 func printAccounts(_ accounts: [AccountSummary]) {
     print(
         table(
-            ["ID", "EMAIL", "NAME", "COUNTRY", "ROLE", "REGISTERED"],
+            ["ID", "EMAIL", "NAME", "COUNTRY", "ROLE", "CARD", "REGISTERED"],
             accounts.map {
-                [$0.id.description, $0.email.value, $0.displayName, $0.country, $0.role.rawValue, TableDates.day($0.registeredAt)]
+                [
+                    $0.id.description, $0.email.value, $0.displayName, $0.country, $0.role.rawValue, $0.cardNumber?.grouped ?? "-",
+                    TableDates.day($0.registeredAt),
+                ]
             }))
 }

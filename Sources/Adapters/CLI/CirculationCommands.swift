@@ -87,7 +87,11 @@ struct LoanCommand: AsyncParsableCommand {
                 GET /api/v1/loans answers.
                 """)
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: ArgumentHelp("Only this member's active loans (librarians).", valueName: "email")) var member: String?
+        @Option(
+            help: ArgumentHelp("Only this member's active loans (librarians): an email, account id or card number.", valueName: "member"))
+        var member: String?
+        @Option(help: ArgumentHelp("Only this walk-in borrower's active loans, by name (librarians).", valueName: "name"))
+        var borrower: String?
         @Option(help: ArgumentHelp("Only this book's copies out (librarians).", valueName: "book-id")) var book: String?
         @Flag(help: "Only overdue loans (librarians).") var overdue = false
         @OptionGroup var paging: PagingOptions
@@ -95,14 +99,13 @@ struct LoanCommand: AsyncParsableCommand {
             let (library, principal) = try await global.acting()
             let list = library.circulation.list
             let page: Page<LoanSummary>
-            if case .user(_, .member, _) = principal, member == nil, book == nil, !overdue {
+            if case .user(_, .member, _) = principal, member == nil, borrower == nil, book == nil, !overdue {
                 page = try await paging.fetch { try await list.mine(page: $0, by: principal) }
             } else {
-                var memberID: UserID?
-                if let member { memberID = try await library.accounts.members.find(member, by: principal) }
                 let bookID = try book.map { id throws(NotFound) in try BookID.parse(id) }
                 page = try await paging.fetch {
-                    try await list.active(member: memberID, book: bookID, overdueOnly: overdue, page: $0, by: principal)
+                    try await library.desk.loans.execute(
+                        member: member, walkIn: borrower, book: bookID, overdueOnly: overdue, page: $0, by: principal)
                 }
             }
             if global.json { return try printJSON(Components.Schemas.LoanPage(page, overdue: list.isOverdue)) }
@@ -139,7 +142,8 @@ private func printLoan(_ loan: LoanSummary, _ library: Library, _ global: Global
     printLoans([loan], list)
 }
 
-private func printLoans(_ loans: [LoanSummary], _ list: ListLoans) {
+/// Loans as a table (or the catalogue's "nothing listed").
+func printLoans(_ loans: [LoanSummary], _ list: ListLoans) {
     guard !loans.isEmpty else { return print(say(.nothingListed(.loans))) }
     print(
         table(

@@ -7,7 +7,7 @@ import Domain
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account", abstract: "Your own account: show it, change your name, country or email.",
-        subcommands: [Show.self, Edit.self])
+        subcommands: [Show.self, Edit.self, Card.self])
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(

@@ -25,7 +25,7 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
         version: version,
         groupedSubcommands: [
             CommandGroup(name: "Catalogue", subcommands: [BookCommand.self, SearchCommand.self, BookmarkCommand.self]),
-            CommandGroup(name: "Circulation", subcommands: [LoanCommand.self, HoldCommand.self, NoticesCommand.self]),
+            CommandGroup(name: "Circulation", subcommands: [LoanCommand.self, DeskCommand.self, HoldCommand.self, NoticesCommand.self]),
             CommandGroup(
                 name: "Accounts",
                 subcommands: [
