@@ -34,6 +34,8 @@ public struct Forbidden: MessageConvertible, Equatable, Sendable {
     public enum Reason: Equatable, Sendable, CaseIterable {
         /// The operation is a librarian's.
         case librarianOnly
+        /// Only the operator, on the command line without a session, may have the secrets (an export's).
+        case operatorOnly
     }
 
     public let reason: Reason

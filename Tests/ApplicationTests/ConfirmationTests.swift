@@ -39,7 +39,11 @@ struct ConfirmationTests {
         .libraryCreated(path: "/srv/library.sqlite"),
         .readModelsRebuilt(events: 12), .replayed(events: 3, into: "past.sqlite"), .exported(events: 3),
         .anchored(position: 4, hash: String(repeating: "ab", count: 32), at: moment, file: "a"), .logVerified(true),
-        .logVerified(false), .asOf(moment, events: 7),
+        .logVerified(false), .asOf(moment, events: 7), .actor(.member(name: "Ada Lovelace", email: "ada@example.org")),
+        .actor(.erasedMember), .actor(.unknownMember), .actor(.cliOperator), .actor(.system), .actor(.anonymous),
+        .fieldChange(FieldChange(field: "publisher", before: "Chilton", after: "Harper")),
+        .fieldChange(FieldChange(field: "title", after: "Dune")),
+        .fieldChange(FieldChange(field: "publisher", before: "Chilton", after: nil)),
     ]
     static let backups: [Application.Confirmation] = [
         .backedUp(
@@ -105,13 +109,15 @@ struct ConfirmationTests {
         case .anchored: "anchored"
         case .logVerified: "logVerified"
         case .asOf: "asOf"
+        case .actor: "actor"
+        case .fieldChange: "fieldChange"
         case .backedUp: "backedUp"
         case .restored: "restored"
         }
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 38, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 40, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
     }
 

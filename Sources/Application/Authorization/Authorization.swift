@@ -65,6 +65,13 @@ public enum Authorization {
         return (id, session)
     }
 
+    /// Secrets (password hashes, reset-code and session-token digests) leave the library only in
+    /// the operator's backups (`audit export --include-secrets` without a session): never to a
+    /// session, a librarian's included. Throws `Forbidden(.operatorOnly)`.
+    public static func requireSecrets(by principal: Principal) throws {
+        guard principal == .cliOperator else { throw Forbidden(.operatorOnly) }
+    }
+
     /// Whether `principal` may see or act on what belongs to `owner` (nil: nobody's, such as a
     /// walk-in loan): its owner, librarians and the operator. To anyone else it does not exist.
     public static func mayActOn(ownedBy owner: UserID?, by principal: Principal) -> Bool {

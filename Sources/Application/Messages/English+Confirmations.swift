@@ -64,6 +64,8 @@ extension English {
             "Anchored position \(position) (hash \(hash.prefix(12))…)\(at.map { " at \(Self.time($0))" } ?? "") in \(file)."
         case .logVerified(let passed): passed ? "The log verifies." : "The log does NOT verify."
         case .asOf(let moment, let events): "As of \(Self.time(moment)) (\(events) events):"
+        case .actor(let actor): name(actor)
+        case .fieldChange(let change): text(change)
         case .backedUp(let report): backedUp(report)
         case .restored(let report): restored(report)
         }

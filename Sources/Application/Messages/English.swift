@@ -61,6 +61,9 @@ public struct English: MessageCatalogue {
         case .holdIDInUse: "another hold has this id already"
         case .unauthenticated: "please log in first: this needs a valid session"
         case .forbidden(.librarianOnly): "only a librarian may do this"
+        case .forbidden(.operatorOnly):
+            "only the database's operator may export the secrets (password hashes, reset codes): run `shelfmark logout`, then"
+                + " export again to keep them for a backup, or export without --include-secrets"
         case .emailTaken: "an account with this email address already exists"
         case .lastLibrarian(let member):
             "\(member.displayName) (\(member.email)) is the library's last librarian and stays one: "

@@ -317,6 +317,10 @@ public enum Confirmation: Equatable, Sendable {
     case logVerified(Bool)
     /// A view of the library as it was at a moment, after so many events.
     case asOf(Date, events: Int64)
+    /// Who did something, or whom a view names: "Ada Lovelace <ada@example.org>", "erased member".
+    case actor(ActorName)
+    /// One field an event set or changed: "publisher: Chilton → Harper".
+    case fieldChange(FieldChange)
     /// A consistent copy of the library was written.
     case backedUp(BackupReport)
     /// A verified backup took the library's place.
