@@ -174,8 +174,14 @@ extension Twins {
         let book = try #require(
             (try await api.send(.get, "/api/v1/books?sort=oldest").object["items"] as? [[String: Any]])?.first?["id"] as? String)
         try await twin("audit history", ["audit", "history", "--book", book], .get, "/api/v1/audit/history?book=\(book)")
-        try await twin(
+        let history = try await twin(
             "audit history", ["audit", "history", "--member", "ada@example.org"], .get, "/api/v1/audit/history?member=ada@example.org")
+        // The payload is an object, not JSON inside a string, its secrets redacted; the actor has a name.
+        guard case .array(let events)? = history?["items"], case .object(let payload)? = events.first?["payload"] else {
+            Issue.record("no history items with an object payload: \(String(describing: history))")
+            return
+        }
+        #expect(payload["passwordHash"]?.string == "[redacted]" && events.first?["actorName"]?.string != nil)
         let now = Date().formatted(.iso8601)
         for view in ["books", "loans"] {
             try await twin("audit as-of", ["audit", "as-of", now, view], .get, "/api/v1/audit/as-of?at=\(now)&view=\(view)")

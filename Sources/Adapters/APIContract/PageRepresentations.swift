@@ -50,17 +50,10 @@ extension Components.Schemas.SearchPage {
     }
 }
 
-extension Components.Schemas.HistoryEntry {
-    /// One stored event as the log holds it.
-    public init(_ e: Application.HistoryEntry) {
-        self.init(position: e.position, version: e.version, _type: e.type, recordedAt: e.recordedAt, actor: e.actor, payload: e.payload)
-    }
-}
-
 extension Components.Schemas.HistoryPage {
-    /// A page of a stream's events.
-    public init(_ page: Page<Application.HistoryEntry>) {
-        self.init(value1: .init(page), value2: .init(items: page.items.map(Components.Schemas.HistoryEntry.init)))
+    /// A page of a stream's events, its actors and changes worded by `catalogue`.
+    public init(_ page: Page<Application.HistoryEntry>, in catalogue: any MessageCatalogue = Catalogues.english) throws {
+        self.init(value1: .init(page), value2: .init(items: try page.items.map { try .init($0, in: catalogue) }))
     }
 }
 

@@ -79,17 +79,26 @@ extension AuditCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
             abstract: "Write the log, with its hashes, as JSON lines for outside tools (verify it with `audit verify --file`).",
-            discussion: "No API twin: the lines are the export's own format, with or without --json.")
+            discussion: """
+                Secrets (password hashes, reset-code and session-token digests) read "[redacted]" and each such line lists its \
+                `redacted` fields: verifying the export cannot recompute those events' hashes, and says which. --include-secrets \
+                keeps them, for backups: the operator's only (no saved session; `shelfmark logout` first). No API twin: the lines \
+                are the export's own format, with or without --json.
+                """)
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(help: ArgumentHelp("The first position to export.", valueName: "position")) var from: Int64 = 1
         @Option(help: "Only jsonl.") var format = "jsonl"
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
         var output: String?
+        @Flag(help: "Keep the secrets (password hashes, reset-code and token digests), for a backup. The operator only.")
+        var includeSecrets = false
 
         func validate() throws { if format != "jsonl" { throw usage("--format", .notOneOf(["jsonl"])) } }
 
         func run() async throws {
             let (library, principal) = try await global.acting()
+            let secrets: ExportedSecrets = includeSecrets ? .included : .redacted
+            if includeSecrets { try Authorization.requireSecrets(by: principal) }
             var handle = FileHandle.standardOutput
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
@@ -97,7 +106,9 @@ extension AuditCommand {
                 }
                 handle = file
             }
-            let count = try await library.exportLog.execute(from: from, by: principal) { line in handle.write(Data((line + "\n").utf8)) }
+            let count = try await library.exportLog.execute(from: from, secrets: secrets, by: principal) { line in
+                handle.write(Data((line + "\n").utf8))
+            }
             if output != nil { print(say(.exported(events: count))) }
         }
     }
@@ -128,14 +139,16 @@ extension AuditCommand {
                     .stream(stream ?? "")
                 }
             let page = try await paging.fetch { try await library.history.execute(subject, page: $0, by: principal) }
-            if global.json { return try printJSON(Components.Schemas.HistoryPage(page)) }
-            print(
-                table(
-                    ["#", "POSITION", "TIME", "ACTOR", "TYPE"],
-                    page.items.map {
-                        [String($0.version), String($0.position), TableDates.minute(iso: $0.recordedAt), $0.actor, $0.type]
-                    }, maxWidth: 60))
+            if global.json { return try printJSON(Components.Schemas.HistoryPage(page, in: catalogue)) }
+            print(table(["#", "POSITION", "TIME", "ACTOR", "TYPE", "CHANGES"], page.items.flatMap(Self.rows), maxWidth: 60))
             print(page.footer)
+        }
+
+        /// One event's rows: the event and its first change, then one row for each other change.
+        static func rows(_ e: HistoryEntry) -> [[String]] {
+            let changes = e.changes.map { say(.fieldChange($0)) }
+            let first = [String(e.version), String(e.position), TableDates.minute(iso: e.recordedAt), say(.actor(e.actorName)), e.type]
+            return [first + [changes.first ?? ""]] + changes.dropFirst().map { ["", "", "", "", "", $0] }
         }
     }
 }

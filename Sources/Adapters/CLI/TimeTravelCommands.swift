@@ -75,7 +75,8 @@ extension AuditCommand {
                             ["LOAN", "BOOK", "BORROWER", "DUE", "STATE"],
                             answer.loans.map {
                                 [
-                                    $0.id.description, $0.bookTitle, $0.borrowerName, TableDates.minute($0.dueAt),
+                                    $0.id.description, $0.bookTitle, answer.name($0.borrower) ?? $0.borrowerName,
+                                    TableDates.minute($0.dueAt),
                                     $0.returnedAt == nil ? ($0.isOverdue(at: moment) ? "OVERDUE" : "out") : "returned",
                                 ]
                             }))
@@ -88,13 +89,18 @@ extension AuditCommand {
                             ["HOLD", "MEMBER", "PLACED", "STATE"],
                             answer.holds.map {
                                 [
-                                    $0.id.description, $0.memberName, TableDates.minute($0.placedAt),
+                                    $0.id.description, answer.name($0.member) ?? $0.memberName, TableDates.minute($0.placedAt),
                                     $0.position.map { "waiting, number \($0) in line" } ?? "ready",
                                 ]
                             }))
             }
         }
     }
+}
+
+extension TimeTravel.Answer {
+    /// A member the answer names, as the accounts say now ("Ada Lovelace <ada@example.org>", "erased member").
+    func name(_ member: UserID?) -> String? { member.flatMap { people[$0] }.map { say(.actor($0)) } }
 }
 
 /// An ISO 8601 time given on the command line; a field error on `option` when it is not one.

@@ -23,7 +23,8 @@ extension LibraryAPI {
             throw InvalidInput("book", .exactlyOneOf(["book", "member", "loan", "stream"]))
         }
         let page = try PageRequest(limit: q.limit, offset: q.offset)
-        return .ok(.init(body: .json(.init(try await library.history.execute(subject, page: page, by: principal)))))
+        let history = try await library.history.execute(subject, page: page, by: principal)
+        return .ok(.init(body: .json(try .init(history, in: TransportTexts.catalogue))))
     }
 }
 

@@ -4,6 +4,8 @@ import GRDB
 
 /// One stored event as `audit export` writes it: the stored columns verbatim (the payload as the
 /// stored JSON text, so the canonical encoding can be recomputed), with its hash and the previous one.
+/// Unless the operator asked for the secrets, `redacted` names the payload's secret fields, which
+/// read `Secrets.marker`: that event's hash can then not be recomputed.
 public struct ExportedEvent: Codable, Equatable, Sendable {
     public let position: Int64
     public let stream: String
@@ -17,6 +19,8 @@ public struct ExportedEvent: Codable, Equatable, Sendable {
     public let causationId: String?
     public let previousHash: String
     public let hash: String
+    /// The payload's fields whose values were redacted; absent when none was.
+    public var redacted: [String]? = nil
 
     var fields: HashChain.Fields {
         HashChain.Fields(
@@ -26,8 +30,11 @@ public struct ExportedEvent: Codable, Equatable, Sendable {
 }
 
 extension LibraryDatabase {
-    /// Writes the log from `position` on as JSON lines to `write`, in order; returns the number written.
-    public func export(from position: Int64 = 1, to write: (String) throws -> Void) async throws -> Int64 {
+    /// Writes the log from `position` on as JSON lines to `write`, in order, its secrets redacted
+    /// unless `secrets` is `.included`; returns the number written.
+    public func export(
+        from position: Int64 = 1, secrets: ExportedSecrets = .redacted, to write: (String) throws -> Void
+    ) async throws -> Int64 {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var after = max(0, position - 1)
@@ -42,10 +49,11 @@ extension LibraryDatabase {
             }
             guard !rows.isEmpty else { return count }
             for (f, hash) in rows {
+                let (payload, redacted) = secrets == .included ? (f.payload, []) : Secrets.redact(type: f.eventType, payload: f.payload)
                 let line = ExportedEvent(
-                    position: f.position, stream: f.streamID, version: f.streamVersion, type: f.eventType, payload: f.payload,
+                    position: f.position, stream: f.streamID, version: f.streamVersion, type: f.eventType, payload: payload,
                     eventId: f.eventID, recordedAt: f.recordedAt, actor: f.actor, correlationId: f.correlationID,
-                    causationId: f.causationID, previousHash: previous, hash: hash)
+                    causationId: f.causationID, previousHash: previous, hash: hash, redacted: redacted.isEmpty ? nil : redacted)
                 try write(String(decoding: try encoder.encode(line), as: UTF8.self))
                 previous = hash
                 after = f.position
@@ -56,7 +64,9 @@ extension LibraryDatabase {
 
     /// Verifies an exported log offline: every line parses, every hash is right and links to the
     /// line before, positions and stream versions have no gaps (within the export). Without the
-    /// chain key: an export of keyed events verifies only through a library that has the key.
+    /// chain key: an export of keyed events verifies only through a library that has the key. An
+    /// event whose secrets were redacted links like any other, but its own hash cannot be
+    /// recomputed: the report names those events (`redacted secrets`).
     public static func verifyExport(lines: some Sequence<String>) -> [AuditCheck] { verifyExport(lines: lines, chain: .unkeyed) }
 
     static func verifyExport(lines: some Sequence<String>, chain: ChainHasher) -> [AuditCheck] {
@@ -64,6 +74,7 @@ extension LibraryDatabase {
         var previous: ExportedEvent?
         var versions: [StreamName: Int64] = [:]  // keyed by bytes, as the store keeps streams apart
         var count = 0
+        var unchecked: [Int64] = []
         for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let event = try? decoder.decode(ExportedEvent.self, from: Data(line.utf8)) else {
                 return [AuditCheck(name: "export", passed: false, detail: "line \(number + 1) is not an exported event")]
@@ -75,7 +86,16 @@ extension LibraryDatabase {
                         detail: "position \(event.position) does not follow position \(previous.position)")
                 ]
             }
-            if chain.hash(previous: event.previousHash, event.fields) != event.hash {
+            if let redacted = event.redacted {
+                guard Self.isRedaction(event, of: redacted) else {
+                    return [
+                        AuditCheck(
+                            name: "hash chain", passed: false,
+                            detail: "position \(event.position) claims redacted fields that are not secrets of \(event.type)")
+                    ]
+                }
+                unchecked.append(event.position)
+            } else if chain.hash(previous: event.previousHash, event.fields) != event.hash {
                 return [AuditCheck(name: "hash chain", passed: false, detail: "the chain breaks at position \(event.position)")]
             }
             if let last = versions[StreamName(event.stream)], event.version != last + 1 {
@@ -89,27 +109,70 @@ extension LibraryDatabase {
             previous = event
             count += 1
         }
-        return [
-            AuditCheck(name: "hash chain", passed: true, detail: "\(count) exported events chained, \(versions.count) streams without gaps")
-        ]
+        let chained = AuditCheck(
+            name: "hash chain", passed: true, detail: "\(count) exported events chained, \(versions.count) streams without gaps")
+        return unchecked.isEmpty ? [chained] : [chained, redactedReport(unchecked)]
+    }
+
+    /// Whether a line's redaction is one `audit export` makes: only its type's secret fields, each reading the marker.
+    static func isRedaction(_ event: ExportedEvent, of fields: [String]) -> Bool {
+        guard !fields.isEmpty, Set(fields).isSubset(of: Secrets.fields(of: event.type)),
+            let payload = PayloadValue.object(parsing: event.payload)
+        else { return false }
+        return fields.allSatisfy { payload[$0] == .string(Secrets.marker) }
+    }
+
+    /// What verify could not check in an export with its secrets redacted, said precisely.
+    static func redactedReport(_ positions: [Int64]) -> AuditCheck {
+        let listed = positions.prefix(10).map(String.init).joined(separator: ", ") + (positions.count > 10 ? ", …" : "")
+        let which =
+            positions.count == 1
+            ? "1 event has its secrets redacted (position" : "\(positions.count) events have their secrets redacted (positions"
+        return AuditCheck(
+            name: "redacted secrets", passed: true,
+            detail: "\(which) \(listed)): each links to the events around it, but its own hash cannot be recomputed without"
+                + " the secrets, so a change to it would not show here; an export made with --include-secrets checks every hash")
     }
 }
 
 extension LibraryDatabase: LogArchive {
     public func verifyExport(lines: [String]) -> [AuditCheck] { Self.verifyExport(lines: lines, chain: chain) }
 
-    public func history(_ stream: StreamName, page: PageRequest) async throws -> Page<HistoryEntry> {
+    public func history(_ stream: StreamName, page: PageRequest) async throws -> Page<LoggedEvent> {
         try await scans.read { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events WHERE stream_id = ?", arguments: [stream.rawValue]) ?? 0
             let rows = try Row.fetchAll(
                 db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version LIMIT ? OFFSET ?",
                 arguments: [stream.rawValue, page.limit, page.offset])
-            let items = rows.map {
-                HistoryEntry(
-                    position: $0["position"], version: $0["stream_version"], type: $0["event_type"],
-                    recordedAt: $0["recorded_at"], actor: $0["actor"], payload: $0["payload"])
-            }
-            return Page(items: items, total: total, of: page)
+            let keys = PersonalKeys.Reader(db)
+            let erased = try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue)
+            return Page(items: try rows.map { try Self.loggedEvent($0, keys, erasedStream: erased) }, total: total, of: page)
         }
+    }
+
+    public func events(_ stream: StreamName, before version: Int64) async throws -> [LoggedEvent] {
+        try await scans.read { db in
+            let keys = PersonalKeys.Reader(db)
+            let erased = try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue)
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM events WHERE stream_id = ? AND stream_version < ? ORDER BY stream_version",
+                arguments: [stream.rawValue, version]
+            ).map { try Self.loggedEvent($0, keys, erasedStream: erased) }
+        }
+    }
+
+    /// One row of `events` as history reads it: its personal data opened with the member's key
+    /// (`null` once erased), in the same read transaction as the row; in an erased member's legacy
+    /// claim stream (named by their address, written before sealing) the address reads `null` too.
+    static func loggedEvent(_ row: Row, _ keys: PersonalKeys.Reader, erasedStream: Bool = false) throws -> LoggedEvent {
+        let type: String = row["event_type"]
+        var payload = try EventCodec.readable(type: type, payload: row["payload"], keys: keys.key)
+        if erasedStream, var object = PayloadValue.object(parsing: payload), object["email"] != nil {
+            object["email"] = .null
+            payload = PayloadValue.text(of: object)
+        }
+        return LoggedEvent(
+            position: row["position"], version: row["stream_version"], type: type, recordedAt: row["recorded_at"],
+            actor: row["actor"], payload: payload)
     }
 }

@@ -42,13 +42,16 @@ public struct TimeTravel: Sendable {
         /// A book's waiting list, in the order of the line.
         public var holds: [HoldSummary] = []
         public var events: Int64 = 0
+        /// The members the answer names (borrowers, members in line), as the accounts say now:
+        /// an account erased since reads "erased member" in the past too.
+        public var people: [UserID: ActorName] = [:]
     }
 
     public func execute(at moment: Date, view: View, by principal: Principal) async throws -> Answer {
         try Authorization.require(.timeTravel, by: principal)
         var member: UserID?
         if case .member(let email) = view { member = try await members.find(email, by: principal) }
-        return try await replayer.withSnapshot(until: .time(moment)) { snapshot in
+        var answer = try await replayer.withSnapshot(until: .time(moment)) { snapshot in
             var answer = Answer(events: snapshot.events)
             switch view {
             case .books:
@@ -65,5 +68,10 @@ public struct TimeTravel: Sendable {
             }
             return answer
         }
+        let names = ActorNames(members.deps)
+        for person in Set(answer.loans.compactMap(\.borrower) + answer.holds.map(\.member)) {
+            answer.people[person] = try await names.name(of: person)
+        }
+        return answer
     }
 }

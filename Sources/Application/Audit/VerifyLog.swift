@@ -41,44 +41,16 @@ public struct ExportLog: Sendable {
 
     public init(archive: any LogArchive) { self.archive = archive }
 
-    public func execute(from position: Int64 = 1, by principal: Principal, to write: (String) throws -> Void) async throws -> Int64 {
+    /// Writes the log from `position` on; secrets redacted unless `secrets` is `.included`, which
+    /// only the operator may ask for (`Authorization.requireSecrets`).
+    public func execute(
+        from position: Int64 = 1, secrets: ExportedSecrets = .redacted, by principal: Principal, to write: (String) throws -> Void
+    ) async throws -> Int64 {
         try Authorization.require(.exportLog, by: principal)
+        if secrets == .included { try Authorization.requireSecrets(by: principal) }
         guard position >= 1 else { throw InvalidInput("from", .tooSmall(min: 1)) }
-        return try await archive.export(from: position, to: write)
+        return try await archive.export(from: position, secrets: secrets, to: write)
     }
 
     public func verify(lines: [String]) -> [AuditCheck] { archive.verifyExport(lines: lines) }
-}
-
-/// The history of one aggregate: the events of its stream in order, a page at a time. Librarians and the operator only.
-public struct AggregateHistory: Sendable {
-    let archive: any LogArchive
-    let members: MemberDirectory
-
-    public init(archive: any LogArchive, members: MemberDirectory) {
-        self.archive = archive
-        self.members = members
-    }
-
-    /// What to show the history of.
-    public enum Subject: Sendable {
-        case book(String), member(email: String), loan(String), stream(String)
-    }
-
-    /// One page of the subject's events, oldest first; a subject with no events is not found.
-    public func execute(_ subject: Subject, page: PageRequest = .first, by principal: Principal) async throws -> Page<HistoryEntry> {
-        try Authorization.require(.showHistory, by: principal)
-        let stream: StreamName
-        switch subject {
-        case .book(let id): stream = .book(try BookID.parse(id))
-        case .member(let email): stream = .user(try await members.find(email, by: principal))
-        case .loan(let id):
-            guard let loan = LoanID(id) else { throw NotFound(.loan, id) }
-            stream = .loan(loan)
-        case .stream(let name): stream = StreamName(name)
-        }
-        let entries = try await archive.history(stream, page: page)
-        if entries.total == 0 { throw NotFound(.stream, stream.rawValue) }
-        return entries
-    }
 }

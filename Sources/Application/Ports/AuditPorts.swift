@@ -48,20 +48,33 @@ public struct LogAnchor: Equatable, Sendable, Codable {
 
 /// The log in a portable form, for outside tools.
 public protocol LogArchive: Sendable {
-    /// Writes the log from `position` on, one JSON line per event (with hashes); returns how many.
-    func export(from position: Int64, to write: (String) throws -> Void) async throws -> Int64
+    /// Writes the log from `position` on, one JSON line per event (with hashes), its secrets
+    /// redacted or kept as `secrets` says; returns how many.
+    func export(from position: Int64, secrets: ExportedSecrets, to write: (String) throws -> Void) async throws -> Int64
     /// Verifies an exported log offline: hashes, links and gaps.
     func verifyExport(lines: [String]) -> [AuditCheck]
     /// One page of the events of one stream, oldest first, as stored (type name, time, actor, payload).
-    func history(_ stream: StreamName, page: PageRequest) async throws -> Page<HistoryEntry>
+    func history(_ stream: StreamName, page: PageRequest) async throws -> Page<LoggedEvent>
+    /// The events of one stream before `version`, oldest first: what a page of its history follows.
+    func events(_ stream: StreamName, before version: Int64) async throws -> [LoggedEvent]
 }
 
-/// One stored event, for people and outside tools.
-public struct HistoryEntry: Equatable, Sendable, Codable {
+/// Whether an export keeps the secrets (password hashes, reset-code and session-token digests).
+public enum ExportedSecrets: Sendable, Equatable {
+    /// Each secret field reads `Secrets.marker`, and the line lists the fields redacted: the
+    /// export is safe to hand out, and verifying it cannot recompute those events' hashes.
+    case redacted
+    /// Every payload as stored, for backups (the operator only).
+    case included
+}
+
+/// One stored event of a stream, as the log holds it.
+public struct LoggedEvent: Equatable, Sendable {
     public let position: Int64
     public let version: Int64
     public let type: String
     public let recordedAt: String
+    /// As the log records it: `operator`, `system`, `anonymous` or `user:<id>`.
     public let actor: String
     /// The stored JSON payload.
     public let payload: String
@@ -72,6 +85,35 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
         self.recordedAt = recordedAt
         self.actor = actor
         self.payload = payload
+    }
+}
+
+/// One event of a stream's history, for people: who did it, what it changed, and its payload
+/// with the secrets redacted.
+public struct HistoryEntry: Equatable, Sendable {
+    public let position: Int64
+    public let version: Int64
+    public let type: String
+    public let recordedAt: String
+    /// As the log records it: `operator`, `system`, `anonymous` or `user:<id>`.
+    public let actor: String
+    /// Who that is now.
+    public let actorName: ActorName
+    /// The payload, each secret field reading `Secrets.marker`.
+    public let payload: [String: PayloadValue]
+    /// The fields it set or changed, against the stream's events before it.
+    public let changes: [FieldChange]
+    public init(
+        _ event: LoggedEvent, actorName: ActorName, payload: [String: PayloadValue], changes: [FieldChange]
+    ) {
+        self.position = event.position
+        self.version = event.version
+        self.type = event.type
+        self.recordedAt = event.recordedAt
+        self.actor = event.actor
+        self.actorName = actorName
+        self.payload = payload
+        self.changes = changes
     }
 }
 
