@@ -141,7 +141,8 @@ struct HoldUseCaseTests {
         var books: [BookID] = []
         for n in 1...6 {
             let book = try await h.book("Book \(n)")
-            _ = try await h.circulation.checkout.execute(book, borrowerName: "Walk-in", by: .cliOperator)
+            // Six walk-in borrowers, one copy each: a name may have 5 out (SHELFMARK_MAX_WALKIN_LOANS).
+            _ = try await h.circulation.checkout.execute(book, borrowerName: "Walk-in \(n)", by: .cliOperator)
             books.append(book)
         }
         for book in books.prefix(5) { _ = try await h.holds.place.execute(book, by: ada) }
