@@ -33,8 +33,11 @@ let package = Package(
     targets: [
         // Pure domain: aggregates, commands, events, rules. Depends on nothing.
         .target(name: "Domain", path: "Sources/Domain"),
-        // Use cases and ports. Knows the domain, never an adapter.
-        .target(name: "Application", dependencies: ["Domain", logging], path: "Sources/Application"),
+        // Use cases and ports. Knows the domain, never an adapter. swift-crypto seals personal data in
+        // the event codec (AES-GCM) and names claim streams (HMAC), the same for every store.
+        .target(
+            name: "Application", dependencies: ["Domain", logging, .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Application"),
 
         // Adapters: each depends on Application only (plus its own libraries).
         .target(

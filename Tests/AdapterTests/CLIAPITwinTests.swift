@@ -14,7 +14,7 @@ struct CLIAPITwinTests {
         "book add": "createBook", "book import": "importBook", "book list": "listBooks", "book show": "getBook",
         "book edit": "updateBook", "book delete": "deleteBook", "book clear": "clearCatalogue",
         "signup": "signUp", "login": "logIn", "logout": "logOut", "logout --everywhere": "logOutEverywhere", "whoami": "me",
-        "account show": "me", "account edit": "editMe",
+        "account show": "me", "account edit": "editMe", "account close": "closeMe", "user close": "closeUser",
         "user list": "listUsers", "user promote": "changeRole", "user demote": "changeRole",
         "password change": "changePassword", "password reset-code": "issueResetCode", "password reset": "resetPassword",
         "countries list": "listCountries", "countries default": "defaultCountry",
@@ -175,6 +175,7 @@ final class Twins: Sendable {
         try await bookmarksAndSearch()
         try await audit()
         try await clearing()
+        try await closing()
     }
 
     let book = #"{"title":"Twin","authors":["Ann Author"],"categories":["sf"],"copies":3}"#

@@ -128,6 +128,16 @@ enum ErrorProvocations {
         ],
         "editMe 409": [{ try await $0.send(.patch, "/api/v1/me", json: #"{"email":"Librarian@example.org"}"#, as: .member) }],
         "listLoans 404": [{ try await $0.send(.get, "/api/v1/loans?member=nobody@example.org") }],
+        // The member has a book out (the walk's loan): the account stays open; the only librarian stays.
+        "closeMe 409": [{ try await $0.send(.delete, "/api/v1/me", as: .member) }],
+        "closeUser 404": [
+            { try await $0.send(.delete, "/api/v1/users/nobody@example.org") },
+            { try await $0.send(.delete, "/api/v1/users/\(ErrorWalk.ghost)") },
+        ],
+        "closeUser 409": [
+            { try await $0.send(.delete, "/api/v1/users/ada@example.org") },
+            { try await $0.send(.delete, "/api/v1/users/librarian@example.org") },
+        ],
         "showUser 404": [
             { try await $0.send(.get, "/api/v1/users/nobody@example.org") },
             { try await $0.send(.get, "/api/v1/users/\(ErrorWalk.ghost)") },

@@ -19,7 +19,7 @@ struct AuthorizationTests {
     ]
     static let signedIn: Set<LibraryOperation> = [
         .logOut, .showOwnAccount, .editOwnAccount, .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
-        .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans, .changeOwnPassword,
+        .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans, .closeOwnAccount, .changeOwnPassword,
     ]
 
     func outcome(_ operation: LibraryOperation, _ principal: Principal) -> Outcome {

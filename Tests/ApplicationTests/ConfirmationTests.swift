@@ -19,7 +19,8 @@ struct ConfirmationTests {
         .signedUp(email: "bob@example.org", stillActingAs: .member(MemberName(displayName: "Ada", email: "ada@example.org"), .librarian)),
         .signedUp(email: "bob@example.org", stillActingAs: .cliOperator), .loggedIn(email: "ada@example.org"), .loggedOut, .notLoggedIn,
         .actingAs(.cliOperator), .actingAs(.member(MemberName(displayName: "Ada", email: "ada@example.org"), .member)),
-        .profileUpdated(email: "ada@example.org"),
+        .profileUpdated(email: "ada@example.org"), .confirmClosing(name: "Ada", email: "ada@example.org"),
+        .accountClosed(email: "ada@example.org"),
         .accountAdded(email: "ada@example.org"), .roleChanged(email: "ada@example.org", to: .librarian), .noCountryFound,
         .savedSessionRefused, .passwordChanged(sessionsEnded: 0), .passwordChanged(sessionsEnded: 1), .passwordChanged(sessionsEnded: 3),
         .resetCodeIssued(email: "ada@example.org", code: "7K3M-Q9TD-X2FB", until: moment), .passwordReset(email: "ada@example.org"),
@@ -82,13 +83,15 @@ struct ConfirmationTests {
         case .profileUpdated: "profileUpdated"
         case .accountAdded: "accountAdded"
         case .roleChanged: "roleChanged"
-        case .passwordChanged: "passwordChanged"
-        case .resetCodeIssued: "resetCodeIssued"
-        case .passwordReset: "passwordReset"
+        case .confirmClosing: "confirmClosing"
+        case .accountClosed: "accountClosed"
         case .lentAtDesk: "lentAtDesk"
         case .cardsIssued: "cardsIssued"
         case .libraryCard: "libraryCard"
         case .cardDrawn: "cardDrawn"
+        case .passwordChanged: "passwordChanged"
+        case .resetCodeIssued: "resetCodeIssued"
+        case .passwordReset: "passwordReset"
         case .noCountryFound: "noCountryFound"
         case .savedSessionRefused: "savedSessionRefused"
         case .noticesIssued: "noticesIssued"
@@ -109,15 +112,15 @@ struct ConfirmationTests {
         case .anchored: "anchored"
         case .logVerified: "logVerified"
         case .asOf: "asOf"
-        case .actor: "actor"
-        case .fieldChange: "fieldChange"
         case .backedUp: "backedUp"
         case .restored: "restored"
+        case .actor: "actor"
+        case .fieldChange: "fieldChange"
         }
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 40, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 45, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
     }
 

@@ -29,9 +29,10 @@ struct EventCodecTests {
         #expect(repeated.isEmpty, "stored names declared twice: \(repeated.sorted())")
     }
 
-    /// Every payload of the golden files decodes, and encodes back to the very bytes stored unless it is upcast.
+    /// Every payload of the golden files decodes, and encodes back to the very bytes stored unless it
+    /// is upcast or sealed (a sealed payload's key is not in the golden file: it reads as erased).
     @Test func theGoldenLogEncodesToItsOwnBytes() throws {
-        for (stored, event) in try Self.golden() {
+        for (stored, event) in try Self.golden() where !stored.payload.contains(#""$sealed""#) {
             let (type, payload) = try EventCodec.encode(event)
             #expect(type != stored.type || payload == stored.payload, "position \(stored.position) (\(stored.type))")
         }
@@ -82,15 +83,16 @@ enum EventSamples {
         .user(.roleChanged(RoleChanged(user: user, role: .librarian))),
         .user(.sessionOpened(SessionOpened(user: user, session: session, tokenDigest: "ab12", expiresAt: due))),
         .user(.sessionClosed(SessionClosed(user: user, session: session))),
-        .user(.passwordChanged(PasswordChanged(user: user, passwordHash: "$2b$12$new"))),
-        .user(.passwordReset(PasswordReset(user: user, passwordHash: "$2b$12$reset"))),
-        .user(.resetCodeIssued(ResetCodeIssued(user: user, codeDigest: String(repeating: "ab", count: 32), expiresAt: due))),
         .user(.profileChanged(ProfileChanged(user: user, displayName: "Ada Lovelace", country: "FR"))),
         .user(.emailChanged(EmailChanged(user: user, email: try! EmailAddress(parsing: "ada@lovelace.org"), previous: email))),
         .emailClaim(.released(EmailReleased(email: email, user: user))),
+        .user(.passwordChanged(PasswordChanged(user: user, passwordHash: "$2b$12$new"))),
+        .user(.passwordReset(PasswordReset(user: user, passwordHash: "$2b$12$reset"))),
+        .user(.resetCodeIssued(ResetCodeIssued(user: user, codeDigest: String(repeating: "ab", count: 32), expiresAt: due))),
         .emailClaim(.claimed(EmailClaimed(email: email, user: user))),
-        .emailClaim(.loginFailed(LoginAttempted(email: email, at: at))),
-        .emailClaim(.loginSucceeded(LoginAttempted(email: email, at: at))),
+        .emailClaim(.loginFailed(LoginAttempted(email: email, user: user, at: at))),
+        .emailClaim(.loginSucceeded(LoginAttempted(email: email, user: user, at: at))),
+        .user(.closed(UserClosed(user: user))),
         .loan(.opened(LoanOpened(loan: loan, book: book, bookTitle: "Dune", borrower: user, borrowerName: "Ada", lentAt: at, dueAt: due))),
         .loan(.renewed(LoanRenewed(loan: loan, dueAt: due, renewals: 1))),
         .loan(.returned(LoanReturned(loan: loan, book: book, borrower: nil, at: at))),

@@ -4,15 +4,16 @@ import Foundation
 
 /// One key per `Message` case, so a test can walk them all.
 enum MessageKey: CaseIterable {
-    case backup
     case notFound, invalidInput, badSetting, cannotListen, integrity, bookAlreadyInCatalogue, copiesOnLoan, fewerCopiesThanOnLoan,
         noCopyAvailable
     case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, othersWaiting, loanIDInUse, loanLimitReached
     case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
     case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
-    case lastLibrarian, librarianOnlyOnCommandLine
     case wrongPassword, resetCodeRefused
+    case lastLibrarian, librarianOnlyOnCommandLine
+    case closingWithLoans, closingWithHolds
     case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
+    case backup
     case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet
 }
 
@@ -58,13 +59,15 @@ enum MessageSamples {
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden
         case .emailTaken: .emailTaken
-        case .lastLibrarian: .lastLibrarian
-        case .librarianOnlyOnCommandLine: .librarianOnlyOnCommandLine
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled
         case .tooManyAttempts: .tooManyAttempts
         case .wrongPassword: .wrongPassword
         case .resetCodeRefused: .resetCodeRefused
+        case .lastLibrarian: .lastLibrarian
+        case .librarianOnlyOnCommandLine: .librarianOnlyOnCommandLine
+        case .closingWithLoans: .closingWithLoans
+        case .closingWithHolds: .closingWithHolds
         case .request: .request
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
@@ -114,13 +117,18 @@ enum MessageSamples {
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden(.librarianOnly)
         case .emailTaken: .emailTaken
-        case .lastLibrarian: .lastLibrarian(MemberName(displayName: "Ada Lovelace", email: "ada@example.org"))
-        case .librarianOnlyOnCommandLine: .librarianOnlyOnCommandLine(actingAs: MemberName(displayName: "Ada", email: "ada@example.org"))
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled(until: Date(timeIntervalSince1970: 1_796_601_600))
         case .tooManyAttempts: .tooManyAttempts(retryAfterSeconds: 30)
         case .wrongPassword: .wrongPassword
         case .resetCodeRefused: .resetCodeRefused
+        case .lastLibrarian: .lastLibrarian(MemberName(displayName: "Ada Lovelace", email: "ada@example.org"))
+        case .librarianOnlyOnCommandLine: .librarianOnlyOnCommandLine(actingAs: MemberName(displayName: "Ada", email: "ada@example.org"))
+        case .closingWithLoans:
+            .closingWithLoans(
+                MemberName(displayName: "Ada", email: "ada@example.org"),
+                [OverdueBook(title: "The Hobbit", dueAt: Date(timeIntervalSince1970: 1_796_601_600)), OverdueBook(title: nil, dueAt: .now)])
+        case .closingWithHolds: .closingWithHolds(MemberName(displayName: "Ada", email: "ada@example.org"), titles: ["Dune", nil])
         case .request: .request(.methodNotAllowed(method: "PUT", path: "/api/v1/books", allowed: ["GET", "POST"]))
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
@@ -133,13 +141,13 @@ enum MessageSamples {
 
 /// One key per `FieldProblem` case.
 enum FieldProblemKey: CaseIterable {
-    case notADuration
     case required, requiredWith, exactlyOneOf, atLeastOneOf, tooLong, tooManyBytes, tooShort, tooMany, tooFew, outOfRange
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case passwordsDiffer, notAResetCode
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable, folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
+    case notADuration
     case notACardNumber, notAMemberReference
 }
 

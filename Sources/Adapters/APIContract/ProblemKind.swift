@@ -40,6 +40,11 @@ struct ProblemKind {
         case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")
         case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
         case let error as BackupRefused: self = Self.of(error)
+        case let error as ClosingRefused:
+            self =
+                error.rejection == .lastLibrarian
+                ? ProblemKind(status: 409, slug: "last-librarian", title: "The last librarian")
+                : ProblemKind(status: 409, slug: "account-stays-open", title: "The account stays open")
         default: return nil
         }
     }

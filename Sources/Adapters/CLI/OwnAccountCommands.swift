@@ -6,8 +6,8 @@ import Domain
 /// `shelfmark account ...`: the logged-in member's own account.
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "account", abstract: "Your own account: show it, change your name, country or email.",
-        subcommands: [Show.self, Edit.self, Card.self])
+        commandName: "account", abstract: "Your own account: show it, change your name, country or email, or close it.",
+        subcommands: [Show.self, Edit.self, Card.self, Close.self])
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(

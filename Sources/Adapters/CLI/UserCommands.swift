@@ -8,7 +8,7 @@ import Foundation
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "List accounts, add one, promote or demote (librarians and the operator).",
-        subcommands: [List.self, Show.self, Add.self, Promote.self, Demote.self, IssueCards.self])
+        subcommands: [List.self, Show.self, Add.self, Promote.self, Demote.self, IssueCards.self, Close.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(

@@ -58,6 +58,10 @@ public final class InMemoryLoginFailures: LoginFailures, Sendable {
         _ = table.withLock { $0.removeValue(forKey: Key(email: email.value, client: client)) }
     }
 
+    public func forget(email: EmailAddress) async throws {
+        table.withLock { $0 = $0.filter { $0.key.email != email.value } }
+    }
+
     public func move(from old: EmailAddress, to new: EmailAddress) async throws {
         table.withLock {
             for key in $0.keys where key.email == old.value {

@@ -1,44 +1,103 @@
 import Application
+import Domain
 import Synchronization
 
 /// An event store in memory with the same contract as the SQLite one: for tests and throwaway runs.
+/// It keeps events in their stored form (personal data sealed with each member's key, as the
+/// codec writes it) and reads them back through the codec, so erasure behaves as on SQLite.
 public final class InMemoryEventStore: EventStore, Sendable {
-    private let log = Mutex<[RecordedEvent]>([])
+    private struct Stored {
+        let position: Int64
+        let stream: StreamName
+        let version: Int64
+        let type: String
+        let payload: String
+        let metadata: EventMetadata
+    }
+
+    /// The key table, outside the log.
+    private struct KeyTable {
+        var keys: [UserID: PersonalKey] = [:]
+        var erased: Set<UserID> = []
+
+        func key(_ subject: UserID) -> SubjectKey {
+            if let key = keys[subject] { return .active(key) }
+            return erased.contains(subject) ? .erased : .none
+        }
+    }
+
+    private struct State {
+        var log: [Stored] = []
+        var table = KeyTable()
+    }
+
+    private let state = Mutex(State())
+    public let claimNames = ClaimNames(secret: PersonalKey.random().bytes)
 
     public init() {}
 
     @discardableResult
     public func append(_ appends: [StreamAppend]) async throws -> Int64 {
-        try log.withLock { log in
+        let encoded = try appends.map { ($0, try $0.events.map { ($0.metadata, try EventCodec.encoded($0.event)) }) }
+        return try state.withLock { state in
             var versions: [StreamName: Int64] = [:]
             for append in appends {
-                let actual = versions[append.stream] ?? Int64(log.lazy.filter { $0.stream == append.stream }.count)
+                let actual = versions[append.stream] ?? Int64(state.log.lazy.filter { $0.stream == append.stream }.count)
                 guard append.expected.isMet(by: actual) else {
                     throw AppendConflict(stream: append.stream, expected: append.expected, actual: actual)
                 }
                 versions[append.stream] = actual
             }
-            var written: [RecordedEvent] = []
-            for append in appends {
-                for pending in append.events {
+            var table = state.table  // kept only when every event is written
+            var written: [Stored] = []
+            for (append, events) in encoded {
+                for (metadata, event) in events {
                     let version = versions[append.stream, default: 0] + 1
                     versions[append.stream] = version
                     written.append(
-                        RecordedEvent(
-                            position: Int64(log.count + written.count + 1), stream: append.stream, version: version,
-                            event: pending.event, metadata: pending.metadata))
+                        Stored(
+                            position: Int64(state.log.count + written.count + 1), stream: append.stream, version: version,
+                            type: event.type, payload: try Self.seal(event, &table), metadata: metadata))
+                    if let member = event.erases {
+                        table.keys[member] = nil
+                        table.erased.insert(member)
+                    }
                 }
             }
-            log += written
-            return Int64(log.count)
+            state.log += written
+            state.table = table
+            return Int64(state.log.count)
+        }
+    }
+
+    /// The payload as stored: sealed with its member's key, made with their first sealed event.
+    private static func seal(_ event: EventCodec.Encoded, _ table: inout KeyTable) throws -> String {
+        guard let subject = event.personal?.subject else { return event.payload }
+        switch table.key(subject) {
+        case .active(let key): return try EventCodec.sealed(event, key: key)
+        case .erased: throw PersonalDataOfErasedMember(member: subject)
+        case .none:
+            let key = PersonalKey.random()
+            table.keys[subject] = key
+            return try EventCodec.sealed(event, key: key)
         }
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
-        log.withLock { $0.filter { $0.stream == stream && $0.version > version } }
+        try state.withLock { state in
+            try state.log.filter { $0.stream == stream && $0.version > version }.map { try Self.recorded($0, state) }
+        }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
-        log.withLock { log in Array(log.dropFirst(Int(max(0, position))).prefix(limit)) }
+        try state.withLock { state in
+            try state.log.dropFirst(Int(max(0, position))).prefix(limit).map { try Self.recorded($0, state) }
+        }
+    }
+
+    private static func recorded(_ stored: Stored, _ state: State) throws -> RecordedEvent {
+        RecordedEvent(
+            position: stored.position, stream: stored.stream, version: stored.version,
+            event: try EventCodec.decode(type: stored.type, payload: stored.payload, keys: state.table.key), metadata: stored.metadata)
     }
 }

@@ -22,12 +22,11 @@ struct AccountsProjection: SQLiteProjection {
     private func apply(_ event: UserEvent, at recordedAt: Date, _ db: Database) throws {
         switch event {
         case .registered(let e):
+            // Erased (the member closed the account since): no row, as after the closing.
+            guard let email = e.email.known, let name = e.displayName.known, let country = e.country.known else { return }
             try db.cached(
                 sql: "INSERT INTO accounts (id, email, display_name, country, role, registered_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    e.user.description, e.email.value, e.displayName, e.country, e.role.rawValue,
-                    Timestamp.format(recordedAt),
-                ])
+                arguments: [e.user.description, email.value, name, country, e.role.rawValue, Timestamp.format(recordedAt)])
         case .roleChanged(let e):
             try db.cached(sql: "UPDATE accounts SET role = ? WHERE id = ?", arguments: [e.role.rawValue, e.user.description])
         case .profileChanged(let e):
@@ -46,6 +45,10 @@ struct AccountsProjection: SQLiteProjection {
                 arguments: [e.tokenDigest, e.session.description, e.user.description, Timestamp.format(e.expiresAt)])
         case .sessionClosed(let e):
             try db.cached(sql: "DELETE FROM sessions WHERE session_id = ?", arguments: [e.session.description])
+        case .closed(let e):
+            // The account's row goes (its personal data with it: the writer deletes securely) and so do its sessions.
+            try db.cached(sql: "DELETE FROM accounts WHERE id = ?", arguments: [e.user.description])
+            try db.cached(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [e.user.description])
         case .passwordChanged, .passwordReset, .resetCodeIssued:
             return  // hashes and code digests stay in the log only; the sessions a change ends are their own events
         }

@@ -19,7 +19,18 @@ struct CatalogueProjection: SQLiteProjection {
         case .loan(.opened(let e)):
             try db.cached(
                 sql: "UPDATE catalogue_books SET last_checkout_name = ?, last_checkout_at = ? WHERE id = ?",
-                arguments: [e.borrowerName, Timestamp.format(e.lentAt), e.book.description])
+                arguments: [e.borrowerName.known, Timestamp.format(e.lentAt), e.book.description])
+        case .user(.closed(let e)):
+            // A book's last checkout no longer names a member who closed their account (their loans tell which books).
+            try db.cached(
+                sql: """
+                    UPDATE catalogue_books SET last_checkout_name = NULL
+                    WHERE last_checkout_name IS NOT NULL AND EXISTS (
+                        SELECT 1 FROM loans
+                        WHERE loans.book_id = catalogue_books.id AND loans.lent_at = catalogue_books.last_checkout_at
+                              AND loans.borrower_id = ?)
+                    """,
+                arguments: [e.user.description])
         case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark, .isbnClaim, .hold,
             .cardClaim, .walkIn:
             return

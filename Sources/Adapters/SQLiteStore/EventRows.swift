@@ -3,17 +3,17 @@ import Domain
 import Foundation
 import GRDB
 
-/// An event ready for the writer: encoded outside the write transaction.
+/// An event ready for the writer: encoded outside the write transaction (its personal data is
+/// sealed inside it, where the member's key is read or made).
 struct EncodedEvent: Sendable {
     let event: DomainEvent
     let metadata: EventMetadata
-    let type: String
-    let payload: String
+    let encoded: EventCodec.Encoded
 
     init(_ pending: PendingEvent) throws {
         event = pending.event
         metadata = pending.metadata
-        (type, payload) = try EventCodec.encode(pending.event)
+        encoded = try EventCodec.encoded(pending.event)
     }
 }
 
@@ -22,14 +22,16 @@ enum EventRows {
     static let columns =
         "position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor, correlation_id, causation_id"
 
-    /// Writes one event at `position` (the next one), chained to `previous`; returns its hash.
+    /// Writes one event at `position` (the next one), chained to `previous`, its personal data
+    /// sealed (the chain covers the sealed text); deletes the key of the member it erases. Returns its hash.
     static func insert(
         _ event: EncodedEvent, stream: StreamName, version: Int64, position: Int64, previous: String, chain: ChainHasher,
-        _ db: Database
+        names: ClaimNames, _ db: Database
     ) throws -> String {
         let m = event.metadata
+        let payload = try PersonalKeys.seal(event.encoded, db)
         let fields = HashChain.Fields(
-            position: position, streamID: stream.rawValue, streamVersion: version, eventType: event.type, payload: event.payload,
+            position: position, streamID: stream.rawValue, streamVersion: version, eventType: event.encoded.type, payload: payload,
             eventID: UUIDText.lowercase(m.eventID), recordedAt: Timestamp.format(m.recordedAt), actor: m.actor,
             correlationID: UUIDText.lowercase(m.correlationID), causationID: m.causationID.map(UUIDText.lowercase))
         let hash = chain.hash(previous: previous, fields)
@@ -43,6 +45,7 @@ enum EventRows {
                 position, fields.streamID, version, fields.eventType, fields.payload, fields.eventID, fields.recordedAt,
                 fields.actor, fields.correlationID, fields.causationID, hash,
             ])
+        if let member = event.encoded.erases { try PersonalKeys.erase(member, at: position, names: names, db) }
         return hash
     }
 
@@ -56,21 +59,24 @@ enum EventRows {
     }
 
     static func stream(_ stream: StreamName, after version: Int64 = 0, _ db: Database) throws -> [RecordedEvent] {
-        try Row.fetchAll(
+        let keys = PersonalKeys.Reader(db)
+        return try Row.fetchAll(
             db.cachedStatement(sql: "SELECT \(columns) FROM events WHERE stream_id = ? AND stream_version > ? ORDER BY stream_version"),
             arguments: [stream.rawValue, version]
-        ).map(recorded)
+        ).map { try recorded($0, keys) }
     }
 
     static func after(_ position: Int64, limit: Int, _ db: Database) throws -> [RecordedEvent] {
-        try Row.fetchAll(
+        let keys = PersonalKeys.Reader(db)
+        return try Row.fetchAll(
             db, sql: "SELECT \(columns) FROM events WHERE position > ? ORDER BY position LIMIT ?",
             arguments: [position, limit]
-        ).map(recorded)
+        ).map { try recorded($0, keys) }
     }
 
-    /// The event in a row; an `UnreadableEvent` naming its position when a column cannot be read back.
-    static func recorded(_ row: Row) throws -> RecordedEvent {
+    /// The event in a row, its personal data opened with `keys` (erased without them); an
+    /// `UnreadableEvent` naming its position when a column cannot be read back.
+    static func recorded(_ row: Row, _ keys: PersonalKeys.Reader) throws -> RecordedEvent {
         let position: Int64 = row["position"]
         let type: String = row["event_type"]
         func read<T>(_ part: String, _ body: () throws -> T) throws -> T {
@@ -88,7 +94,7 @@ enum EventRows {
             causationID: try read("causation id") { try (row["causation_id"] as String?).map(uuid) })
         return RecordedEvent(
             position: position, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
-            event: try read("payload") { try EventCodec.decode(type: type, payload: row["payload"]) }, metadata: metadata)
+            event: try read("payload") { try EventCodec.decode(type: type, payload: row["payload"], keys: keys.key) }, metadata: metadata)
     }
 
     private static func uuid(_ text: String) throws -> UUID {

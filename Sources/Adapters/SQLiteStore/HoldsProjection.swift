@@ -13,6 +13,10 @@ struct HoldsProjection: SQLiteProjection {
     }
 
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
+        if case .user(.closed(let e)) = recorded.event {
+            // The member's name goes from their holds (erased: the read model keeps '' for it).
+            return try db.cached(sql: "UPDATE holds SET member_name = '' WHERE member_id = ?", arguments: [e.user.description])
+        }
         guard case .hold(let event) = recorded.event else { return }
         switch event {
         case .placed(let e):
@@ -22,7 +26,8 @@ struct HoldsProjection: SQLiteProjection {
                     VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting')
                     """,
                 arguments: [
-                    e.hold.description, e.book.description, e.bookTitle, e.member.description, e.memberName, Timestamp.format(e.at),
+                    e.hold.description, e.book.description, e.bookTitle, e.member.description, e.memberName.known ?? "",
+                    Timestamp.format(e.at),
                     recorded.position,
                 ])
         case .setAside(let e):

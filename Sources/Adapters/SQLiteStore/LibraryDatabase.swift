@@ -43,15 +43,18 @@ public final class LibraryDatabase: Sendable {
         // writer (a pool keeps one writer connection for its whole life).
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
+            // Deleted rows (a closed member's key, their read-model rows) are overwritten, not left in free space.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         try Schema.migrator.migrate(pool)
         chain = try pool.write { db in try ChainKeyRecord.open(keyFile: keyFile, db) }
+        let claimSecret = try pool.write { [chain] db in try PersonalKeys.claimSecret(chain, db) }
         scans = try DatabaseQueue(path: path, configuration: configuration)
         projections = Projections(all: [
             CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection(),
         ])
         try pool.write { [projections] db in try projections.catchUp(db) }
-        eventStore = SQLiteEventStore(pool: pool, projections: projections, chain: chain)
+        eventStore = SQLiteEventStore(pool: pool, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret))
         catalogue = SQLiteCatalogue(pool: pool)
         accounts = SQLiteAccounts(pool: pool)
         loans = SQLiteLoans(pool: pool)

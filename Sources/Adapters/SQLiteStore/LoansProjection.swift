@@ -22,7 +22,7 @@ struct LoansProjection: SQLiteProjection {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName,
+                    e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName.known ?? "",
                     Timestamp.format(e.lentAt), Timestamp.format(e.dueAt),
                     e.borrower == nil ? e.borrowerName.known.map(WalkInName.key) : nil,
                 ])
@@ -56,6 +56,9 @@ struct LoansProjection: SQLiteProjection {
             try notice(
                 "\(e.hold):\(NoticeKind.holdCancelled.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, .holdCancelled,
                 dueAt: e.at, at: e.at, recorded, db)
+        case .user(.closed(let e)):
+            // The member's name goes from their loans (erased: the read model keeps '' for it).
+            try db.cached(sql: "UPDATE loans SET borrower_name = '' WHERE borrower_id = ?", arguments: [e.user.description])
         case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn:
             return
         }

@@ -43,15 +43,19 @@ extension LibraryDatabase {
         }
         var count: Int64 = 0
         while true {
-            let rows = try await scans.read { [after] db in
-                try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT 5000", arguments: [after])
-                    .map { (HashChain.Fields($0), ($0["hash"] as String?) ?? "") }
+            let rows = try await scans.read { [after, claimNames = eventStore.claimNames] db in
+                let (keys, streams) = (PersonalKeys.Reader(db), PersonalKeys.ErasedStreams(db, names: claimNames))
+                return try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT 5000", arguments: [after])
+                    .map { (HashChain.Fields($0), ($0["hash"] as String?) ?? "", try Self.erased(HashChain.Fields($0), keys, streams)) }
             }
             guard !rows.isEmpty else { return count }
-            for (f, hash) in rows {
-                let (payload, redacted) = secrets == .included ? (f.payload, []) : Secrets.redact(type: f.eventType, payload: f.payload)
+            for (f, hash, erased) in rows {
+                // Erased members' personal data is never exported, backups included; secrets only to the operator's.
+                let (payload, secret) =
+                    secrets == .included ? (erased.payload, []) : Secrets.redact(type: f.eventType, payload: erased.payload)
+                let redacted = Array(Set(secret + erased.fields)).sorted()
                 let line = ExportedEvent(
-                    position: f.position, stream: f.streamID, version: f.streamVersion, type: f.eventType, payload: payload,
+                    position: f.position, stream: erased.stream, version: f.streamVersion, type: f.eventType, payload: payload,
                     eventId: f.eventID, recordedAt: f.recordedAt, actor: f.actor, correlationId: f.correlationID,
                     causationId: f.causationID, previousHash: previous, hash: hash, redacted: redacted.isEmpty ? nil : redacted)
                 try write(String(decoding: try encoder.encode(line), as: UTF8.self))
@@ -60,6 +64,33 @@ extension LibraryDatabase {
                 count += 1
             }
         }
+    }
+
+    /// An event as an export carries it: sealed personal data stays sealed; personal data in clear
+    /// (written before sealing) of a member since erased reads `null`, and a legacy claim stream
+    /// named by their address is named by its digest; `fields` lists what was redacted so.
+    static func erased(_ f: HashChain.Fields, _ keys: PersonalKeys.Reader, _ streams: PersonalKeys.ErasedStreams) throws
+        -> (stream: String, payload: String, fields: [String])
+    {
+        if try streams.contains(f.streamID) {
+            // Its events hold the address in clear (sealed ones, written since, stay sealed).
+            let (payload, redacted) = try EventCodec.exported(type: f.eventType, payload: f.payload) { _ in .erased }
+            guard var object = PayloadValue.object(parsing: payload), object["email"] != nil else {
+                return (streams.redactedName(f.streamID), payload, ["stream"])
+            }
+            object["email"] = .null
+            let fields = redacted ? try erased(f, payload: payload) : []
+            return (streams.redactedName(f.streamID), PayloadValue.text(of: object), Array(Set(fields + ["email", "stream"])).sorted())
+        }
+        let (payload, redacted) = try EventCodec.exported(type: f.eventType, payload: f.payload, keys: keys.key)
+        return redacted ? (f.streamID, payload, try erased(f, payload: payload)) : (f.streamID, f.payload, [])
+    }
+
+    /// The personal fields `payload` (of `f`'s type, redacted) reads `null`.
+    private static func erased(_ f: HashChain.Fields, payload: String) throws -> [String] {
+        guard let personal = try EventCodec.decode(type: f.eventType, payload: payload).personalData else { return [] }
+        let nulled = PayloadValue.object(parsing: payload) ?? [:]
+        return personal.fields.filter { nulled[$0] == .null }.sorted()
     }
 
     /// Verifies an exported log offline: every line parses, every hash is right and links to the
@@ -75,6 +106,7 @@ extension LibraryDatabase {
         var versions: [StreamName: Int64] = [:]  // keyed by bytes, as the store keeps streams apart
         var count = 0
         var unchecked: [Int64] = []
+        var erased: [Int64] = []
         for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let event = try? decoder.decode(ExportedEvent.self, from: Data(line.utf8)) else {
                 return [AuditCheck(name: "export", passed: false, detail: "line \(number + 1) is not an exported event")]
@@ -91,10 +123,16 @@ extension LibraryDatabase {
                     return [
                         AuditCheck(
                             name: "hash chain", passed: false,
-                            detail: "position \(event.position) claims redacted fields that are not secrets of \(event.type)")
+                            detail:
+                                "position \(event.position) claims redacted fields that are neither secrets nor erased personal data of \(event.type)"
+                        )
                     ]
                 }
-                unchecked.append(event.position)
+                if redacted.allSatisfy(Secrets.fields(of: event.type).contains) {
+                    unchecked.append(event.position)
+                } else {
+                    erased.append(event.position)
+                }
             } else if chain.hash(previous: event.previousHash, event.fields) != event.hash {
                 return [AuditCheck(name: "hash chain", passed: false, detail: "the chain breaks at position \(event.position)")]
             }
@@ -111,15 +149,33 @@ extension LibraryDatabase {
         }
         let chained = AuditCheck(
             name: "hash chain", passed: true, detail: "\(count) exported events chained, \(versions.count) streams without gaps")
-        return unchecked.isEmpty ? [chained] : [chained, redactedReport(unchecked)]
+        return [chained] + (unchecked.isEmpty ? [] : [redactedReport(unchecked)]) + (erased.isEmpty ? [] : [erasedReport(erased)])
     }
 
-    /// Whether a line's redaction is one `audit export` makes: only its type's secret fields, each reading the marker.
+    /// Whether a line's redaction is one `audit export` makes: its type's secret fields reading the
+    /// marker, and an erased member's personal data written before sealing reading `null` (with
+    /// their legacy claim stream named by its digest).
     static func isRedaction(_ event: ExportedEvent, of fields: [String]) -> Bool {
-        guard !fields.isEmpty, Set(fields).isSubset(of: Secrets.fields(of: event.type)),
-            let payload = PayloadValue.object(parsing: event.payload)
-        else { return false }
-        return fields.allSatisfy { payload[$0] == .string(Secrets.marker) }
+        guard !fields.isEmpty, let payload = PayloadValue.object(parsing: event.payload) else { return false }
+        let erasedStream = event.stream.hasPrefix("email-erased-")
+        var personal = (try? EventCodec.decode(type: event.type, payload: event.payload).personalData?.fields) ?? []
+        if erasedStream { personal.insert("email") }
+        return fields.allSatisfy { field in
+            if field == "stream" { return erasedStream }
+            let secret = Secrets.fields(of: event.type).contains(field) && payload[field] == .string(Secrets.marker)
+            return secret || (personal.contains(field) && payload[field] == .null)
+        }
+    }
+
+    /// What verify could not check in an export where erased members' data written before sealing is redacted.
+    static func erasedReport(_ positions: [Int64]) -> AuditCheck {
+        let listed = positions.prefix(10).map(String.init).joined(separator: ", ") + (positions.count > 10 ? ", …" : "")
+        return AuditCheck(
+            name: "erased personal data", passed: true,
+            detail: "\(positions.count == 1 ? "1 event" : "\(positions.count) events") of erased members (position"
+                + "\(positions.count == 1 ? "" : "s") \(listed)) were written before personal data was sealed: the export leaves their"
+                + " personal data out, so their own hashes cannot be recomputed here; each links to the events around it, and"
+                + " `audit verify` on the library checks them")
     }
 
     /// What verify could not check in an export with its secrets redacted, said precisely.

@@ -16,6 +16,7 @@ extension LibraryDatabase: LogVerifier {
         let scratch = try LibraryDatabase(path: folder.appendingPathComponent("replay.sqlite").path, durability: .off)
         defer { try? scratch.close() }
         let chain = self.chain
+        let names = eventStore.claimNames
         return try await scans.writeWithoutTransaction { db in
             // ATTACH is refused inside a transaction: attach first, then read everything in one.
             try db.execute(sql: "ATTACH DATABASE ? AS replayed", arguments: [scratch.pool.path])
@@ -24,14 +25,14 @@ extension LibraryDatabase: LogVerifier {
             try db.readOnly {
                 try db.inTransaction(.deferred) {
                     let key = try ChainKeyRecord.check(chain, db)
-                    let walk = try Self.walk(db, chain: chain, replayingInto: scratch, progress: progress)
+                    let walk = try Self.walk(db, chain: chain, names: names, replayingInto: scratch, progress: progress)
                     let triggers = try AppendOnlyTriggers.check(db)
                     // The scratch's first read on this connection comes now, after the replay committed there.
                     let replay =
                         try walk.unreadable.map { AuditCheck(name: "replay", passed: false, detail: "stopped: \($0)") }
                         ?? Self.compareReadModels(db, replayed: walk.replayed)
                     let anchored = try anchorFile.map { try AnchorFile.check($0, chain, db) }
-                    checks = [key, walk.chain, walk.contiguity, triggers, replay] + (anchored.map { [$0] } ?? [])
+                    checks = [key, walk.chain, walk.contiguity, triggers, replay, walk.personalData] + (anchored.map { [$0] } ?? [])
                     return .commit
                 }
             }
@@ -51,13 +52,15 @@ extension LibraryDatabase: LogVerifier {
         let replayed: Int64
         /// The first event that cannot be read, which stopped the replay.
         let unreadable: String?
+        /// What the log holds of members' personal data: sealed, and erased members' in clear.
+        let personalData: AuditCheck
     }
 
     /// One pass over the log: each event's hash and place, and the events folded into the
     /// scratch database's read models in batches (its own connection and transactions).
-    static func walk(_ db: Database, chain: ChainHasher, replayingInto scratch: LibraryDatabase, progress: (Int64, Int64) -> Void) throws
-        -> Walk
-    {
+    static func walk(
+        _ db: Database, chain: ChainHasher, names: ClaimNames, replayingInto scratch: LibraryDatabase, progress: (Int64, Int64) -> Void
+    ) throws -> Walk {
         let total = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM main.events") ?? 0
         var previous = HashChain.genesis
         var expectedPosition: Int64 = 1
@@ -74,6 +77,8 @@ extension LibraryDatabase: LogVerifier {
             replayed += Int64(batch.count)
             batch.removeAll(keepingCapacity: true)
         }
+        let keys = PersonalKeys.Reader(db)
+        var personal = PersonalDataCount(streams: PersonalKeys.ErasedStreams(db, names: names))
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM main.events ORDER BY position")
         while let row = try rows.next() {
             let fields = HashChain.Fields(row)
@@ -93,7 +98,9 @@ extension LibraryDatabase: LogVerifier {
             previous = stored ?? hash
             if unreadable == nil {
                 do {
-                    batch.append(try EventRows.recorded(row))
+                    let recorded = try EventRows.recorded(row, keys)
+                    try personal.count(recorded, fields, keys)
+                    batch.append(recorded)
                     if batch.count == 5_000 { try fold() }
                 } catch let error as UnreadableEvent {
                     unreadable = error.description
@@ -112,7 +119,7 @@ extension LibraryDatabase: LogVerifier {
             chain: AuditCheck(name: "hash chain", passed: chainBreak == nil, detail: chainBreak ?? chain.describe(head: head)),
             contiguity: AuditCheck(
                 name: "contiguity", passed: gap == nil, detail: gap ?? "positions 1...\(total), \(versions.count) streams without gaps"),
-            replayed: replayed, unreadable: unreadable)
+            replayed: replayed, unreadable: unreadable, personalData: try personal.check(db))
     }
 
     private static func describeBreak(
@@ -124,5 +131,35 @@ extension LibraryDatabase: LogVerifier {
             "the chain breaks at position \(fields.position) (stored \(stored?.prefix(12) ?? "nothing"), computed \(computed.prefix(12)))"
         guard fields.position >= chain.keyedFrom, stored == HashChain.hash(previous: previous, fields) else { return text }
         return text + ": its hash was made without the chain key, which keys every event from position \(chain.keyedFrom)"
+    }
+}
+
+/// Verify's count of the members' personal data in the log: events sealed with a member's key, and
+/// events of erased members written before sealing, whose data stays in clear in the file (their
+/// payloads, or the names of their claim streams): the log cannot change, only every view of it.
+struct PersonalDataCount {
+    let streams: PersonalKeys.ErasedStreams
+    var sealed = 0
+    var clearOfErased = 0
+
+    mutating func count(_ recorded: RecordedEvent, _ fields: HashChain.Fields, _ keys: PersonalKeys.Reader) throws {
+        if fields.payload.hasPrefix(#"{"$sealed":"#) {
+            sealed += 1
+        } else if let subject = recorded.event.personalData?.subject, try keys.key(subject) == .erased {
+            clearOfErased += 1
+        } else if try streams.contains(fields.streamID) {
+            clearOfErased += 1
+        }
+    }
+
+    func check(_ db: Database) throws -> AuditCheck {
+        let erased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM main.erased_members") ?? 0
+        let members = erased == 1 ? "1 member erased" : "\(erased) members erased"
+        let clear =
+            clearOfErased == 0
+            ? "no event of an erased member predates encryption"
+            : "\(clearOfErased) event\(clearOfErased == 1 ? "" : "s") of erased members predate\(clearOfErased == 1 ? "s" : "") "
+                + "encryption and still hold their personal data in clear in the file (every view, export and answer leaves it out)"
+        return AuditCheck(name: "personal data", passed: true, detail: "\(sealed) events sealed with members' keys; \(members); \(clear)")
     }
 }

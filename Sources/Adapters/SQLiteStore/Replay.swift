@@ -22,6 +22,7 @@ extension LibraryDatabase: LogReplayer {
             let copy = try key.copy(to: path + ".key")
             try await target.pool.write { db in try ChainKeyRecord.record(copy, db) }
         }
+        if carryingKey { try await copyKeys(to: target) }
         let last = try await lastPosition(until)
         var after: Int64 = 0
         while after < last {
@@ -29,7 +30,7 @@ extension LibraryDatabase: LogReplayer {
                 try Row.fetchAll(
                     db, sql: "SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
                     arguments: [after, last]
-                ).map { ($0, try EventRows.recorded($0)) }
+                ).map { [keys = PersonalKeys.Reader(db)] in ($0, try EventRows.recorded($0, keys)) }
                     .map { row, event in (HashChain.Fields(row), row["hash"] as String?, event) }
             }
             guard let tail = rows.last else { break }
@@ -77,6 +78,38 @@ extension LibraryDatabase: LogReplayer {
             case .time(let date):
                 return try Int64.fetchOne(
                     db, sql: "SELECT MAX(position) FROM events WHERE recorded_at <= ?", arguments: [Timestamp.format(date)]) ?? 0
+            }
+        }
+    }
+}
+
+extension LibraryDatabase {
+    /// Gives a copy of this library its members' keys, its erased members and the secret naming
+    /// its claim streams, so the copy reads, names and verifies as this one does (a key deleted
+    /// here later stays in the copy: a copy is a backup).
+    func copyKeys(to target: LibraryDatabase) async throws {
+        let (keys, erased, streams, secret) = try await scans.read { db in
+            (
+                try Row.fetchAll(db, sql: "SELECT subject, key FROM personal_keys").map { ($0["subject"] as String, $0["key"] as Data) },
+                try Row.fetchAll(db, sql: "SELECT subject, position FROM erased_members").map {
+                    ($0["subject"] as String, $0["position"] as Int64)
+                },
+                try String.fetchAll(db, sql: "SELECT digest FROM erased_streams"),
+                try Data.fetchOne(db, sql: "SELECT secret FROM library_secrets WHERE name = 'claim names'")
+            )
+        }
+        try await target.pool.write { db in
+            for (subject, key) in keys {
+                try db.execute(sql: "INSERT INTO personal_keys (subject, key) VALUES (?, ?)", arguments: [subject, key])
+            }
+            for (subject, position) in erased {
+                try db.execute(sql: "INSERT INTO erased_members (subject, position) VALUES (?, ?)", arguments: [subject, position])
+            }
+            for digest in streams { try db.execute(sql: "INSERT INTO erased_streams (digest) VALUES (?)", arguments: [digest]) }
+            // The copy names claims as this library does: with its stored secret, or from the chain key it carries.
+            try db.execute(sql: "DELETE FROM library_secrets")
+            if let secret {
+                try db.execute(sql: "INSERT INTO library_secrets (name, secret) VALUES ('claim names', ?)", arguments: [secret])
             }
         }
     }

@@ -20,11 +20,14 @@ public final class SQLiteEventStore: EventStore, Sendable {
     private let projections: Projections
     private let chain: ChainHasher
     private let queue = Mutex(Queue())
+    /// Claim streams are named with a secret kept outside the log (`PersonalKeys.claimSecret`).
+    public let claimNames: ClaimNames
 
-    init(pool: DatabasePool, projections: Projections, chain: ChainHasher) {
+    init(pool: DatabasePool, projections: Projections, chain: ChainHasher, claimNames: ClaimNames) {
         self.pool = pool
         self.projections = projections
         self.chain = chain
+        self.claimNames = claimNames
     }
 
     @discardableResult
@@ -65,7 +68,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                     for _ in 0..<16 {
                         let batch = self.takeBatch()
                         if batch.isEmpty { return false }
-                        Self.commit(batch, projections, chain, db)
+                        Self.commit(batch, projections, chain, self.claimNames, db)
                     }
                     return true
                 }
@@ -89,7 +92,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     /// One transaction (one fsync) for the batch, one savepoint per append; answers every append.
-    private static func commit(_ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ db: Database) {
+    private static func commit(_ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames, _ db: Database) {
         do {
             var results: [Result<Int64, any Error>] = []
             try db.inTransaction(.immediate) {
@@ -97,13 +100,19 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 var tip = try HashChain.tip(db)
                 results = batch.map { job in
                     Result { () throws -> Int64 in
-                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, after: tip, db) }
+                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, names, after: tip, db) }
                         return tip.position
                     }
                 }
                 try projections.markCaughtUp(db)
                 return .commit
             }
+            // An erasure leaves no copy of the deleted key's page in the WAL: checkpoint it all into the
+            // file and truncate it (best effort: a reader still on an older snapshot keeps it for now).
+            let erased = zip(batch, results).contains { job, result in
+                (try? result.get()) != nil && job.appends.contains { $0.2.contains { $0.encoded.erases != nil } }
+            }
+            if erased { _ = try? db.checkpoint(.truncate) }
             for (job, result) in zip(batch, results) { job.continuation.resume(with: result) }
         } catch {
             for job in batch { job.continuation.resume(throwing: error) }
@@ -127,7 +136,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// new tip. Throws before writing on a conflict.
     private static func write(
         _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections, _ chain: ChainHasher,
-        after tip: (position: Int64, hash: String), _ db: Database
+        _ names: ClaimNames, after tip: (position: Int64, hash: String), _ db: Database
     ) throws -> (position: Int64, hash: String) {
         var versions: [StreamName: Int64] = [:]
         for (stream, expected, _) in appends {
@@ -142,7 +151,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 versions[stream] = version
                 head += 1
                 previous = try EventRows.insert(
-                    event, stream: stream, version: version, position: head, previous: previous, chain: chain, db)
+                    event, stream: stream, version: version, position: head, previous: previous, chain: chain, names: names, db)
                 try projections.apply(
                     RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), db)
             }

@@ -54,6 +54,10 @@ public struct SQLiteLoginFailures: LoginFailures {
             try db.execute(sql: "UPDATE login_failures SET email = ? WHERE email = ?", arguments: [new.value, old.value])
         }
     }
+
+    public func forget(email: EmailAddress) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM login_failures WHERE email = ?", arguments: [email.value]) }
+    }
 }
 
 extension LibraryDatabase {

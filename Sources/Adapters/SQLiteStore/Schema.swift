@@ -162,6 +162,7 @@ enum Schema {
         migrator.registerMigration("v11-catalogue-filing") { db in try CatalogueProjection.migrateFiling(db) }
         migrator.registerMigration("v12-holds") { db in try HoldsProjection.migrate(db) }
         migrator.registerMigration("v13-cards") { db in try CardsMigration.migrate(db) }
+        migrator.registerMigration("v15-personal-keys") { db in try PersonalKeys.migrate(db) }
         return migrator
     }
 }

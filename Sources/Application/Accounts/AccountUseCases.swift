@@ -82,6 +82,7 @@ public struct AccountUseCases: Sendable {
     public let authenticate: Authenticate
     public let showMe: ShowMe
     public let changeRole: ChangeRole
+    public let closeAccount: CloseAccount
     public let passwords: PasswordUseCases
     public let editProfile: EditProfile
     public let listUsers: ListUsers
@@ -95,6 +96,7 @@ public struct AccountUseCases: Sendable {
         authenticate = Authenticate(deps: deps)
         showMe = ShowMe(deps: deps)
         changeRole = ChangeRole(deps: deps)
+        closeAccount = CloseAccount(deps: deps)
         passwords = PasswordUseCases(deps)
         editProfile = EditProfile(deps: deps)
         listUsers = ListUsers(deps: deps)

@@ -10,7 +10,7 @@ public struct MemberDirectory: Sendable {
         try Authorization.require(.findMember, by: principal)
         if let id = UserID(emailOrID), try await deps.accounts.account(id) != nil { return id }
         guard let email = try? EmailAddress(parsing: emailOrID),
-            let owner = try await deps.runner.load(EmailClaimAggregate.self, .email(email)).state.owner
+            let owner = try await deps.runner.emailClaim(email).owner
         else { throw NotFound(.user, emailOrID) }
         return owner
     }

@@ -20,15 +20,17 @@ public struct LogIn: Sendable {
         let failures = try await deps.loginFailures.failures(email: email, client: place, since: since)
         if let until = throttle.closedUntil(failures, now: now) { throw LoginThrottled(until: until) }
 
-        let owner = try await runner.load(EmailClaimAggregate.self, .email(email)).state.owner
+        let (owner, claim) = try await runner.emailClaim(email)
         let verified = try await verify(typed, owner: owner)
         guard verified, let owner else {
             try await deps.loginFailures.record(email: email, client: place, at: now, forgetBefore: since)
-            if owner != nil { try await record(email, succeeded: false, at: now, opening: nil) }
+            if owner != nil { try await record(email, in: claim, succeeded: false, at: now, opening: nil) }
             throw InvalidCredentials()
         }
         if !failures.isEmpty { try await deps.loginFailures.clear(email: email, client: place) }
-        guard let session = try await record(email, succeeded: true, at: now, opening: owner) else { throw InvalidCredentials() }
+        guard let session = try await record(email, in: claim, succeeded: true, at: now, opening: owner) else {
+            throw InvalidCredentials()
+        }
         return SignedIn(account: try await deps.summary(owner), session: session)
     }
 
@@ -42,11 +44,13 @@ public struct LogIn: Sendable {
         return await deps.passwordMatches(typed, account.passwordHash)
     }
 
-    /// Appends the attempt to the address's trail and, when `opening` a session for that user,
-    /// the session in the same append.
-    private func record(_ email: EmailAddress, succeeded: Bool, at now: Date, opening owner: UserID?) async throws -> SignedIn.Session? {
+    /// Appends the attempt to the address's trail (its claim stream) and, when `opening` a session
+    /// for that user, the session in the same append.
+    private func record(
+        _ email: EmailAddress, in stream: StreamName, succeeded: Bool, at now: Date, opening owner: UserID?
+    ) async throws -> SignedIn.Session? {
         try await deps.runner.transact(by: .anonymous) { transaction -> SignedIn.Session? in
-            let claim = try await transaction.load(EmailClaimAggregate.self, .email(email))
+            let claim = try await transaction.load(EmailClaimAggregate.self, stream)
             try transaction.decide(.recordLogin(email, succeeded: succeeded, at: now), on: claim)
             guard let owner else { return nil }
             let user = try await transaction.load(UserAggregate.self, .user(owner))

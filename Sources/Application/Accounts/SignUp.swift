@@ -23,8 +23,7 @@ public struct SignUp: Sendable {
         let user = UserID(deps.runner.ids.next())
         let registration = UserRegistered(user: user, email: email, displayName: name, country: country, passwordHash: hash, role: role)
         let session = try await deps.runner.transact(by: principal) { transaction -> SignedIn.Session? in
-            let claim = try await transaction.load(EmailClaimAggregate.self, .email(email))
-            try transaction.decide(.claim(email, by: user), on: claim) { _ in EmailTaken() }
+            try await transaction.claimEmail(email, for: user)
             let account = try await transaction.load(UserAggregate.self, .user(user))
             var events = try UserAggregate.decide(.register(registration), account.state)
             // Every member gets a library card with the account, its number claimed in the same append.

@@ -7,6 +7,7 @@ public enum LibraryOperation: String, CaseIterable, Sendable {
     case listBooks, showBook, addBook, editBook, withdrawBooks, clearCatalogue, importBook
     case signUp, registerLibrarian, logIn, logOut, showOwnAccount, listUsers, changeRole, findMember, listCountries
     case editOwnAccount
+    case closeOwnAccount, closeAccount
     case changeOwnPassword, issueResetCode, resetPassword
     case borrowBooks, listOwnLoans, returnLoan, renewLoan, lendWalkIn, listLoans, scanNotices, readOwnNotices
     case lendAtDesk, showMember, issueCards
@@ -33,10 +34,12 @@ public enum Authorization {
     public static func access(_ operation: LibraryOperation) -> Access {
         switch operation {
         case .listBooks, .showBook, .signUp, .logIn, .listCountries, .searchOpenLibrary, .checkHealth: .anyone
+        case .lendAtDesk, .showMember, .issueCards: .librarian
+        case .closeOwnAccount: .signedIn
+        case .closeAccount: .librarian
         case .resetPassword: .anyone
         case .changeOwnPassword: .signedIn
         case .issueResetCode: .librarian
-        case .lendAtDesk, .showMember, .issueCards: .librarian
         case .logOut, .showOwnAccount, .editOwnAccount,
             .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
             .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans:

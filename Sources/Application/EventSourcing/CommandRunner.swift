@@ -48,6 +48,9 @@ public struct CommandRunner: Sendable {
         self.cache = cache
     }
 
+    /// How claim streams are named (the store's secret).
+    public var claimNames: ClaimNames { store.claimNames }
+
     /// The current state and version of one aggregate's stream: the cached state, if any, and
     /// the events appended after it (a member with years of loans is not read from the start).
     func load<A: EventSourced>(_: A.Type, _ stream: StreamName) async throws -> Loaded<A> {

@@ -56,6 +56,11 @@ public final class StateCache: @unchecked Sendable {  // every access to `table`
         }
     }
 
+    /// Forgets every state cached for `stream` (a closed member's: no personal data stays in memory).
+    func forget(_ stream: StreamName) {
+        lock.withLock { table.entries = table.entries.filter { $0.key.stream != stream } }
+    }
+
     /// How many streams are cached.
     var count: Int { lock.withLock { table.entries.count } }
 }

@@ -23,6 +23,10 @@ extension English {
             "The CLI is acting as \(acting(actor)). To switch: shelfmark logout (to act as the operator),"
                 + " or shelfmark login --email ADDRESS"
         case .profileUpdated(let email): "Updated the account of \(email)."
+        case .confirmClosing(let name, let email):
+            "Close the account of \(name) (\(email)) and erase its personal data for good? Type yes to confirm: "
+        case .accountClosed(let email):
+            "Closed the account of \(email): its personal data is erased, and the address may register again."
         case .accountAdded(let email): "Added \(email)."
         case .roleChanged(let email, let role): "\(email) is now a \(role == .librarian ? "librarian" : "member")."
         case .lentAtDesk(let member, let card, let books):

@@ -68,6 +68,14 @@ public struct English: MessageCatalogue {
         case .lastLibrarian(let member):
             "\(member.displayName) (\(member.email)) is the library's last librarian and stays one: "
                 + "promote another member to librarian first (shelfmark user promote EMAIL)"
+        case .closingWithLoans(let member, let books):
+            "the account of \(member.displayName) (\(member.email)) stays open while books are on loan to them: return "
+                + books.map { "\($0.title.map { "“\($0)”" } ?? "a book") (due \(Self.day($0.dueAt)))" }.joined(separator: ", ")
+                + " first, then close it"
+        case .closingWithHolds(let member, let titles):
+            "the account of \(member.displayName) (\(member.email)) stays open while they wait for "
+                + "\(titles.map { $0.map { "“\($0)”" } ?? "a book" }.joined(separator: ", ")): cancel the "
+                + "\(titles.count == 1 ? "hold" : "holds") first (shelfmark hold cancel HOLD-ID), then close it"
         case .librarianOnlyOnCommandLine(let member):
             "only a librarian may do this, and the CLI is acting as \(acting(.member(member, .member))). To switch: "
                 + "shelfmark logout (to act as the operator), or shelfmark login --email ADDRESS (as a librarian)"

@@ -90,6 +90,10 @@ public enum Message: Equatable, Sendable {
     case emailTaken
     /// The member is the library's last librarian, so cannot stop being one or close the account.
     case lastLibrarian(MemberName)
+    /// An account is not closed while books are on loan to its member (by title, with due dates).
+    case closingWithLoans(MemberName, [OverdueBook])
+    /// An account is not closed while its member waits for books (their titles).
+    case closingWithHolds(MemberName, titles: [String?])
     /// A librarian's operation, refused to the member the command line acts as: who, and how to switch.
     case librarianOnlyOnCommandLine(actingAs: MemberName)
     /// Wrong email or password (never which).
@@ -258,12 +262,10 @@ public enum Confirmation: Equatable, Sendable {
     case accountAdded(email: String)
     /// An account's role changed.
     case roleChanged(email: String, to: Role)
-    /// The member's password changed; their other sessions (`sessionsEnded`) were logged out.
-    case passwordChanged(sessionsEnded: Int)
-    /// A one-time reset code, shown this once, and until when it works.
-    case resetCodeIssued(email: String, code: String, until: Date)
-    /// A reset code set a new password; every session of the account was logged out.
-    case passwordReset(email: String)
+    /// Asks before closing an account: whose, and that it cannot be undone (a prompt, answered on the same line).
+    case confirmClosing(name: String, email: String)
+    /// An account was closed and its personal data erased.
+    case accountClosed(email: String)
     /// Books were lent at the desk to a member (by name), whose card (grouped) the desk may read back.
     case lentAtDesk(member: String, card: String?, books: Int)
     /// Library cards were issued to the accounts that had none.
@@ -272,6 +274,12 @@ public enum Confirmation: Equatable, Sendable {
     case libraryCard(String)
     /// The card's barcode was drawn into a file.
     case cardDrawn(String, file: String)
+    /// The member's password changed; their other sessions (`sessionsEnded`) were logged out.
+    case passwordChanged(sessionsEnded: Int)
+    /// A one-time reset code, shown this once, and until when it works.
+    case resetCodeIssued(email: String, code: String, until: Date)
+    /// A reset code set a new password; every session of the account was logged out.
+    case passwordReset(email: String)
     /// No country could be told for an address.
     case noCountryFound
     /// The saved session is no longer valid (the refusal the command line tells instead of "log in first").

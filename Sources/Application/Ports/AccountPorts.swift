@@ -76,6 +76,8 @@ public protocol LoginFailures: Sendable {
     /// Counts the failures of `old` as failures of `new`, after the account changed its address:
     /// the throttle follows the account, and whoever takes `old` later starts with none.
     func move(from old: EmailAddress, to new: EmailAddress) async throws
+    /// Forgets every failure of `email`, from every client (its account closed, its data erased).
+    func forget(email: EmailAddress) async throws
 }
 
 /// Makes one-time password reset codes and the digests they are stored under.

@@ -101,6 +101,14 @@ public struct AppendConflict: Error, Equatable, Sendable {
     }
 }
 
+/// An append held personal data of a member whose account was closed (their key is deleted, and
+/// no new one is made for them); nothing of that append was written.
+public struct PersonalDataOfErasedMember: Error, Equatable, Sendable, CustomStringConvertible {
+    public let member: UserID
+    public init(member: UserID) { self.member = member }
+    public var description: String { "member \(member) was erased: their personal data can no longer be recorded" }
+}
+
 /// The append-only log of every change, with optimistic concurrency per stream.
 public protocol EventStore: Sendable {
     /// Appends to every listed stream in one atomic step, or throws `AppendConflict` and writes nothing.
@@ -112,9 +120,14 @@ public protocol EventStore: Sendable {
     func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent]
     /// Up to `limit` events with a global position greater than `position`, in log order.
     func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent]
+    /// How claim streams are named, with the store's secret kept outside the log.
+    var claimNames: ClaimNames { get }
 }
 
 extension EventStore {
+    /// A store that keeps no secret (a test double) names claims with a fixed key.
+    public var claimNames: ClaimNames { .unkeyed }
+
     /// Every event of one stream, oldest first; empty for a stream that does not exist.
     public func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await read(stream, after: 0) }
 }

@@ -33,7 +33,8 @@ extension EmailClaimEvent: StoredEvent {
 
     public var personalData: PersonalData? {
         switch self {
-        case .claimed, .loginFailed, .loginSucceeded: nil
+        case .claimed(let e): PersonalData(subject: e.user, fields: ["email"])
+        case .loginFailed(let e), .loginSucceeded(let e): e.user.map { PersonalData(subject: $0, fields: ["email"]) }
         case .released(let e): PersonalData(subject: e.user, fields: ["email"])
         }
     }
@@ -48,32 +49,35 @@ extension EmailClaimEvent: StoredEvent {
     }
 }
 
-/// An account took this address.
+/// An account took this address (personal data: erased when the account closes).
 public struct EmailClaimed: Equatable, Sendable, Codable {
-    public let email: EmailAddress
+    public let email: Personal<EmailAddress>
     public let user: UserID
     public init(email: EmailAddress, user: UserID) {
-        self.email = email
+        self.email = .known(email)
         self.user = user
     }
 }
 
 /// The account that had this address gave it up (it took another); anyone may claim it now.
 public struct EmailReleased: Equatable, Sendable, Codable {
-    public let email: EmailAddress
+    public let email: Personal<EmailAddress>
     public let user: UserID
     public init(email: EmailAddress, user: UserID) {
-        self.email = email
+        self.email = .known(email)
         self.user = user
     }
 }
 
-/// Someone tried to log in with this address.
+/// Someone tried to log in with this address. `user` is the account that has it (recorded since
+/// personal data is sealed; older events have none and hold the address in clear).
 public struct LoginAttempted: Equatable, Sendable, Codable {
-    public let email: EmailAddress
+    public let email: Personal<EmailAddress>
+    public let user: UserID?
     public let at: Date
-    public init(email: EmailAddress, at: Date) {
-        self.email = email
+    public init(email: EmailAddress, user: UserID? = nil, at: Date) {
+        self.email = .known(email)
+        self.user = user
         self.at = at
     }
 }
@@ -136,7 +140,7 @@ public enum EmailClaimAggregate: Aggregate {
             if state.owner != nil { throw .taken }
             return [.claimed(EmailClaimed(email: email, user: user))]
         case .recordLogin(let email, let succeeded, let at):
-            let attempt = LoginAttempted(email: email, at: at)
+            let attempt = LoginAttempted(email: email, user: state.owner, at: at)
             return [succeeded ? .loginSucceeded(attempt) : .loginFailed(attempt)]
         case .release(let email, let user):
             return state.owner == user ? [.released(EmailReleased(email: email, user: user))] : []

@@ -8,6 +8,7 @@ public enum UserEvent: Equatable, Sendable {
     case roleChanged(RoleChanged)
     case sessionOpened(SessionOpened)
     case sessionClosed(SessionClosed)
+    case closed(UserClosed)
     case passwordChanged(PasswordChanged)
     case passwordReset(PasswordReset)
     case resetCodeIssued(ResetCodeIssued)
@@ -24,6 +25,7 @@ extension UserEvent: StoredEvent {
         case roleChanged = "user.role-changed.v1"
         case sessionOpened = "user.session-opened.v1"
         case sessionClosed = "user.session-closed.v1"
+        case closed = "user.closed.v1"
         case passwordChanged = "user.password-changed.v1"
         case passwordReset = "user.password-reset.v1"
         case resetCodeIssued = "user.reset-code-issued.v1"
@@ -38,6 +40,7 @@ extension UserEvent: StoredEvent {
         case .roleChanged(let e): (.roleChanged, e)
         case .sessionOpened(let e): (.sessionOpened, e)
         case .sessionClosed(let e): (.sessionClosed, e)
+        case .closed(let e): (.closed, e)
         case .passwordChanged(let e): (.passwordChanged, e)
         case .passwordReset(let e): (.passwordReset, e)
         case .resetCodeIssued(let e): (.resetCodeIssued, e)
@@ -49,7 +52,8 @@ extension UserEvent: StoredEvent {
 
     public var personalData: PersonalData? {
         switch self {
-        case .registered, .roleChanged, .sessionOpened, .sessionClosed: nil
+        case .registered(let e): PersonalData(subject: e.user, fields: ["email", "displayName", "country", "passwordHash"])
+        case .roleChanged, .sessionOpened, .sessionClosed, .closed: nil
         case .passwordChanged(let e): PersonalData(subject: e.user, fields: ["passwordHash"])
         case .passwordReset(let e): PersonalData(subject: e.user, fields: ["passwordHash"])
         case .resetCodeIssued: nil  // a digest of a short-lived code: a secret (redacted in views), not personal data
@@ -65,7 +69,7 @@ extension UserEvent: StoredEvent {
         case .registered, .passwordChanged, .passwordReset: ["passwordHash"]
         case .resetCodeIssued: ["codeDigest"]
         case .sessionOpened: ["tokenDigest"]
-        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued: []
+        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued, .closed: []
         }
     }
 
@@ -75,6 +79,7 @@ extension UserEvent: StoredEvent {
         case .roleChanged: .roleChanged(try payload.decode())
         case .sessionOpened: .sessionOpened(try payload.decode())
         case .sessionClosed: .sessionClosed(try payload.decode())
+        case .closed: .closed(try payload.decode())
         case .passwordChanged: .passwordChanged(try payload.decode())
         case .passwordReset: .passwordReset(try payload.decode())
         case .resetCodeIssued: .resetCodeIssued(try payload.decode())
@@ -85,20 +90,21 @@ extension UserEvent: StoredEvent {
     }
 }
 
-/// An account was created. Only the password's hash is ever recorded.
+/// An account was created. Only the password's hash is ever recorded. The member's personal
+/// data is sealed with their key, and reads as erased once they close the account.
 public struct UserRegistered: Equatable, Sendable, Codable {
     public let user: UserID
-    public let email: EmailAddress
-    public let displayName: String
-    public let country: String
-    public let passwordHash: String
+    public let email: Personal<EmailAddress>
+    public let displayName: Personal<String>
+    public let country: Personal<String>
+    public let passwordHash: Personal<String>
     public let role: Role
     public init(user: UserID, email: EmailAddress, displayName: String, country: String, passwordHash: String, role: Role) {
         self.user = user
-        self.email = email
-        self.displayName = displayName
-        self.country = country
-        self.passwordHash = passwordHash
+        self.email = .known(email)
+        self.displayName = .known(displayName)
+        self.country = .known(country)
+        self.passwordHash = .known(passwordHash)
         self.role = role
     }
 }
@@ -156,6 +162,8 @@ public struct Account: Equatable, Sendable {
 public enum UserState: Equatable, Sendable {
     case absent
     case registered(Account)
+    /// The account was closed and its personal data erased (`Closing.swift`).
+    case closed(UserID)
 }
 
 /// What can be asked of an account.
@@ -198,9 +206,11 @@ public enum UserAggregate: Aggregate {
     public static func evolve(_ state: UserState, _ event: UserEvent) -> UserState {
         switch (state, event) {
         case (_, .registered(let e)):
-            return .registered(
-                Account(
-                    id: e.user, email: e.email, displayName: e.displayName, country: e.country, passwordHash: e.passwordHash, role: e.role))
+            // Erased, the registration is the start of an account since closed (its key went with it).
+            guard let email = e.email.known, let name = e.displayName.known, let country = e.country.known,
+                let hash = e.passwordHash.known
+            else { return .closed(e.user) }
+            return .registered(Account(id: e.user, email: email, displayName: name, country: country, passwordHash: hash, role: e.role))
         case (.registered(var account), .roleChanged(let e)):
             account.role = e.role
             return .registered(account)
@@ -231,7 +241,9 @@ public enum UserAggregate: Aggregate {
         case (.registered(var account), .cardIssued(let e)):
             account.card = e.card.known
             return .registered(account)
-        case (.absent, _):
+        case (_, .closed(let e)):
+            return .closed(e.user)
+        case (.absent, _), (.closed, _):
             return state
         }
     }
@@ -239,7 +251,7 @@ public enum UserAggregate: Aggregate {
     public static func decide(_ command: UserCommand, _ state: UserState) throws(UserRejection) -> [UserEvent] {
         if case .register(let registration) = command {
             guard case .registered(let account) = state else { return [.registered(registration)] }
-            guard account.email == registration.email, account.id == registration.user else { throw .alreadyRegistered }
+            guard registration.email == .known(account.email), account.id == registration.user else { throw .alreadyRegistered }
             return []
         }
         guard case .registered(let account) = state else { throw .notRegistered }

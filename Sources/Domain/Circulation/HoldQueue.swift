@@ -46,6 +46,12 @@ extension HoldEvent: StoredEvent {
         }
     }
 
+    /// The member's name in their hold is theirs (sealed with their key).
+    public var personalData: PersonalData? {
+        guard case .placed(let e) = self else { return nil }
+        return PersonalData(subject: e.member, fields: ["memberName"])
+    }
+
     /// The hold the event is about.
     public var hold: HoldID {
         switch self {
@@ -58,20 +64,20 @@ extension HoldEvent: StoredEvent {
     }
 }
 
-/// A member joined the book's waiting list, at its end.
+/// A member joined the book's waiting list, at its end. Their name is their personal data.
 public struct HoldPlaced: Equatable, Sendable, Codable {
     public let hold: HoldID
     public let book: BookID
     public let bookTitle: String
     public let member: UserID
-    public let memberName: String
+    public let memberName: Personal<String>
     public let at: Date
     public init(hold: HoldID, book: BookID, bookTitle: String, member: UserID, memberName: String, at: Date) {
         self.hold = hold
         self.book = book
         self.bookTitle = bookTitle
         self.member = member
-        self.memberName = memberName
+        self.memberName = .known(memberName)
         self.at = at
     }
 }

@@ -37,15 +37,22 @@ extension LoanEvent: StoredEvent {
         case .noticeIssued: .noticeIssued(try payload.decode())
         }
     }
+
+    /// A member's name in their loan is theirs (sealed with their key); a walk-in's is nobody's account.
+    public var personalData: PersonalData? {
+        guard case .opened(let e) = self, let borrower = e.borrower else { return nil }
+        return PersonalData(subject: borrower, fields: ["borrowerName"])
+    }
 }
 
-/// A copy was lent. `borrower` is nil for a walk-in borrower known by name only.
+/// A copy was lent. `borrower` is nil for a walk-in borrower known by name only. A member's name
+/// is their personal data: erased once they close their account.
 public struct LoanOpened: Equatable, Sendable, Codable {
     public let loan: LoanID
     public let book: BookID
     public let bookTitle: String
     public let borrower: UserID?
-    public let borrowerName: String
+    public let borrowerName: Personal<String>
     public let lentAt: Date
     public let dueAt: Date
     public init(loan: LoanID, book: BookID, bookTitle: String, borrower: UserID?, borrowerName: String, lentAt: Date, dueAt: Date) {
@@ -53,7 +60,7 @@ public struct LoanOpened: Equatable, Sendable, Codable {
         self.book = book
         self.bookTitle = bookTitle
         self.borrower = borrower
-        self.borrowerName = borrowerName
+        self.borrowerName = .known(borrowerName)
         self.lentAt = lentAt
         self.dueAt = dueAt
     }

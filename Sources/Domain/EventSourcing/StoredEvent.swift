@@ -15,6 +15,10 @@ public protocol StoredEvent: Sendable {
     /// The personal data this event's payload holds, or nil when it holds none.
     var personalData: PersonalData? { get }
 
+    /// The member whose personal data this event erases (their account closed), or nil: the
+    /// store deletes that member's key in the same transaction as the event.
+    var erases: UserID? { get }
+
     /// The payload's top-level fields that hold secrets (password hashes, reset-code and session
     /// token digests) in events of `type`: no view of the log shows them (`Secrets` redacts them).
     static func secretFields(of type: StoredType) -> Set<String>
@@ -23,6 +27,9 @@ public protocol StoredEvent: Sendable {
 extension StoredEvent {
     /// Most events hold no personal data.
     public var personalData: PersonalData? { nil }
+
+    /// Most events erase nothing.
+    public var erases: UserID? { nil }
 
     /// Most events hold no secret.
     public static func secretFields(of type: StoredType) -> Set<String> { [] }

@@ -1,0 +1,32 @@
+import Crypto
+import Domain
+import Foundation
+
+/// Names the streams that make a value unique (an email address, a card number) without writing
+/// the value: the log keeps stream names in clear for ever, and no key can erase them. A name is a
+/// keyed hash of the value (HMAC-SHA-256, the first 128 bits in hex) with a secret the store keeps
+/// outside the log, so only the library holding the secret can find a value's stream.
+public struct ClaimNames: Sendable {
+    private let secret: [UInt8]
+
+    public init(secret: [UInt8]) { self.secret = secret }
+
+    /// For stores that keep no secret (test doubles): a fixed key, so anyone can compute these names.
+    public static let unkeyed = ClaimNames(secret: Array(repeating: 0, count: 32))
+
+    /// The stream claiming an address: `email-hmac-<digest>`.
+    public func email(_ address: EmailAddress) -> StreamName { StreamName("email-hmac-" + digest("email", address.value)) }
+
+    /// The stream claiming a library card number (its digits): `card-hmac-<digest>`.
+    public func card(_ digits: String) -> StreamName { StreamName("card-hmac-" + digest("card", digits)) }
+
+    /// A stream's name as a keyed digest: how the store remembers an erased member's legacy
+    /// stream (named by their address) without writing the address again.
+    public func digest(of stream: StreamName) -> String { digest("stream", stream.rawValue) }
+
+    private func digest(_ purpose: String, _ value: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data("shelfmark claim v1\n\(purpose)\n\(value)".utf8), using: SymmetricKey(data: secret))
+        return mac.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}

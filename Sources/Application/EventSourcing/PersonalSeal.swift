@@ -1,0 +1,109 @@
+import Crypto
+import Domain
+import Foundation
+
+/// A member's personal-data key: 256 random bits, kept by the store outside the log (SQLite:
+/// `personal_keys`) and deleted when the member's account closes.
+public struct PersonalKey: Equatable, Sendable {
+    public let bytes: [UInt8]
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 32 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// A fresh random key.
+    public static func random() -> PersonalKey {
+        PersonalKey(bytes: SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })!
+    }
+}
+
+/// What the store knows of a member's key.
+public enum SubjectKey: Equatable, Sendable {
+    /// The key that seals and opens their personal data.
+    case active(PersonalKey)
+    /// Their account was closed and the key deleted: their personal data reads as erased.
+    case erased
+    /// No key yet (nothing of theirs was sealed): their events, if any, are in clear.
+    case none
+}
+
+/// Seals the personal fields of a payload (JSON object text, keys sorted) and opens them again.
+/// The fields leave the payload and go, as one JSON object, into an AES-GCM box under the member's
+/// key; the payload keeps a `$sealed` member naming whose key and which fields:
+///
+///     {"$sealed":{"box":"<base64 nonce|ciphertext|tag>","fields":["displayName","email"],"subject":"<user id>"},"role":"member","user":"<user id>"}
+///
+/// The box is bound to the event type, the member and the field names (AES-GCM's authenticated
+/// data), so it cannot be moved to another event. `$` starts no Swift property name, so no
+/// payload has that key of its own.
+enum PersonalSeal {
+    static let marker = "$sealed"
+
+    /// The sealed member of a payload: whose key and which fields.
+    struct Box: Codable {
+        let box: String
+        let fields: [String]
+        let subject: UserID
+    }
+
+    /// A payload sealed or opened can no longer be read (a box tampered with, or not opened by the key).
+    struct Unopenable: Error {}
+
+    /// `payload` with `personal`'s fields sealed with `key`; unchanged when it holds none of them.
+    static func seal(_ payload: String, type: String, _ personal: PersonalData, key: PersonalKey) throws -> String {
+        guard var members = JSONMembers(parsing: payload) else { throw Unopenable() }
+        let fields = members.remove(personal.fields)
+        guard !fields.members.isEmpty else { return payload }
+        let names = fields.members.map(\.key)
+        let sealed = try AES.GCM.seal(
+            Data(fields.text.utf8), using: SymmetricKey(data: key.bytes),
+            authenticating: context(type: type, subject: personal.subject, fields: names))
+        guard let combined = sealed.combined else { throw Unopenable() }
+        let box = try EventCodec.encodeJSON(Box(box: combined.base64EncodedString(), fields: names, subject: personal.subject))
+        members.insert(marker, Substring(box).utf8)
+        return members.text
+    }
+
+    /// The box of a sealed payload, with the other members; nil when the payload is not sealed.
+    static func box(of payload: String) throws -> (Box, JSONMembers)? {
+        // Keys are sorted and `$` sorts before every letter: a sealed payload starts with it.
+        guard payload.utf8.starts(with: #"{"$sealed":"#.utf8) else { return nil }
+        guard var members = JSONMembers(parsing: payload) else { throw Unopenable() }
+        let taken = members.remove([marker])
+        guard let text = taken[marker].flatMap({ String($0) }) else { throw Unopenable() }
+        return (try EventCodec.decodeJSON(Box.self, text), members)
+    }
+
+    /// The payload as it was before sealing when `key` is the member's, or with the sealed
+    /// fields `null` (erased) when their key is gone; clear payloads come back as they are.
+    static func open(_ payload: String, type: String, key: (UserID) throws -> SubjectKey) throws -> (payload: String, sealed: Bool) {
+        guard let (box, members) = try box(of: payload) else { return (payload, false) }
+        guard case .active(let personal) = try key(box.subject) else { return (erase(members, Set(box.fields)), true) }
+        guard let data = Data(base64Encoded: box.box), let sealed = try? AES.GCM.SealedBox(combined: data),
+            let opened = try? AES.GCM.open(
+                sealed, using: SymmetricKey(data: personal.bytes),
+                authenticating: context(type: type, subject: box.subject, fields: box.fields)),
+            let fields = JSONMembers(parsing: String(decoding: opened, as: UTF8.self))
+        else { throw Unopenable() }
+        var restored = members
+        for field in fields.members { restored.insert(field.key, field.value) }
+        return (restored.text, true)
+    }
+
+    /// `payload` (in clear) with `fields` `null`: a member's data written before sealing, erased on reading.
+    static func erase(_ payload: String, _ fields: Set<String>) throws -> String {
+        guard let members = JSONMembers(parsing: payload) else { throw Unopenable() }
+        return erase(members, fields.filter { members[$0] != nil })
+    }
+
+    private static func erase(_ members: JSONMembers, _ fields: Set<String>) -> String {
+        var members = members
+        for field in fields { members.insert(field, Substring("null").utf8) }
+        return members.text
+    }
+
+    /// The authenticated data binding a box to its event type, member and fields.
+    private static func context(type: String, subject: UserID, fields: [String]) -> Data {
+        Data((["shelfmark personal v1", type, subject.description] + fields).joined(separator: "\n").utf8)
+    }
+}

@@ -1,0 +1,101 @@
+import Application
+import Domain
+import Foundation
+import Testing
+
+/// The codec's sealing of personal data (crypto-shredding): every declared field leaves the stored
+/// payload for a box under the member's key, comes back byte for byte with the key, and reads as
+/// erased without it.
+@Suite("Personal data in the codec")
+struct PersonalDataTests {
+    static let personalSamples = EventSamples.all.filter { $0.personalData != nil }
+
+    /// The clear values of a sample's personal fields, as JSON text.
+    static func clearValues(_ encoded: EventCodec.Encoded) throws -> [String] {
+        let object = try JSONSerialization.jsonObject(with: Data(encoded.payload.utf8)) as! [String: Any]
+        return encoded.personal!.fields.compactMap { object[$0] as? String }.filter { !$0.isEmpty }
+    }
+
+    @Test func theDeclaredEventsAreTheOnesHoldingPersonalData() {
+        let types = Set(Self.personalSamples.map { try! EventCodec.encode($0).type })
+        #expect(
+            types.isSuperset(of: [
+                "user.registered.v1", "email.claimed.v1", "email.login-failed.v1", "email.login-succeeded.v1", "loan.opened.v1",
+                "hold.placed.v1",
+            ]))
+    }
+
+    @Test(arguments: personalSamples)
+    func aSealedSampleHoldsNoneOfItsPersonalDataAndOpensToTheSameBytes(_ event: DomainEvent) throws {
+        let encoded = try EventCodec.encoded(event)
+        let key = PersonalKey.random()
+        let stored = try EventCodec.sealed(encoded, key: key)
+        #expect(stored.hasPrefix(#"{"$sealed":{"box":""#))
+        for value in try Self.clearValues(encoded) { #expect(!stored.contains(value), "\(value) in \(stored)") }
+        #expect(try EventCodec.decode(type: encoded.type, payload: stored) { _ in .active(key) } == event)
+        #expect(try EventCodec.readable(type: encoded.type, payload: stored) { _ in .active(key) } == encoded.payload)
+        // Another member's key opens nothing.
+        #expect(throws: (any Error).self) { try EventCodec.decode(type: encoded.type, payload: stored) { _ in .active(.random()) } }
+    }
+
+    /// Every field declared personal must still decode once its key is gone (a `Personal` or an
+    /// optional field): replay, verify and time travel read an erased member's events.
+    @Test(arguments: personalSamples)
+    func aSealedSampleDecodesErasedWithoutItsKey(_ event: DomainEvent) throws {
+        let encoded = try EventCodec.encoded(event)
+        let stored = try EventCodec.sealed(encoded, key: .random())
+        for key in [SubjectKey.erased, .none] {
+            let erased = try EventCodec.decode(type: encoded.type, payload: stored) { _ in key }
+            #expect(erased != event)
+            let readable = try EventCodec.readable(type: encoded.type, payload: stored) { _ in key }
+            for field in encoded.personal!.fields { #expect(readable.contains(#""\#(field)":null"#), "\(readable)") }
+        }
+    }
+
+    /// Events written before sealing hold personal data in clear: they read as before, and as
+    /// erased once their member is (the stored text stays, under the chain).
+    @Test(arguments: personalSamples)
+    func aClearPayloadReadsAsWrittenAndErasedOnceItsMemberIs(_ event: DomainEvent) throws {
+        let (type, payload) = try EventCodec.encode(event)
+        #expect(try EventCodec.decode(type: type, payload: payload) { _ in .none } == event)
+        let erased = try EventCodec.readable(type: type, payload: payload) { _ in .erased }
+        #expect(try Self.clearValues(EventCodec.encoded(event)).allSatisfy { !erased.contains($0) })
+        #expect(try EventCodec.decode(type: type, payload: payload) { _ in .erased } != event)
+        let exported = try EventCodec.exported(type: type, payload: payload) { _ in .erased }
+        #expect(exported.redacted && exported.payload == erased)
+        let kept = try EventCodec.exported(type: type, payload: payload) { _ in .none }
+        #expect(!kept.redacted && kept.payload == payload)
+    }
+
+    @Test func anEventWithoutPersonalDataIsStoredAsEncoded() throws {
+        let event = EventSamples.all[0]
+        let encoded = try EventCodec.encoded(event)
+        let stored = try EventCodec.sealed(encoded, key: .random())
+        #expect(encoded.personal == nil && stored == encoded.payload)
+    }
+
+    @Test func aBoxMovedToAnotherEventTypeDoesNotOpen() throws {
+        let claimed = DomainEvent.emailClaim(.claimed(EmailClaimed(email: EventSamples.email, user: EventSamples.user)))
+        let key = PersonalKey.random()
+        let stored = try EventCodec.sealed(try EventCodec.encoded(claimed), key: key)
+        #expect(throws: (any Error).self) { try EventCodec.decode(type: "email.released.v1", payload: stored) { _ in .active(key) } }
+    }
+
+    @Test func registeredErasedIsNoAccount() throws {
+        let registered = UserEvent.registered(
+            UserRegistered(
+                user: EventSamples.user, email: EventSamples.email, displayName: "Ada", country: "GB", passwordHash: "h", role: .member))
+        let stored = try EventCodec.sealed(try EventCodec.encoded(.user(registered)), key: .random())
+        guard case .user(let erased) = try EventCodec.decode(type: "user.registered.v1", payload: stored) else { throw CancellationError() }
+        #expect(UserAggregate.fold([erased]) == .closed(EventSamples.user))
+    }
+
+    @Test func claimNamesHideTheValueAndDependOnTheSecret() {
+        let names = ClaimNames(secret: PersonalKey.random().bytes)
+        let stream = names.email(EventSamples.email)
+        #expect(stream.rawValue.hasPrefix("email-hmac-") && stream.rawValue.count == "email-hmac-".count + 32)
+        #expect(!stream.rawValue.contains("ada") && names.email(EventSamples.email) == stream)
+        #expect(ClaimNames(secret: PersonalKey.random().bytes).email(EventSamples.email) != stream)
+        #expect(names.card("2741038516") != names.email(EventSamples.email))
+    }
+}
