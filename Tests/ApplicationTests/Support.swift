@@ -43,6 +43,7 @@ struct SQLiteUnderTest: EventStore {
     func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
         try await database.eventStore.readAll(after: position, limit: limit)
     }
+    var claimNames: ClaimNames { database.eventStore.claimNames }
 }
 
 func metadata(_ n: Int = 0) -> EventMetadata {
