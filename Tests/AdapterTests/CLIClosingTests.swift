@@ -43,6 +43,8 @@ struct CLIClosingTests {
         #expect(try run("loan", "return", loan).status == 0)
         _ = try run("logout")
         #expect(try run("--json", "user", "close", "bob@example.org", "--yes").stdout.isEmpty)
+        let shown = try run("book", "show", book)
+        #expect(shown.stdout.contains("erased member") && !shown.stdout.contains("Bob"), "\(shown.stdout)\(shown.stderr)")
         let again = try run("user", "close", "bob@example.org", "--yes")
         #expect(again.status == 3, "\(again.stderr)")
     }

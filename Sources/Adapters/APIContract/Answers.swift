@@ -32,8 +32,8 @@ extension Operations.AsOf.Output.Ok.Body.JsonPayload {
     /// A view of the library as it was at `moment`; a loan is overdue as judged at that moment.
     public init(_ answer: TimeTravel.Answer, at moment: Date) {
         self.init(
-            events: answer.events, holds: answer.holds.map(Components.Schemas.Hold.init),
-            books: answer.books.map(Components.Schemas.Book.init),
+            events: answer.events, holds: answer.holds.map { Components.Schemas.Hold($0) },
+            books: answer.books.map { Components.Schemas.Book($0) },
             loans: answer.loans.map { .init($0, overdue: $0.isOverdue(at: moment)) },
             notices: answer.notices.map(Components.Schemas.Notice.init))
     }

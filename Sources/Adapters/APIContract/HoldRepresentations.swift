@@ -5,11 +5,12 @@ import Foundation
 // Holds and renewals as the contract's JSON, for the HTTP API and the CLI's `--json` alike.
 
 extension Components.Schemas.Hold {
-    /// A hold with its place in line (waiting) or pickup date (ready).
-    public init(_ h: HoldSummary) {
+    /// A hold with its place in line (waiting) or pickup date (ready); an erased member is named as
+    /// `catalogue` words it.
+    public init(_ h: HoldSummary, in catalogue: any MessageCatalogue = Catalogues.english) {
         self.init(
             id: h.id.description, bookId: h.book.description, bookTitle: h.bookTitle, memberId: h.member.description,
-            memberName: h.memberName, placedAt: h.placedAt, status: StatusPayload(rawValue: h.status.rawValue) ?? .waiting,
+            memberName: catalogue.member(of: h), placedAt: h.placedAt, status: StatusPayload(rawValue: h.status.rawValue) ?? .waiting,
             position: h.position, pickupUntil: h.pickupUntil, copies: h.copies)
     }
 }
@@ -17,7 +18,7 @@ extension Components.Schemas.Hold {
 extension Components.Schemas.HoldPage {
     /// A page of holds.
     public init(_ page: Page<HoldSummary>) {
-        self.init(value1: .init(page), value2: .init(items: page.items.map(Components.Schemas.Hold.init)))
+        self.init(value1: .init(page), value2: .init(items: page.items.map { Components.Schemas.Hold($0) }))
     }
 }
 

@@ -60,7 +60,7 @@ extension Components.Schemas.HistoryPage {
 extension Components.Schemas.BookPage {
     /// A page of the catalogue.
     public init(_ page: Page<CatalogueEntry>) {
-        self.init(value1: .init(page), value2: .init(items: page.items.map(Components.Schemas.Book.init)))
+        self.init(value1: .init(page), value2: .init(items: page.items.map { Components.Schemas.Book($0) }))
     }
 }
 

@@ -20,24 +20,25 @@ extension Components.Schemas.Country {
 }
 
 extension Components.Schemas.Book {
-    /// A catalogue entry with its counts.
-    public init(_ entry: CatalogueEntry) {
+    /// A catalogue entry with its counts; an erased last borrower is named as `catalogue` words it.
+    public init(_ entry: CatalogueEntry, in catalogue: any MessageCatalogue = Catalogues.english) {
         let d = entry.details
         self.init(
             id: entry.id.description, title: d.title, authors: d.authors, isbn: d.isbn?.isbn13, publisher: d.publisher,
             categories: d.categories, coverUrl: d.coverURL, description: d.description, copies: entry.copies,
             onLoan: entry.onLoan, available: entry.available, holdCount: entry.holdCount, addedAt: entry.addedAt,
             updatedAt: entry.updatedAt,
-            lastCheckout: entry.lastCheckout.map { .init(name: $0.name, at: $0.at) })
+            lastCheckout: entry.lastCheckout.map { .init(name: catalogue.borrower(of: $0), at: $0.at) })
     }
 }
 
 extension Components.Schemas.Loan {
-    /// A loan; `overdue` is judged by the caller at the moment it speaks of.
-    public init(_ l: LoanSummary, overdue: Bool) {
+    /// A loan; `overdue` is judged by the caller at the moment it speaks of; an erased borrower is
+    /// named as `catalogue` words it.
+    public init(_ l: LoanSummary, overdue: Bool, in catalogue: any MessageCatalogue = Catalogues.english) {
         self.init(
             id: l.id.description, bookId: l.book.description, bookTitle: l.bookTitle, borrowerId: l.borrower?.description,
-            borrowerName: l.borrowerName, lentAt: l.lentAt, dueAt: l.dueAt, renewals: l.renewals, returnedAt: l.returnedAt,
+            borrowerName: catalogue.borrower(of: l), lentAt: l.lentAt, dueAt: l.dueAt, renewals: l.renewals, returnedAt: l.returnedAt,
             overdue: overdue)
     }
 }

@@ -210,7 +210,10 @@ private func show(_ e: CatalogueEntry, _ global: GlobalOptions, saying done: Str
         ("Copies", "\(e.copies) (\(e.available) available, \(e.onLoan) on loan)"),
         ("Cover", d.coverURL), ("Description", d.description),
         ("Added", TableDates.minute(e.addedAt)), ("Updated", TableDates.minute(e.updatedAt)),
-        ("Last out", e.lastCheckout.map { c in [TableDates.day(c.at), c.name].compactMap { $0 }.joined(separator: ", ") }),
+        (
+            "Last out",
+            e.lastCheckout.map { c in [TableDates.day(c.at), catalogue.borrower(of: c)].compactMap { $0 }.joined(separator: ", ") }
+        ),
     ]
     for case let (label, value?) in lines { print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
 }

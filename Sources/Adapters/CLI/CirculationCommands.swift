@@ -154,7 +154,8 @@ func printLoans(_ loans: [LoanSummary], _ list: ListLoans) {
                         "OVERDUE"
                     } else if loan.renewals > 0 { "renewed \(loan.renewals)x" } else { "out" }
                 return [
-                    loan.id.description, loan.bookTitle, loan.borrowerName, TableDates.day(loan.lentAt), TableDates.minute(loan.dueAt),
+                    loan.id.description, loan.bookTitle, catalogue.borrower(of: loan), TableDates.day(loan.lentAt),
+                    TableDates.minute(loan.dueAt),
                     state,
                 ]
             }))

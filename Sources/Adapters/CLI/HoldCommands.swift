@@ -100,6 +100,8 @@ private func printHoldTable(_ holds: [HoldSummary]) {
                     case .ready: hold.pickupUntil.map { "ready until \(TableDates.minute($0))" } ?? "ready"
                     case .fulfilled, .cancelled, .expired: hold.status.rawValue
                     }
-                return [hold.id.description, hold.bookTitle, hold.memberName, TableDates.day(hold.placedAt), state, "\(hold.copies)"]
+                return [
+                    hold.id.description, hold.bookTitle, catalogue.member(of: hold), TableDates.day(hold.placedAt), state, "\(hold.copies)",
+                ]
             }))
 }

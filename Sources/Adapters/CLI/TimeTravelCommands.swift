@@ -75,7 +75,7 @@ extension AuditCommand {
                             ["LOAN", "BOOK", "BORROWER", "DUE", "STATE"],
                             answer.loans.map {
                                 [
-                                    $0.id.description, $0.bookTitle, answer.name($0.borrower) ?? $0.borrowerName,
+                                    $0.id.description, $0.bookTitle, answer.name($0.borrower) ?? catalogue.borrower(of: $0),
                                     TableDates.minute($0.dueAt),
                                     $0.returnedAt == nil ? ($0.isOverdue(at: moment) ? "OVERDUE" : "out") : "returned",
                                 ]
@@ -89,7 +89,7 @@ extension AuditCommand {
                             ["HOLD", "MEMBER", "PLACED", "STATE"],
                             answer.holds.map {
                                 [
-                                    $0.id.description, answer.name($0.member) ?? $0.memberName, TableDates.minute($0.placedAt),
+                                    $0.id.description, answer.name($0.member) ?? catalogue.member(of: $0), TableDates.minute($0.placedAt),
                                     $0.position.map { "waiting, number \($0) in line" } ?? "ready",
                                 ]
                             }))

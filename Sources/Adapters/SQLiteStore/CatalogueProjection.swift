@@ -19,12 +19,12 @@ struct CatalogueProjection: SQLiteProjection {
         case .loan(.opened(let e)):
             try db.cached(
                 sql: "UPDATE catalogue_books SET last_checkout_name = ?, last_checkout_at = ? WHERE id = ?",
-                arguments: [e.borrowerName.known, Timestamp.format(e.lentAt), e.book.description])
+                arguments: [e.borrowerName.known ?? CatalogueEntry.Checkout.erasedName, Timestamp.format(e.lentAt), e.book.description])
         case .user(.closed(let e)):
             // A book's last checkout no longer names a member who closed their account (their loans tell which books).
             try db.cached(
                 sql: """
-                    UPDATE catalogue_books SET last_checkout_name = NULL
+                    UPDATE catalogue_books SET last_checkout_name = ''
                     WHERE last_checkout_name IS NOT NULL AND EXISTS (
                         SELECT 1 FROM loans
                         WHERE loans.book_id = catalogue_books.id AND loans.lent_at = catalogue_books.last_checkout_at

@@ -19,8 +19,10 @@ public struct CatalogueEntry: Equatable, Sendable {
     /// Copies anyone may borrow now.
     public var available: Int { copies - onLoan - setAside }
 
-    /// A borrower's name (nil when hidden from the reader) and the time of a checkout.
+    /// A borrower's name (nil when hidden from the reader, `erasedName` once erased) and the time of a checkout.
     public struct Checkout: Equatable, Sendable {
+        /// The name kept once the borrower closed their account and their name was erased.
+        public static let erasedName = ""
         public let name: String?
         public let at: Date
         public init(name: String?, at: Date) {
