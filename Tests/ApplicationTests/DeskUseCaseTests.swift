@@ -60,6 +60,37 @@ struct DeskUseCaseTests {
         await #expect(throws: Forbidden(.librarianOnly)) { try await desk.showMember.execute(card.digits, by: ada) }
     }
 
+    @Test func aCardNamesItsMemberWhereverAMemberIsNamedAndAClosedAccountsCardNamesNobody() async throws {
+        // Given Ada with a card, and a librarian
+        let (ada, account) = try await t.signUp("ada@example.org")
+        let (librarian, _) = try await t.signUp("lib@example.org", role: .librarian)
+        let card = try #require(account.cardNumber)
+        // When the librarian names her by card to issue a reset code, list her loans or find her
+        // Then each finds Ada, as typed or grouped, a no-break space included
+        #expect(try await t.library.accounts.passwords.issueResetCode.execute(card.grouped, by: librarian).account.id == account.id)
+        #expect(try await desk.loans.execute(member: card.digits, by: librarian).total == 0)
+        #expect(
+            try await t.library.accounts.members.find("\(card.digits.prefix(5))\u{00A0}\(card.digits.suffix(5))", by: librarian)
+                == account.id)
+        // And a mistyped card is refused as a card, not looked up as an id
+        let typo = String(card.digits.dropLast()) + (card.digits.last == "0" ? "1" : "0")
+        await #expect(throws: InvalidInput("card", .notACardNumber(typo, .wrongCheckDigits))) {
+            try await desk.showMember.execute(typo, by: librarian)
+        }
+        await #expect(throws: InvalidInput("card", .notACardNumber(typo, .wrongCheckDigits))) {
+            try await desk.loans.execute(member: typo, by: librarian)
+        }
+        // When Ada closes her account, her card answers as a card nobody has: never her id
+        try await t.library.accounts.closeAccount.own(by: ada)
+        for lookup in [card.digits, card.grouped] {
+            await #expect(throws: NotFound(.card, card.grouped)) { try await desk.showMember.execute(lookup, by: librarian) }
+            await #expect(throws: NotFound(.card, card.grouped)) {
+                try await desk.lend.execute(to: .card(lookup), books: [], by: librarian)
+            }
+            await #expect(throws: NotFound(.card, card.grouped)) { try await t.library.accounts.members.find(lookup, by: librarian) }
+        }
+    }
+
     @Test func aDeskLoanIsTheMembersOwnBorrowRecordedAsTheLibrariansDoing() async throws {
         let (ada, account) = try await t.signUp("ada@example.org")
         let (librarian, lib) = try await t.signUp("lib@example.org", role: .librarian)

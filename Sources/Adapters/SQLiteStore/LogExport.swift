@@ -194,39 +194,39 @@ extension LibraryDatabase {
 extension LibraryDatabase: LogArchive {
     public func verifyExport(lines: [String]) -> [AuditCheck] { Self.verifyExport(lines: lines, chain: chain) }
 
+    /// A stream's history. An erased member's legacy claim stream (named by their address, written
+    /// before sealing) reads as a stream with no events, as an address never used does: its name
+    /// would otherwise confirm the address was a member's.
     public func history(_ stream: StreamName, page: PageRequest) async throws -> Page<LoggedEvent> {
         try await scans.read { db in
+            if try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue) {
+                return Page(items: [], total: 0, of: page)
+            }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events WHERE stream_id = ?", arguments: [stream.rawValue]) ?? 0
             let rows = try Row.fetchAll(
                 db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version LIMIT ? OFFSET ?",
                 arguments: [stream.rawValue, page.limit, page.offset])
             let keys = PersonalKeys.Reader(db)
-            let erased = try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue)
-            return Page(items: try rows.map { try Self.loggedEvent($0, keys, erasedStream: erased) }, total: total, of: page)
+            return Page(items: try rows.map { try Self.loggedEvent($0, keys) }, total: total, of: page)
         }
     }
 
     public func events(_ stream: StreamName, before version: Int64) async throws -> [LoggedEvent] {
         try await scans.read { db in
+            if try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue) { return [] }
             let keys = PersonalKeys.Reader(db)
-            let erased = try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue)
             return try Row.fetchAll(
                 db, sql: "SELECT * FROM events WHERE stream_id = ? AND stream_version < ? ORDER BY stream_version",
                 arguments: [stream.rawValue, version]
-            ).map { try Self.loggedEvent($0, keys, erasedStream: erased) }
+            ).map { try Self.loggedEvent($0, keys) }
         }
     }
 
     /// One row of `events` as history reads it: its personal data opened with the member's key
-    /// (`null` once erased), in the same read transaction as the row; in an erased member's legacy
-    /// claim stream (named by their address, written before sealing) the address reads `null` too.
-    static func loggedEvent(_ row: Row, _ keys: PersonalKeys.Reader, erasedStream: Bool = false) throws -> LoggedEvent {
+    /// (`null` once erased), in the same read transaction as the row.
+    static func loggedEvent(_ row: Row, _ keys: PersonalKeys.Reader) throws -> LoggedEvent {
         let type: String = row["event_type"]
-        var payload = try EventCodec.readable(type: type, payload: row["payload"], keys: keys.key)
-        if erasedStream, var object = PayloadValue.object(parsing: payload), object["email"] != nil {
-            object["email"] = .null
-            payload = PayloadValue.text(of: object)
-        }
+        let payload = try EventCodec.readable(type: type, payload: row["payload"], keys: keys.key)
         return LoggedEvent(
             position: row["position"], version: row["stream_version"], type: type, recordedAt: row["recorded_at"],
             actor: row["actor"], payload: payload)

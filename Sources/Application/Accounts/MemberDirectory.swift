@@ -1,17 +1,38 @@
 import Domain
 
-/// Finds a member by email (as typed: any case, any Unicode spelling) or by account id.
-/// Librarians and the operator only: who has an account is not public.
+/// Finds a member by email (as typed: any case, any Unicode spelling), by library card number
+/// (as typed or scanned) or by account id. Librarians and the operator only: who has an account
+/// is not public.
 public struct MemberDirectory: Sendable {
     let deps: AccountDependencies
 
-    /// The account with this email or id, or `NotFound` naming what was asked for.
-    public func find(_ emailOrID: String, by principal: Principal) async throws -> UserID {
+    /// The account with this email, card number or id, or `NotFound` naming what was asked for;
+    /// a mistyped card number (digits whose check digits fail) is a field error on `card`.
+    public func find(_ emailCardOrID: String, by principal: Principal) async throws -> UserID {
         try Authorization.require(.findMember, by: principal)
-        if let id = UserID(emailOrID), try await deps.accounts.account(id) != nil { return id }
-        guard let email = try? EmailAddress(parsing: emailOrID),
+        if let id = UserID(emailCardOrID) {
+            guard try await deps.accounts.account(id) != nil else { throw NotFound(.user, emailCardOrID) }
+            return id
+        }
+        if CardNumber.isMeant(emailCardOrID) {
+            let card: CardNumber
+            do { card = try CardNumber(parsing: emailCardOrID) } catch {
+                throw InvalidInput("card", .notACardNumber(emailCardOrID, error))
+            }
+            return try await holder(of: card)
+        }
+        guard let email = try? EmailAddress(parsing: emailCardOrID),
             let owner = try await deps.runner.emailClaim(email).owner
-        else { throw NotFound(.user, emailOrID) }
+        else { throw NotFound(.user, emailCardOrID) }
+        return owner
+    }
+
+    /// The member holding this card. A closed account's card names nobody: it answers as a card
+    /// nobody has, so a card number never leads to an erased member's id.
+    func holder(of card: CardNumber) async throws -> UserID {
+        guard let owner = try await deps.runner.cardholder(card), try await deps.accounts.account(owner) != nil else {
+            throw NotFound(.card, card.grouped)
+        }
         return owner
     }
 }

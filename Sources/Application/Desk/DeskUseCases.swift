@@ -48,7 +48,8 @@ struct Cardholders: Sendable {
         case .card(let text):
             let card: CardNumber
             do { card = try CardNumber(parsing: text) } catch { throw InvalidInput("card", .notACardNumber(text, error)) }
-            return try await holder(of: card, by: principal)
+            try Authorization.require(.findMember, by: principal)
+            return try await deps.summary(try await members.holder(of: card))
         case .email(let text):
             do { _ = try EmailAddress(parsing: text) } catch { throw InvalidInput([error]) }
             return try await deps.summary(try await members.find(text, by: principal))
@@ -57,13 +58,6 @@ struct Cardholders: Sendable {
 
     /// The member an account id, an email address or a card number names.
     func find(_ idEmailOrCard: String, by principal: Principal) async throws -> AccountSummary {
-        if let card = try? CardNumber(parsing: idEmailOrCard) { return try await holder(of: card, by: principal) }
-        return try await deps.summary(try await members.find(idEmailOrCard, by: principal))
-    }
-
-    private func holder(of card: CardNumber, by principal: Principal) async throws -> AccountSummary {
-        try Authorization.require(.findMember, by: principal)
-        guard let owner = try await deps.runner.cardholder(card) else { throw NotFound(.card, card.grouped) }
-        return try await deps.summary(owner)
+        try await deps.summary(try await members.find(idEmailOrCard, by: principal))
     }
 }

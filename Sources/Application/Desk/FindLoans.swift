@@ -24,6 +24,6 @@ public struct FindLoans: Sendable {
 
     /// Whether `text` can name a member: an account id, something with an `@`, or a card number.
     static func namesAMember(_ text: String) -> Bool {
-        UserID(text) != nil || text.contains("@") || (try? CardNumber(parsing: text)) != nil
+        UserID(text) != nil || text.contains("@") || CardNumber.isMeant(text)
     }
 }

@@ -34,11 +34,18 @@ public struct CardNumber: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A card number as typed or scanned: ten digits, with or without spaces and hyphens between
     /// them; its check digits are verified.
     public init(parsing text: String) throws(Problem) {
-        let characters = text.trimmingWhitespace().filter { $0 != " " && $0 != "-" }
+        let characters = text.trimmingWhitespace().filter { !$0.isWhitespace && $0 != "-" }
         if let stray = characters.first(where: { !($0.isASCII && $0.isWholeNumber) }) { throw .invalidCharacter(stray) }
         guard characters.count == Self.length else { throw .wrongLength(characters.count) }
         guard let number = Int64(characters), number % 97 == 1 else { throw .wrongCheckDigits }
         digits = characters
+    }
+
+    /// Whether what was typed is meant as a card number (digits, with spaces or hyphens between
+    /// them), whether or not its check digits hold.
+    public static func isMeant(_ text: String) -> Bool {
+        let kept = text.trimmingWhitespace()
+        return kept.contains(where: \.isWholeNumber) && kept.allSatisfy { $0.isWholeNumber || $0.isWhitespace || $0 == "-" }
     }
 
     /// The random part, without the check digits.
