@@ -35,6 +35,34 @@ struct ProfileUseCaseTests {
         #expect(try await t.database.eventStore.read(.user(try id(ada))).count == before)
     }
 
+    @Test func loansHoldsAndLastCheckoutsNameAMemberAsTheyAreCalledNow() async throws {
+        // Given Ada with a loan of Dune and a hold on Emma (out to Bob), and Bob with a loan of his own
+        let book = { (title: String) in
+            try await self.t.library.catalogue.addBook.execute(BookDraft(title: title, authors: ["A"]), copies: 1, by: .cliOperator).id
+        }
+        let (dune, emma) = (try await book("Dune"), try await book("Emma"))
+        let (ada, bob) = (try await member("ada@example.org"), try await member("bob@example.org"))
+        let circulation = t.library.circulation
+        _ = try await circulation.borrow.execute([dune], by: ada)
+        _ = try await circulation.borrow.execute([emma], by: bob)
+        _ = try await circulation.holds.place.execute(emma, by: ada)
+        // When Ada changes her name
+        _ = try await accounts.editProfile.execute(ProfileForm(displayName: "Ada Lovelace"), by: ada)
+        // Then her loan, her hold and Dune's last checkout name her as she is called now; Bob's loan keeps
+        // his name (which the helper also made "Ada")
+        func names() async throws -> [String] {
+            let loans = try await t.database.loans.loans(LoanFilter()).map { "\($0.bookTitle): \($0.borrowerName)" }
+            let holds = try await circulation.holds.list.queue(of: emma, by: .cliOperator).items.map(\.memberName)
+            let last = try await t.library.catalogue.showBook.execute(dune, by: .cliOperator).lastCheckout?.name
+            return loans.sorted() + holds + [last ?? "-"]
+        }
+        let expected = ["Dune: Ada Lovelace", "Emma: Ada", "Ada Lovelace", "Ada Lovelace"]
+        #expect(try await names() == expected)
+        // And a rebuild of the read models from the log says the same
+        _ = try await t.database.rebuild { _, _ in }
+        #expect(try await names() == expected)
+    }
+
     @Test func fieldsAreCheckedAsAtSignupAndNothingChangesOnAnError() async throws {
         let ada = try await member("ada@example.org")
         let form = ProfileForm(displayName: "", country: "ZZ", email: "nope")

@@ -22,19 +22,28 @@ struct CatalogueProjection: SQLiteProjection {
                 arguments: [e.borrowerName.known ?? CatalogueEntry.Checkout.erasedName, Timestamp.format(e.lentAt), e.book.description])
         case .user(.closed(let e)):
             // A book's last checkout no longer names a member who closed their account (their loans tell which books).
-            try db.cached(
-                sql: """
-                    UPDATE catalogue_books SET last_checkout_name = ''
-                    WHERE last_checkout_name IS NOT NULL AND EXISTS (
-                        SELECT 1 FROM loans
-                        WHERE loans.book_id = catalogue_books.id AND loans.lent_at = catalogue_books.last_checkout_at
-                              AND loans.borrower_id = ?)
-                    """,
-                arguments: [e.user.description])
+            try renameLastCheckouts(of: e.user, to: CatalogueEntry.Checkout.erasedName, db)
+        case .user(.profileChanged(let e)):
+            // Nor the name a member went by before they changed it.
+            guard let name = e.displayName, !name.isEmpty else { return }
+            try renameLastCheckouts(of: e.user, to: name, db)
         case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark, .isbnClaim, .hold,
             .cardClaim, .walkIn:
             return
         }
+    }
+
+    /// Names `member` as `name` on every book whose last checkout was theirs (found through the loans read model).
+    private func renameLastCheckouts(of member: UserID, to name: String, _ db: Database) throws {
+        try db.cached(
+            sql: """
+                UPDATE catalogue_books SET last_checkout_name = ?
+                WHERE last_checkout_name IS NOT NULL AND EXISTS (
+                    SELECT 1 FROM loans
+                    WHERE loans.book_id = catalogue_books.id AND loans.lent_at = catalogue_books.last_checkout_at
+                          AND loans.borrower_id = ?)
+                """,
+            arguments: [name, member.description])
     }
 
     private func apply(_ event: BookEvent, _ recorded: RecordedEvent, _ db: Database) throws {

@@ -17,6 +17,10 @@ struct HoldsProjection: SQLiteProjection {
             // The member's name goes from their holds (erased: the read model keeps '' for it).
             return try db.cached(sql: "UPDATE holds SET member_name = '' WHERE member_id = ?", arguments: [e.user.description])
         }
+        if case .user(.profileChanged(let e)) = recorded.event, let name = e.displayName, !name.isEmpty {
+            // A member's holds name them as they are called now.
+            return try db.cached(sql: "UPDATE holds SET member_name = ? WHERE member_id = ?", arguments: [name, e.user.description])
+        }
         guard case .hold(let event) = recorded.event else { return }
         switch event {
         case .placed(let e):

@@ -59,6 +59,10 @@ struct LoansProjection: SQLiteProjection {
         case .user(.closed(let e)):
             // The member's name goes from their loans (erased: the read model keeps '' for it).
             try db.cached(sql: "UPDATE loans SET borrower_name = '' WHERE borrower_id = ?", arguments: [e.user.description])
+        case .user(.profileChanged(let e)):
+            // A member's loans name them as they are called now.
+            guard let name = e.displayName, !name.isEmpty else { return }
+            try db.cached(sql: "UPDATE loans SET borrower_name = ? WHERE borrower_id = ?", arguments: [name, e.user.description])
         case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn:
             return
         }

@@ -52,7 +52,7 @@ extension LibraryDatabase {
             for (f, hash, erased) in rows {
                 // Erased members' personal data is never exported, backups included; secrets only to the operator's.
                 let (payload, secret) =
-                    secrets == .included ? (erased.payload, []) : Secrets.redact(type: f.eventType, payload: erased.payload)
+                    secrets == .included ? (erased.payload, []) : Self.redact(type: f.eventType, erased.payload, erased: erased.fields)
                 let redacted = Array(Set(secret + erased.fields)).sorted()
                 let line = ExportedEvent(
                     position: f.position, stream: erased.stream, version: f.streamVersion, type: f.eventType, payload: payload,
@@ -84,6 +84,17 @@ extension LibraryDatabase {
         }
         let (payload, redacted) = try EventCodec.exported(type: f.eventType, payload: f.payload, keys: keys.key)
         return redacted ? (f.streamID, payload, try erased(f, payload: payload)) : (f.streamID, f.payload, [])
+    }
+
+    /// `payload`'s secrets redacted, except a field that is also erased personal data (an erased
+    /// member's password hash written before sealing): it stays `null`, so a verified export counts
+    /// that event as erased, as `audit verify` does, not as a secret redacted.
+    static func redact(type: String, _ payload: String, erased: [String]) -> (payload: String, redacted: [String]) {
+        let (redacted, secrets) = Secrets.redact(type: type, payload: payload)
+        let both = Set(secrets).intersection(erased)
+        guard !both.isEmpty, var object = PayloadValue.object(parsing: redacted) else { return (redacted, secrets) }
+        for field in both { object[field] = .null }
+        return (PayloadValue.text(of: object), secrets)
     }
 
     /// The personal fields `payload` (of `f`'s type, redacted) reads `null`.
@@ -128,10 +139,12 @@ extension LibraryDatabase {
                         )
                     ]
                 }
-                if redacted.allSatisfy(Secrets.fields(of: event.type).contains) {
-                    unchecked.append(event.position)
-                } else {
+                // Erased when it left out an erased member's data (a field reading null, or the stream's name), as verify counts.
+                let payload = PayloadValue.object(parsing: event.payload) ?? [:]
+                if redacted.contains(where: { $0 == "stream" || payload[$0] == .null }) {
                     erased.append(event.position)
+                } else {
+                    unchecked.append(event.position)
                 }
             } else if chain.hash(previous: event.previousHash, event.fields) != event.hash {
                 return [AuditCheck(name: "hash chain", passed: false, detail: "the chain breaks at position \(event.position)")]

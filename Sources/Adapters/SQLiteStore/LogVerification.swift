@@ -135,19 +135,22 @@ extension LibraryDatabase: LogVerifier {
 }
 
 /// Verify's count of the members' personal data in the log: events sealed with a member's key, and
-/// events of erased members written before sealing, whose data stays in clear in the file (their
-/// payloads, or the names of their claim streams): the log cannot change, only every view of it.
+/// events of erased members whose data stays in clear in the file, which the log cannot change,
+/// only every view of it. One definition, the one `audit export` redacts by (and `--file` counts):
+/// an event holds an erased member's data in clear when its stream is their legacy claim stream
+/// (named by the address before sealing; events written there since are sealed, but the name is
+/// not), or when its payload, not sealed, holds personal data of a member since erased.
 struct PersonalDataCount {
     let streams: PersonalKeys.ErasedStreams
     var sealed = 0
     var clearOfErased = 0
 
     mutating func count(_ recorded: RecordedEvent, _ fields: HashChain.Fields, _ keys: PersonalKeys.Reader) throws {
-        if fields.payload.hasPrefix(#"{"$sealed":"#) {
-            sealed += 1
-        } else if let subject = recorded.event.personalData?.subject, try keys.key(subject) == .erased {
+        let isSealed = fields.payload.hasPrefix(#"{"$sealed":"#)
+        if isSealed { sealed += 1 }
+        if try streams.contains(fields.streamID) {
             clearOfErased += 1
-        } else if try streams.contains(fields.streamID) {
+        } else if !isSealed, let subject = recorded.event.personalData?.subject, try keys.key(subject) == .erased {
             clearOfErased += 1
         }
     }
@@ -159,7 +162,8 @@ struct PersonalDataCount {
             clearOfErased == 0
             ? "no event of an erased member predates encryption"
             : "\(clearOfErased) event\(clearOfErased == 1 ? "" : "s") of erased members predate\(clearOfErased == 1 ? "s" : "") "
-                + "encryption and still hold their personal data in clear in the file (every view, export and answer leaves it out)"
+                + "encryption (or lie in a claim stream named by the address before it) and still hold their personal data in clear"
+                + " in the file (every view, export and answer leaves it out)"
         return AuditCheck(name: "personal data", passed: true, detail: "\(sealed) events sealed with members' keys; \(members); \(clear)")
     }
 }
