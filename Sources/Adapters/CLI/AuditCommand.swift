@@ -144,9 +144,10 @@ extension AuditCommand {
             print(page.footer)
         }
 
-        /// One event's rows: the event and its first change, then one row for each other change.
+        /// One event's rows: the event and its first change, then one row for each other change; a
+        /// long change wraps at words under its column (values whole, long free text cut at a word).
         static func rows(_ e: HistoryEntry) -> [[String]] {
-            let changes = e.changes.map { say(.fieldChange($0)) }
+            let changes = e.changes.map { wrapped(say(.fieldChange($0)), width: 60, lines: 4) }
             let first = [String(e.version), String(e.position), TableDates.minute(iso: e.recordedAt), say(.actor(e.actorName)), e.type]
             return [first + [changes.first ?? ""]] + changes.dropFirst().map { ["", "", "", "", "", $0] }
         }

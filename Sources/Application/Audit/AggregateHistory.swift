@@ -1,7 +1,8 @@
 import Domain
 
 /// The history of one aggregate: the events of its stream in order, a page at a time, readable:
-/// who did each (by name and email), what it changed, and its payload with the secrets redacted.
+/// who did each (by name and email), what it changed (`PayloadFold` says how), and its payload with
+/// the secrets redacted.
 /// Librarians and the operator only.
 public struct AggregateHistory: Sendable {
     let archive: any LogArchive
@@ -35,13 +36,15 @@ public struct AggregateHistory: Sendable {
         if events.total == 0 { throw NotFound(.stream, stream.rawValue) }
         var fold = PayloadFold()
         if let first = events.items.first, first.version > 1 {
-            for earlier in try await archive.events(stream, before: first.version) { _ = fold.changes(Self.payload(earlier), secrets: []) }
+            for earlier in try await archive.events(stream, before: first.version) {
+                _ = fold.changes(Self.payload(earlier), type: earlier.type, secrets: [])
+            }
         }
         let actors = try await names.names(of: events.items.map(\.actor))
         return await events.with { items in
             items.map { event in
                 let payload = Self.payload(event)
-                let changes = fold.changes(payload, secrets: Secrets.fields(of: event.type))
+                let changes = fold.changes(payload, type: event.type, secrets: Secrets.fields(of: event.type))
                 return HistoryEntry(event, actorName: actors[event.actor] ?? .unknownMember, payload: payload, changes: changes)
             }
         }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// One field of an event, as history shows it: `publisher: Chilton → Harper` when it changed,
@@ -18,36 +19,82 @@ public struct FieldChange: Equatable, Sendable {
     }
 }
 
-/// A stream's state as its payloads say it, folded event by event, to tell what each event
-/// changed. Top-level fields carry over from one event to the next; a nested object (a book's
-/// `details`) is replaced whole by the next event that has it, its fields shown as the event's own.
-/// An event about something other than the one before (an id field with another id: a second
-/// loan in a member's stream) or that changes nothing lists its own fields.
+/// What each event of a stream changed, as a librarian reading its history expects:
+///
+/// - An **edit** (a type in `edits`: a book's details edited; a member's profile, email or role
+///   changed; a loan renewed) shows each field it states against the value that the stream's
+///   earlier events *about the same thing* last gave it: `publisher: Chilton → Harper`. A field it
+///   states unchanged is left out; a field nothing earlier gave reads as set (`isbn: 978…`); a
+///   nested object it replaces whole (a book's `details`) lists the fields it no longer has as
+///   removed. "The same thing": the earlier event shares an id field (a UUID: `book`, `loan`,
+///   `user`) with the edit, and every id field both have holds the same id, so a renewal of one
+///   loan is never compared with another loan of the member's stream. An edit that changes
+///   nothing lists all its fields.
+/// - **Every other event** records something that happened (a book added, a session opened, a
+///   loan started, a reset code issued): it lists every field it states, compared with nothing,
+///   so one session never reads as another changed into it, and two loans due the same day both
+///   show `dueAt`.
+///
+/// Secret fields are always listed, never compared.
 struct PayloadFold {
-    /// Field paths (`details.publisher`) and their values.
-    private var state: [String: PayloadValue] = [:]
+    /// The stored types that edit something an earlier event of their stream stated.
+    static let edits: Set<String> = [
+        BookEvent.StoredType.edited.rawValue, UserEvent.StoredType.profileChanged.rawValue,
+        UserEvent.StoredType.emailChanged.rawValue, UserEvent.StoredType.roleChanged.rawValue,
+        LoanEvent.StoredType.renewed.rawValue, PatronEvent.StoredType.loanRenewed.rawValue,
+    ]
 
-    /// What `payload` (redacted) changes, then the state after it. Secret fields are always listed, never compared.
-    mutating func changes(_ payload: [String: PayloadValue], secrets: Set<String>) -> [FieldChange] {
+    /// One earlier event of the stream, as an edit compares with it.
+    private struct Stated {
+        /// Its top-level id fields (UUIDs).
+        let ids: [String: PayloadValue]
+        /// Its fields by path.
+        let fields: [(path: String, value: PayloadValue)]
+        /// The nested objects it states whole.
+        let replaced: Set<String>
+    }
+
+    /// The stream's events so far, oldest first.
+    private var earlier: [Stated] = []
+
+    /// What `payload` (redacted), an event of `type`, states or changes; then it counts as an earlier event.
+    mutating func changes(_ payload: [String: PayloadValue], type: String, secrets: Set<String>) -> [FieldChange] {
         let fields = Self.flatten(payload)
         let names = Self.names(fields.map(\.path))
-        let replaced = Set(payload.compactMap { if case .object = $0.value { $0.key } else { nil } })
+        let stated = Stated(
+            ids: payload.filter { Self.isID($0.value) }, fields: fields,
+            replaced: Set(payload.compactMap { if case .object = $0.value { $0.key } else { nil } }))
+        defer { earlier.append(stated) }
+        let listed = fields.map { FieldChange(field: names[$0.path] ?? $0.path, after: Self.shown($0.value)) }
+        guard Self.edits.contains(type) else { return listed }
+        let state = self.state(about: stated.ids)
         var changed: [FieldChange] = []
-        var aboutAnother = false
         for (path, value) in fields where secrets.contains(path) || state[path] != value {
             let before = secrets.contains(path) ? nil : state[path]
-            if let before, Self.isID(before), Self.isID(value) { aboutAnother = true }
             changed.append(FieldChange(field: names[path] ?? path, before: before.map(Self.shown), after: Self.shown(value)))
         }
         let paths = Set(fields.map(\.path))
-        let removed = state.filter { path, _ in !paths.contains(path) && replaced.contains { path.hasPrefix($0 + ".") } }
+        let removed = state.filter { path, _ in !paths.contains(path) && stated.replaced.contains { path.hasPrefix($0 + ".") } }
         for (path, value) in removed.sorted(by: { $0.key < $1.key }) {
             changed.append(FieldChange(field: Self.leaf(path), before: Self.shown(value), after: nil))
-            state[path] = nil
         }
-        for (path, value) in fields { state[path] = value }
-        if changed.isEmpty { return fields.map { FieldChange(field: names[$0.path] ?? $0.path, after: Self.shown($0.value)) } }
-        return aboutAnother ? changed.map { FieldChange(field: $0.field, after: $0.after) } : changed
+        return changed.isEmpty ? listed : changed
+    }
+
+    /// The fields the earlier events about the thing `ids` names last stated, by path.
+    private func state(about ids: [String: PayloadValue]) -> [String: PayloadValue] {
+        var state: [String: PayloadValue] = [:]
+        for event in earlier where Self.isAbout(event.ids, ids) {
+            for path in state.keys where event.replaced.contains(where: { path.hasPrefix($0 + ".") }) { state[path] = nil }
+            for (path, value) in event.fields { state[path] = value }
+        }
+        return state
+    }
+
+    /// Whether two events' ids name the same thing: they share an id field, and every one they share holds the same id.
+    static func isAbout(_ ids: [String: PayloadValue], _ other: [String: PayloadValue]) -> Bool {
+        let shared = Set(ids.keys).intersection(other.keys)
+        return !shared.isEmpty && shared.allSatisfy { ids[$0] == other[$0] }
     }
 
     /// The payload's fields, a nested object's by `key.field`, sorted by path.
