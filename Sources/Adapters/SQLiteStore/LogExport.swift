@@ -43,8 +43,8 @@ extension LibraryDatabase {
         }
         var count: Int64 = 0
         while true {
-            let rows = try await scans.read { [after, claimNames = eventStore.claimNames] db in
-                let (keys, streams) = (PersonalKeys.Reader(db), PersonalKeys.ErasedStreams(db, names: claimNames))
+            let rows = try await scans.read { [after, claimNames = eventStore.claimNames, cipher] db in
+                let (keys, streams) = (PersonalKeys.Reader(db, cipher: cipher), PersonalKeys.ErasedStreams(db, names: claimNames))
                 return try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT 5000", arguments: [after])
                     .map { (HashChain.Fields($0), ($0["hash"] as String?) ?? "", try Self.erased(HashChain.Fields($0), keys, streams)) }
             }
@@ -200,7 +200,7 @@ extension LibraryDatabase: LogArchive {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version LIMIT ? OFFSET ?",
                 arguments: [stream.rawValue, page.limit, page.offset])
-            let keys = PersonalKeys.Reader(db)
+            let keys = PersonalKeys.Reader(db, cipher: cipher)
             let erased = try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue)
             return Page(items: try rows.map { try Self.loggedEvent($0, keys, erasedStream: erased) }, total: total, of: page)
         }
@@ -208,7 +208,7 @@ extension LibraryDatabase: LogArchive {
 
     public func events(_ stream: StreamName, before version: Int64) async throws -> [LoggedEvent] {
         try await scans.read { db in
-            let keys = PersonalKeys.Reader(db)
+            let keys = PersonalKeys.Reader(db, cipher: cipher)
             let erased = try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue)
             return try Row.fetchAll(
                 db, sql: "SELECT * FROM events WHERE stream_id = ? AND stream_version < ? ORDER BY stream_version",
@@ -222,7 +222,7 @@ extension LibraryDatabase: LogArchive {
     /// claim stream (named by their address, written before sealing) the address reads `null` too.
     static func loggedEvent(_ row: Row, _ keys: PersonalKeys.Reader, erasedStream: Bool = false) throws -> LoggedEvent {
         let type: String = row["event_type"]
-        var payload = try EventCodec.readable(type: type, payload: row["payload"], keys: keys.key)
+        var payload = try EventCodec.readable(type: type, payload: row["payload"], cipher: keys.cipher, keys: keys.key)
         if erasedStream, var object = PayloadValue.object(parsing: payload), object["email"] != nil {
             object["email"] = .null
             payload = PayloadValue.text(of: object)
