@@ -10,7 +10,7 @@ let package = Package(
     products: [
         .executable(name: "shelfmark", targets: ["shelfmark"]),
         // For the benchmarks in bench/, a package of their own.
-        .library(name: "ShelfmarkCore", targets: ["Domain", "Application", "SQLiteStore"]),
+        .library(name: "ShelfmarkCore", targets: ["Domain", "Application", "SQLiteStore", "Security"]),
         // The whole server as a library, so bench/ runs the same code it measures in its own release build.
         .library(name: "ShelfmarkServer", targets: ["Composition"]),
     ],
@@ -33,11 +33,9 @@ let package = Package(
     targets: [
         // Pure domain: aggregates, commands, events, rules. Depends on nothing.
         .target(name: "Domain", path: "Sources/Domain"),
-        // Use cases and ports. Knows the domain, never an adapter. swift-crypto seals personal data in
-        // the event codec (AES-GCM) and names claim streams (HMAC), the same for every store.
-        .target(
-            name: "Application", dependencies: ["Domain", logging, .product(name: "Crypto", package: "swift-crypto")],
-            path: "Sources/Application"),
+        // Use cases and ports. Knows the domain, never an adapter, and does no cryptography: the codec
+        // decides what is sealed and the `PersonalCipher` port (the Security adapter) seals it.
+        .target(name: "Application", dependencies: ["Domain", logging], path: "Sources/Application"),
 
         // Adapters: each depends on Application only (plus its own libraries).
         .target(
@@ -115,7 +113,8 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
-                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI", "CLI",
+                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI",
+                "CLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -136,7 +135,8 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "CLI", "RESTCountries", "IPinfo", "OpenLibrary", grdb,
+                "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries", "IPinfo",
+                "OpenLibrary", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Security
 import Testing
 
 /// The codec's sealing of personal data (crypto-shredding): every declared field leaves the stored
@@ -28,14 +29,17 @@ struct PersonalDataTests {
     @Test(arguments: personalSamples)
     func aSealedSampleHoldsNoneOfItsPersonalDataAndOpensToTheSameBytes(_ event: DomainEvent) throws {
         let encoded = try EventCodec.encoded(event)
-        let key = PersonalKey.random()
-        let stored = try EventCodec.sealed(encoded, key: key)
+        let key = personalCipher.newKey()
+        let stored = try EventCodec.sealed(encoded, key: key, cipher: personalCipher)
         #expect(stored.hasPrefix(#"{"$sealed":{"box":""#))
         for value in try Self.clearValues(encoded) { #expect(!stored.contains(value), "\(value) in \(stored)") }
-        #expect(try EventCodec.decode(type: encoded.type, payload: stored) { _ in .active(key) } == event)
-        #expect(try EventCodec.readable(type: encoded.type, payload: stored) { _ in .active(key) } == encoded.payload)
+        #expect(try EventCodec.decode(type: encoded.type, payload: stored, cipher: personalCipher) { _ in .active(key) } == event)
+        #expect(
+            try EventCodec.readable(type: encoded.type, payload: stored, cipher: personalCipher) { _ in .active(key) } == encoded.payload)
         // Another member's key opens nothing.
-        #expect(throws: (any Error).self) { try EventCodec.decode(type: encoded.type, payload: stored) { _ in .active(.random()) } }
+        #expect(throws: (any Error).self) {
+            try EventCodec.decode(type: encoded.type, payload: stored, cipher: personalCipher) { _ in .active(personalCipher.newKey()) }
+        }
     }
 
     /// Every field declared personal must still decode once its key is gone (a `Personal` or an
@@ -43,11 +47,11 @@ struct PersonalDataTests {
     @Test(arguments: personalSamples)
     func aSealedSampleDecodesErasedWithoutItsKey(_ event: DomainEvent) throws {
         let encoded = try EventCodec.encoded(event)
-        let stored = try EventCodec.sealed(encoded, key: .random())
+        let stored = try EventCodec.sealed(encoded, key: personalCipher.newKey(), cipher: personalCipher)
         for key in [SubjectKey.erased, .none] {
-            let erased = try EventCodec.decode(type: encoded.type, payload: stored) { _ in key }
+            let erased = try EventCodec.decode(type: encoded.type, payload: stored, cipher: personalCipher) { _ in key }
             #expect(erased != event)
-            let readable = try EventCodec.readable(type: encoded.type, payload: stored) { _ in key }
+            let readable = try EventCodec.readable(type: encoded.type, payload: stored, cipher: personalCipher) { _ in key }
             for field in encoded.personal!.fields { #expect(readable.contains(#""\#(field)":null"#), "\(readable)") }
         }
     }
@@ -57,10 +61,10 @@ struct PersonalDataTests {
     @Test(arguments: personalSamples)
     func aClearPayloadReadsAsWrittenAndErasedOnceItsMemberIs(_ event: DomainEvent) throws {
         let (type, payload) = try EventCodec.encode(event)
-        #expect(try EventCodec.decode(type: type, payload: payload) { _ in .none } == event)
-        let erased = try EventCodec.readable(type: type, payload: payload) { _ in .erased }
+        #expect(try EventCodec.decode(type: type, payload: payload, cipher: personalCipher) { _ in .none } == event)
+        let erased = try EventCodec.readable(type: type, payload: payload, cipher: personalCipher) { _ in .erased }
         #expect(try Self.clearValues(EventCodec.encoded(event)).allSatisfy { !erased.contains($0) })
-        #expect(try EventCodec.decode(type: type, payload: payload) { _ in .erased } != event)
+        #expect(try EventCodec.decode(type: type, payload: payload, cipher: personalCipher) { _ in .erased } != event)
         let exported = try EventCodec.exported(type: type, payload: payload) { _ in .erased }
         #expect(exported.redacted && exported.payload == erased)
         let kept = try EventCodec.exported(type: type, payload: payload) { _ in .none }
@@ -70,32 +74,34 @@ struct PersonalDataTests {
     @Test func anEventWithoutPersonalDataIsStoredAsEncoded() throws {
         let event = EventSamples.all[0]
         let encoded = try EventCodec.encoded(event)
-        let stored = try EventCodec.sealed(encoded, key: .random())
+        let stored = try EventCodec.sealed(encoded, key: personalCipher.newKey(), cipher: personalCipher)
         #expect(encoded.personal == nil && stored == encoded.payload)
     }
 
     @Test func aBoxMovedToAnotherEventTypeDoesNotOpen() throws {
         let claimed = DomainEvent.emailClaim(.claimed(EmailClaimed(email: EventSamples.email, user: EventSamples.user)))
-        let key = PersonalKey.random()
-        let stored = try EventCodec.sealed(try EventCodec.encoded(claimed), key: key)
-        #expect(throws: (any Error).self) { try EventCodec.decode(type: "email.released.v1", payload: stored) { _ in .active(key) } }
+        let key = personalCipher.newKey()
+        let stored = try EventCodec.sealed(try EventCodec.encoded(claimed), key: key, cipher: personalCipher)
+        #expect(throws: (any Error).self) {
+            try EventCodec.decode(type: "email.released.v1", payload: stored, cipher: personalCipher) { _ in .active(key) }
+        }
     }
 
     @Test func registeredErasedIsNoAccount() throws {
         let registered = UserEvent.registered(
             UserRegistered(
                 user: EventSamples.user, email: EventSamples.email, displayName: "Ada", country: "GB", passwordHash: "h", role: .member))
-        let stored = try EventCodec.sealed(try EventCodec.encoded(.user(registered)), key: .random())
+        let stored = try EventCodec.sealed(try EventCodec.encoded(.user(registered)), key: personalCipher.newKey(), cipher: personalCipher)
         guard case .user(let erased) = try EventCodec.decode(type: "user.registered.v1", payload: stored) else { throw CancellationError() }
         #expect(UserAggregate.fold([erased]) == .closed(EventSamples.user))
     }
 
     @Test func claimNamesHideTheValueAndDependOnTheSecret() {
-        let names = ClaimNames(secret: PersonalKey.random().bytes)
+        let names = ClaimNames(secret: personalCipher.newKey().bytes, cipher: personalCipher)
         let stream = names.email(EventSamples.email)
         #expect(stream.rawValue.hasPrefix("email-hmac-") && stream.rawValue.count == "email-hmac-".count + 32)
         #expect(!stream.rawValue.contains("ada") && names.email(EventSamples.email) == stream)
-        #expect(ClaimNames(secret: PersonalKey.random().bytes).email(EventSamples.email) != stream)
+        #expect(ClaimNames(secret: personalCipher.newKey().bytes, cipher: personalCipher).email(EventSamples.email) != stream)
         #expect(names.card("2741038516") != names.email(EventSamples.email))
     }
 }

@@ -4,6 +4,7 @@ import Domain
 import Foundation
 import InMemory
 import SQLiteStore
+import Security
 import Testing
 
 /// A fresh temporary folder, removed when the value is.
@@ -15,6 +16,21 @@ final class TemporaryFolder: @unchecked Sendable {
     }
     deinit { try? FileManager.default.removeItem(at: url) }
     var databasePath: String { url.appendingPathComponent("library.sqlite").path }
+}
+
+/// The cipher the stores under test seal and name with: the Security adapter's, as `Bootstrap` wires it.
+let personalCipher = SwiftCryptoPersonalCipher()
+
+extension LibraryDatabase {
+    /// A library opened with the tests' cipher (the application's own: `Bootstrap` passes the same one).
+    convenience init(path: String, durability: Durability = .full, keyFile: String? = nil) throws {
+        try self.init(path: path, durability: durability, keyFile: keyFile, cipher: personalCipher)
+    }
+}
+
+extension InMemoryEventStore {
+    /// An in-memory store sealing with the tests' cipher.
+    convenience init() { self.init(cipher: personalCipher) }
 }
 
 /// Builds one event store adapter for the contract suite.

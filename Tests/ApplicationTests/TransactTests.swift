@@ -29,6 +29,7 @@ struct TransactTests {
         func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
             try await inner.readAll(after: position, limit: limit)
         }
+        var claimNames: ClaimNames { inner.claimNames }
     }
 
     let id = BookID(UUID(uuidString: "00000000-0000-0000-0000-0000000000b1")!)

@@ -29,9 +29,23 @@ public final class SequentialIDs: IDGenerator, Sendable {
 public struct FailingEventStore: EventStore {
     public struct Touched: Error {}
     public init() {}
+    /// Names nothing: naming a claim stream is already a use of the store.
+    public let claimNames = ClaimNames.unkeyed(FailingPersonalCipher())
     public func append(_ appends: [StreamAppend]) async throws -> Int64 { throw Touched() }
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] { throw Touched() }
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] { throw Touched() }
+}
+
+/// A cipher that fails the test that touches it: throws where it can, stops the test where it cannot.
+public struct FailingPersonalCipher: PersonalCipher {
+    public struct Touched: Error {}
+    public init() {}
+    public func newKey() -> PersonalKey { preconditionFailure("FailingPersonalCipher.newKey was called") }
+    public func seal(_ plaintext: Data, with key: PersonalKey, binding context: Data) throws -> Data { throw Touched() }
+    public func open(_ sealed: Data, with key: PersonalKey, binding context: Data) throws -> Data { throw Touched() }
+    public func keyedDigest(of message: Data, secret: [UInt8]) -> [UInt8] {
+        preconditionFailure("FailingPersonalCipher.keyedDigest was called")
+    }
 }
 
 /// Failed logins in memory, for use-case tests.

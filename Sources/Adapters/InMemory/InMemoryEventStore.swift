@@ -4,7 +4,8 @@ import Synchronization
 
 /// An event store in memory with the same contract as the SQLite one: for tests and throwaway runs.
 /// It keeps events in their stored form (personal data sealed with each member's key, as the
-/// codec writes it) and reads them back through the codec, so erasure behaves as on SQLite.
+/// codec writes it, by the cipher it is given) and reads them back through the codec, so erasure
+/// behaves as on SQLite.
 public final class InMemoryEventStore: EventStore, Sendable {
     private struct Stored {
         let position: Int64
@@ -32,14 +33,19 @@ public final class InMemoryEventStore: EventStore, Sendable {
     }
 
     private let state = Mutex(State())
-    public let claimNames = ClaimNames(secret: PersonalKey.random().bytes)
+    private let cipher: any PersonalCipher
+    /// Claim streams are named with a secret of this store's own, made at start.
+    public let claimNames: ClaimNames
 
-    public init() {}
+    public init(cipher: any PersonalCipher) {
+        self.cipher = cipher
+        claimNames = ClaimNames(secret: cipher.newKey().bytes, cipher: cipher)
+    }
 
     @discardableResult
     public func append(_ appends: [StreamAppend]) async throws -> Int64 {
         let encoded = try appends.map { ($0, try $0.events.map { ($0.metadata, try EventCodec.encoded($0.event)) }) }
-        return try state.withLock { state in
+        return try state.withLock { [cipher] state in
             var versions: [StreamName: Int64] = [:]
             for append in appends {
                 let actual = versions[append.stream] ?? Int64(state.log.lazy.filter { $0.stream == append.stream }.count)
@@ -57,7 +63,7 @@ public final class InMemoryEventStore: EventStore, Sendable {
                     written.append(
                         Stored(
                             position: Int64(state.log.count + written.count + 1), stream: append.stream, version: version,
-                            type: event.type, payload: try Self.seal(event, &table), metadata: metadata))
+                            type: event.type, payload: try Self.seal(event, &table, cipher), metadata: metadata))
                     if let member = event.erases {
                         table.keys[member] = nil
                         table.erased.insert(member)
@@ -71,33 +77,34 @@ public final class InMemoryEventStore: EventStore, Sendable {
     }
 
     /// The payload as stored: sealed with its member's key, made with their first sealed event.
-    private static func seal(_ event: EventCodec.Encoded, _ table: inout KeyTable) throws -> String {
+    private static func seal(_ event: EventCodec.Encoded, _ table: inout KeyTable, _ cipher: any PersonalCipher) throws -> String {
         guard let subject = event.personal?.subject else { return event.payload }
         switch table.key(subject) {
-        case .active(let key): return try EventCodec.sealed(event, key: key)
+        case .active(let key): return try EventCodec.sealed(event, key: key, cipher: cipher)
         case .erased: throw PersonalDataOfErasedMember(member: subject)
         case .none:
-            let key = PersonalKey.random()
+            let key = cipher.newKey()
             table.keys[subject] = key
-            return try EventCodec.sealed(event, key: key)
+            return try EventCodec.sealed(event, key: key, cipher: cipher)
         }
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
-        try state.withLock { state in
-            try state.log.filter { $0.stream == stream && $0.version > version }.map { try Self.recorded($0, state) }
+        try state.withLock { [cipher] state in
+            try state.log.filter { $0.stream == stream && $0.version > version }.map { try Self.recorded($0, state, cipher) }
         }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try state.withLock { state in
-            try state.log.dropFirst(Int(max(0, position))).prefix(limit).map { try Self.recorded($0, state) }
+        try state.withLock { [cipher] state in
+            try state.log.dropFirst(Int(max(0, position))).prefix(limit).map { try Self.recorded($0, state, cipher) }
         }
     }
 
-    private static func recorded(_ stored: Stored, _ state: State) throws -> RecordedEvent {
+    private static func recorded(_ stored: Stored, _ state: State, _ cipher: any PersonalCipher) throws -> RecordedEvent {
         RecordedEvent(
             position: stored.position, stream: stored.stream, version: stored.version,
-            event: try EventCodec.decode(type: stored.type, payload: stored.payload, keys: state.table.key), metadata: stored.metadata)
+            event: try EventCodec.decode(type: stored.type, payload: stored.payload, cipher: cipher, keys: state.table.key),
+            metadata: stored.metadata)
     }
 }

@@ -26,10 +26,10 @@ enum EventRows {
     /// sealed (the chain covers the sealed text); deletes the key of the member it erases. Returns its hash.
     static func insert(
         _ event: EncodedEvent, stream: StreamName, version: Int64, position: Int64, previous: String, chain: ChainHasher,
-        names: ClaimNames, _ db: Database
+        names: ClaimNames, cipher: any PersonalCipher, _ db: Database
     ) throws -> String {
         let m = event.metadata
-        let payload = try PersonalKeys.seal(event.encoded, db)
+        let payload = try PersonalKeys.seal(event.encoded, cipher, db)
         let fields = HashChain.Fields(
             position: position, streamID: stream.rawValue, streamVersion: version, eventType: event.encoded.type, payload: payload,
             eventID: UUIDText.lowercase(m.eventID), recordedAt: Timestamp.format(m.recordedAt), actor: m.actor,
@@ -58,16 +58,18 @@ enum EventRows {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(position) FROM events")) ?? 0
     }
 
-    static func stream(_ stream: StreamName, after version: Int64 = 0, _ db: Database) throws -> [RecordedEvent] {
-        let keys = PersonalKeys.Reader(db)
+    static func stream(_ stream: StreamName, after version: Int64 = 0, _ cipher: any PersonalCipher, _ db: Database) throws
+        -> [RecordedEvent]
+    {
+        let keys = PersonalKeys.Reader(db, cipher: cipher)
         return try Row.fetchAll(
             db.cachedStatement(sql: "SELECT \(columns) FROM events WHERE stream_id = ? AND stream_version > ? ORDER BY stream_version"),
             arguments: [stream.rawValue, version]
         ).map { try recorded($0, keys) }
     }
 
-    static func after(_ position: Int64, limit: Int, _ db: Database) throws -> [RecordedEvent] {
-        let keys = PersonalKeys.Reader(db)
+    static func after(_ position: Int64, limit: Int, _ cipher: any PersonalCipher, _ db: Database) throws -> [RecordedEvent] {
+        let keys = PersonalKeys.Reader(db, cipher: cipher)
         return try Row.fetchAll(
             db, sql: "SELECT \(columns) FROM events WHERE position > ? ORDER BY position LIMIT ?",
             arguments: [position, limit]
@@ -94,7 +96,8 @@ enum EventRows {
             causationID: try read("causation id") { try (row["causation_id"] as String?).map(uuid) })
         return RecordedEvent(
             position: position, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
-            event: try read("payload") { try EventCodec.decode(type: type, payload: row["payload"], keys: keys.key) }, metadata: metadata)
+            event: try read("payload") { try EventCodec.decode(type: type, payload: row["payload"], cipher: keys.cipher, keys: keys.key) },
+            metadata: metadata)
     }
 
     private static func uuid(_ text: String) throws -> UUID {

@@ -29,12 +29,16 @@ public final class LibraryDatabase: Sendable {
     let chain: ChainHasher
     /// Held shared while the library is open, so a restore never replaces it under this process.
     let lock: LibraryLock
+    /// Seals and opens members' personal data, makes their keys, names claim streams.
+    let cipher: any PersonalCipher
 
     /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
     /// models up to the head of the log from their stored positions. With `keyFile`, the events
     /// appended are chained with the key in that file (created on first use to key from the next
     /// position); a log with keyed events refuses to open without its key file, or with another.
-    public init(path: String, durability: Durability = .full, keyFile: String? = nil) throws {
+    /// `cipher` does the cryptography of members' personal data and of claim stream names.
+    public init(path: String, durability: Durability = .full, keyFile: String? = nil, cipher: any PersonalCipher) throws {
+        self.cipher = cipher
         lock = try LibraryLock.shared(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -48,13 +52,14 @@ public final class LibraryDatabase: Sendable {
         }
         try Schema.migrator.migrate(pool)
         chain = try pool.write { db in try ChainKeyRecord.open(keyFile: keyFile, db) }
-        let claimSecret = try pool.write { [chain] db in try PersonalKeys.claimSecret(chain, db) }
+        let claimSecret = try pool.write { [chain] db in try PersonalKeys.claimSecret(chain, cipher, db) }
         scans = try DatabaseQueue(path: path, configuration: configuration)
-        projections = Projections(all: [
-            CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection(),
-        ])
+        projections = Projections(
+            all: [CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection()],
+            cipher: cipher)
         try pool.write { [projections] db in try projections.catchUp(db) }
-        eventStore = SQLiteEventStore(pool: pool, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret))
+        eventStore = SQLiteEventStore(
+            pool: pool, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret, cipher: cipher), cipher: cipher)
         catalogue = SQLiteCatalogue(pool: pool)
         accounts = SQLiteAccounts(pool: pool)
         loans = SQLiteLoans(pool: pool)

@@ -43,8 +43,8 @@ extension LibraryDatabase {
         }
         var count: Int64 = 0
         while true {
-            let rows = try await scans.read { [after, claimNames = eventStore.claimNames] db in
-                let (keys, streams) = (PersonalKeys.Reader(db), PersonalKeys.ErasedStreams(db, names: claimNames))
+            let rows = try await scans.read { [after, claimNames = eventStore.claimNames, cipher] db in
+                let (keys, streams) = (PersonalKeys.Reader(db, cipher: cipher), PersonalKeys.ErasedStreams(db, names: claimNames))
                 return try Row.fetchAll(db, sql: "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT 5000", arguments: [after])
                     .map { (HashChain.Fields($0), ($0["hash"] as String?) ?? "", try Self.erased(HashChain.Fields($0), keys, streams)) }
             }
@@ -219,7 +219,7 @@ extension LibraryDatabase: LogArchive {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version LIMIT ? OFFSET ?",
                 arguments: [stream.rawValue, page.limit, page.offset])
-            let keys = PersonalKeys.Reader(db)
+            let keys = PersonalKeys.Reader(db, cipher: cipher)
             return Page(items: try rows.map { try Self.loggedEvent($0, keys) }, total: total, of: page)
         }
     }
@@ -227,7 +227,7 @@ extension LibraryDatabase: LogArchive {
     public func events(_ stream: StreamName, before version: Int64) async throws -> [LoggedEvent] {
         try await scans.read { db in
             if try PersonalKeys.ErasedStreams(db, names: eventStore.claimNames).contains(stream.rawValue) { return [] }
-            let keys = PersonalKeys.Reader(db)
+            let keys = PersonalKeys.Reader(db, cipher: cipher)
             return try Row.fetchAll(
                 db, sql: "SELECT * FROM events WHERE stream_id = ? AND stream_version < ? ORDER BY stream_version",
                 arguments: [stream.rawValue, version]
@@ -239,7 +239,7 @@ extension LibraryDatabase: LogArchive {
     /// (`null` once erased), in the same read transaction as the row.
     static func loggedEvent(_ row: Row, _ keys: PersonalKeys.Reader) throws -> LoggedEvent {
         let type: String = row["event_type"]
-        let payload = try EventCodec.readable(type: type, payload: row["payload"], keys: keys.key)
+        let payload = try EventCodec.readable(type: type, payload: row["payload"], cipher: keys.cipher, keys: keys.key)
         return LoggedEvent(
             position: row["position"], version: row["stream_version"], type: type, recordedAt: row["recorded_at"],
             actor: row["actor"], payload: payload)

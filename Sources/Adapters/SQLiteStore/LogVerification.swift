@@ -13,10 +13,10 @@ extension LibraryDatabase: LogVerifier {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-verify-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scratch = try LibraryDatabase(path: folder.appendingPathComponent("replay.sqlite").path, durability: .off)
+        let scratch = try LibraryDatabase(path: folder.appendingPathComponent("replay.sqlite").path, durability: .off, cipher: cipher)
         defer { try? scratch.close() }
         let chain = self.chain
-        let names = eventStore.claimNames
+        let (names, cipher) = (eventStore.claimNames, self.cipher)
         return try await scans.writeWithoutTransaction { db in
             // ATTACH is refused inside a transaction: attach first, then read everything in one.
             try db.execute(sql: "ATTACH DATABASE ? AS replayed", arguments: [scratch.pool.path])
@@ -25,7 +25,8 @@ extension LibraryDatabase: LogVerifier {
             try db.readOnly {
                 try db.inTransaction(.deferred) {
                     let key = try ChainKeyRecord.check(chain, db)
-                    let walk = try Self.walk(db, chain: chain, names: names, replayingInto: scratch, progress: progress)
+                    let walk = try Self.walk(
+                        db, chain: chain, names: names, cipher: cipher, replayingInto: scratch, progress: progress)
                     let triggers = try AppendOnlyTriggers.check(db)
                     // The scratch's first read on this connection comes now, after the replay committed there.
                     let replay =
@@ -59,7 +60,8 @@ extension LibraryDatabase: LogVerifier {
     /// One pass over the log: each event's hash and place, and the events folded into the
     /// scratch database's read models in batches (its own connection and transactions).
     static func walk(
-        _ db: Database, chain: ChainHasher, names: ClaimNames, replayingInto scratch: LibraryDatabase, progress: (Int64, Int64) -> Void
+        _ db: Database, chain: ChainHasher, names: ClaimNames, cipher: any PersonalCipher, replayingInto scratch: LibraryDatabase,
+        progress: (Int64, Int64) -> Void
     ) throws -> Walk {
         let total = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM main.events") ?? 0
         var previous = HashChain.genesis
@@ -77,7 +79,7 @@ extension LibraryDatabase: LogVerifier {
             replayed += Int64(batch.count)
             batch.removeAll(keepingCapacity: true)
         }
-        let keys = PersonalKeys.Reader(db)
+        let keys = PersonalKeys.Reader(db, cipher: cipher)
         var personal = PersonalDataCount(streams: PersonalKeys.ErasedStreams(db, names: names))
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM main.events ORDER BY position")
         while let row = try rows.next() {

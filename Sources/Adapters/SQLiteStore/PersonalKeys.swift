@@ -45,15 +45,15 @@ enum PersonalKeys {
 
     /// The stored payload of `event`: its personal data sealed with its member's key, made now
     /// (in the writer's transaction) for their first sealed event. Refuses an erased member's data.
-    static func seal(_ event: EventCodec.Encoded, _ db: Database) throws -> String {
+    static func seal(_ event: EventCodec.Encoded, _ cipher: any PersonalCipher, _ db: Database) throws -> String {
         guard let subject = event.personal?.subject else { return event.payload }
         switch try state(subject, db) {
-        case .active(let key): return try EventCodec.sealed(event, key: key)
+        case .active(let key): return try EventCodec.sealed(event, key: key, cipher: cipher)
         case .erased: throw PersonalDataOfErasedMember(member: subject)
         case .none:
-            let key = PersonalKey.random()
+            let key = cipher.newKey()
             try db.cached(sql: "INSERT INTO personal_keys (subject, key) VALUES (?, ?)", arguments: [subject.description, Data(key.bytes)])
-            return try EventCodec.sealed(event, key: key)
+            return try EventCodec.sealed(event, key: key, cipher: cipher)
         }
     }
 
@@ -105,12 +105,16 @@ enum PersonalKeys {
     }
 
     /// Reads members' keys for decoding, on one connection (the events' own read transaction,
-    /// so events and keys are one snapshot), each member's once.
+    /// so events and keys are one snapshot), each member's once; `cipher` opens what they sealed.
     final class Reader {
         private let db: Database
+        let cipher: any PersonalCipher
         private var known: [UserID: SubjectKey] = [:]
 
-        init(_ db: Database) { self.db = db }
+        init(_ db: Database, cipher: any PersonalCipher) {
+            self.db = db
+            self.cipher = cipher
+        }
 
         func key(_ subject: UserID) throws -> SubjectKey {
             if let key = known[subject] { return key }
@@ -123,12 +127,12 @@ enum PersonalKeys {
     /// The secret naming claim streams: a stored one (made when the library had no chain key,
     /// kept so names never change), else derived from the chain key (so the database file alone
     /// cannot tell which address a stream claims), else a new random one, stored.
-    static func claimSecret(_ chain: ChainHasher, _ db: Database) throws -> [UInt8] {
+    static func claimSecret(_ chain: ChainHasher, _ cipher: any PersonalCipher, _ db: Database) throws -> [UInt8] {
         if let stored = try Data.fetchOne(db, sql: "SELECT secret FROM library_secrets WHERE name = 'claim names'") {
             return Array(stored)
         }
         if let key = chain.key { return key.derived("shelfmark claim names v1").withUnsafeBytes { Array($0) } }
-        let secret = PersonalKey.random().bytes
+        let secret = cipher.newKey().bytes
         try db.execute(sql: "INSERT INTO library_secrets (name, secret) VALUES ('claim names', ?)", arguments: [Data(secret)])
         return secret
     }

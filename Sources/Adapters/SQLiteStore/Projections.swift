@@ -15,6 +15,8 @@ protocol SQLiteProjection: Sendable {
 /// same transaction as its rows, so a crash never applies an event twice or skips one.
 struct Projections: Sendable {
     let all: [any SQLiteProjection]
+    /// Opens the personal data of the events they fold.
+    let cipher: any PersonalCipher
 
     func apply(_ event: RecordedEvent, _ db: Database) throws {
         for projection in all { try projection.apply(event, db) }
@@ -48,7 +50,7 @@ struct Projections: Sendable {
         var positions = try all.map { try self.position(of: $0, db) }
         var position = positions.min() ?? head
         while position < head {
-            let events = try EventRows.after(position, limit: batch, db)
+            let events = try EventRows.after(position, limit: batch, cipher, db)
             for event in events {
                 for (index, projection) in all.enumerated() where positions[index] < event.position {
                     try projection.apply(event, db)

@@ -16,7 +16,7 @@ extension LibraryDatabase: LogReplayer {
         for file in [path, path + ".key"] where FileManager.default.fileExists(atPath: file) {
             throw InvalidInput("into", .fileExists(file))
         }
-        let target = try LibraryDatabase(path: path, durability: .off)
+        let target = try LibraryDatabase(path: path, durability: .off, cipher: cipher)
         defer { try? target.close() }
         if carryingKey, let key = chain.key {
             let copy = try key.copy(to: path + ".key")
@@ -26,11 +26,11 @@ extension LibraryDatabase: LogReplayer {
         let last = try await lastPosition(until)
         var after: Int64 = 0
         while after < last {
-            let rows = try await scans.read { [after] db in
+            let rows = try await scans.read { [after, cipher] db in
                 try Row.fetchAll(
                     db, sql: "SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
                     arguments: [after, last]
-                ).map { [keys = PersonalKeys.Reader(db)] in ($0, try EventRows.recorded($0, keys)) }
+                ).map { [keys = PersonalKeys.Reader(db, cipher: cipher)] in ($0, try EventRows.recorded($0, keys)) }
                     .map { row, event in (HashChain.Fields(row), row["hash"] as String?, event) }
             }
             guard let tail = rows.last else { break }
@@ -61,7 +61,7 @@ extension LibraryDatabase: LogReplayer {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("snapshot.sqlite").path
         let events = try await copyLog(into: path, until: until, carryingKey: false) { _, _ in }
-        let snapshot = try LibraryDatabase(path: path, durability: .off)
+        let snapshot = try LibraryDatabase(path: path, durability: .off, cipher: cipher)
         defer { try? snapshot.close() }
         return try await body(
             LibrarySnapshot(

@@ -10,11 +10,14 @@ public struct SQLiteRestorer: LibraryRestorer {
     /// The target's chain key file and anchor file, where the backup's go.
     let keyFile: String
     let anchorFile: String
+    /// The cryptography the staged copy is opened (and verified) with: the library's own.
+    let cipher: any PersonalCipher
 
-    public init(target: String, keyFile: String, anchorFile: String) {
+    public init(target: String, keyFile: String, anchorFile: String, cipher: any PersonalCipher) {
         self.target = target
         self.keyFile = keyFile
         self.anchorFile = anchorFile
+        self.cipher = cipher
     }
 
     public func stage(_ backup: String, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> StagedRestore {
@@ -35,7 +38,7 @@ public struct SQLiteRestorer: LibraryRestorer {
             if LibraryFiles.exists(backup + ".anchors") { try LibraryFiles.copy(backup + ".anchors", to: staged + ".anchors", mode: 0o644) }
             let library: LibraryDatabase
             do {
-                library = try LibraryDatabase(path: staged, durability: .full, keyFile: staged + ".key")
+                library = try LibraryDatabase(path: staged, durability: .full, keyFile: staged + ".key", cipher: cipher)
             } catch let error as ChainKeyError {
                 throw BackupRefused(.keyUnusable(backup, error.problem))
             }

@@ -22,12 +22,15 @@ public final class SQLiteEventStore: EventStore, Sendable {
     private let queue = Mutex(Queue())
     /// Claim streams are named with a secret kept outside the log (`PersonalKeys.claimSecret`).
     public let claimNames: ClaimNames
+    /// Seals personal data on append and opens it on reading, with the members' keys.
+    private let cipher: any PersonalCipher
 
-    init(pool: DatabasePool, projections: Projections, chain: ChainHasher, claimNames: ClaimNames) {
+    init(pool: DatabasePool, projections: Projections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher) {
         self.pool = pool
         self.projections = projections
         self.chain = chain
         self.claimNames = claimNames
+        self.cipher = cipher
     }
 
     @discardableResult
@@ -48,11 +51,11 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
-        try pool.readHere { db in try EventRows.stream(stream, after: version, db) }
+        try pool.readHere { db in try EventRows.stream(stream, after: version, cipher, db) }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try pool.readHere { db in try EventRows.after(position, limit: limit, db) }
+        try pool.readHere { db in try EventRows.after(position, limit: limit, cipher, db) }
     }
 
     /// Commits batches until no append is waiting, up to 16 per visit to the writer connection (a
@@ -68,7 +71,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                     for _ in 0..<16 {
                         let batch = self.takeBatch()
                         if batch.isEmpty { return false }
-                        Self.commit(batch, projections, chain, self.claimNames, db)
+                        Self.commit(batch, projections, chain, self.claimNames, self.cipher, db)
                     }
                     return true
                 }
@@ -92,7 +95,10 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     /// One transaction (one fsync) for the batch, one savepoint per append; answers every append.
-    private static func commit(_ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames, _ db: Database) {
+    private static func commit(
+        _ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames, _ cipher: any PersonalCipher,
+        _ db: Database
+    ) {
         do {
             var results: [Result<Int64, any Error>] = []
             try db.inTransaction(.immediate) {
@@ -100,7 +106,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 var tip = try HashChain.tip(db)
                 results = batch.map { job in
                     Result { () throws -> Int64 in
-                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, names, after: tip, db) }
+                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, names, cipher, after: tip, db) }
                         return tip.position
                     }
                 }
@@ -136,7 +142,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// new tip. Throws before writing on a conflict.
     private static func write(
         _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections, _ chain: ChainHasher,
-        _ names: ClaimNames, after tip: (position: Int64, hash: String), _ db: Database
+        _ names: ClaimNames, _ cipher: any PersonalCipher, after tip: (position: Int64, hash: String), _ db: Database
     ) throws -> (position: Int64, hash: String) {
         var versions: [StreamName: Int64] = [:]
         for (stream, expected, _) in appends {
@@ -151,7 +157,8 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 versions[stream] = version
                 head += 1
                 previous = try EventRows.insert(
-                    event, stream: stream, version: version, position: head, previous: previous, chain: chain, names: names, db)
+                    event, stream: stream, version: version, position: head, previous: previous, chain: chain, names: names,
+                    cipher: cipher, db)
                 try projections.apply(
                     RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), db)
             }

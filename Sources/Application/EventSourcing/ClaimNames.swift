@@ -1,18 +1,24 @@
-import Crypto
 import Domain
 import Foundation
 
 /// Names the streams that make a value unique (an email address, a card number) without writing
 /// the value: the log keeps stream names in clear for ever, and no key can erase them. A name is a
-/// keyed hash of the value (HMAC-SHA-256, the first 128 bits in hex) with a secret the store keeps
-/// outside the log, so only the library holding the secret can find a value's stream.
+/// keyed digest of the value (`PersonalCipher.keyedDigest`: HMAC-SHA-256 in the Security adapter,
+/// the first 128 bits in hex) with a secret the store keeps outside the log, so only the library
+/// holding the secret can find a value's stream.
 public struct ClaimNames: Sendable {
     private let secret: [UInt8]
+    private let cipher: any PersonalCipher
 
-    public init(secret: [UInt8]) { self.secret = secret }
+    public init(secret: [UInt8], cipher: any PersonalCipher) {
+        self.secret = secret
+        self.cipher = cipher
+    }
 
     /// For stores that keep no secret (test doubles): a fixed key, so anyone can compute these names.
-    public static let unkeyed = ClaimNames(secret: Array(repeating: 0, count: 32))
+    public static func unkeyed(_ cipher: any PersonalCipher) -> ClaimNames {
+        ClaimNames(secret: Array(repeating: 0, count: 32), cipher: cipher)
+    }
 
     /// The stream claiming an address: `email-hmac-<digest>`.
     public func email(_ address: EmailAddress) -> StreamName { StreamName("email-hmac-" + digest("email", address.value)) }
@@ -25,8 +31,7 @@ public struct ClaimNames: Sendable {
     public func digest(of stream: StreamName) -> String { digest("stream", stream.rawValue) }
 
     private func digest(_ purpose: String, _ value: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(
-            for: Data("shelfmark claim v1\n\(purpose)\n\(value)".utf8), using: SymmetricKey(data: secret))
+        let mac = cipher.keyedDigest(of: Data("shelfmark claim v1\n\(purpose)\n\(value)".utf8), secret: secret)
         return mac.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

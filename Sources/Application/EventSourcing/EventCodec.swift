@@ -38,27 +38,31 @@ public enum EventCodec {
         return Encoded(type: type, payload: payload, personal: declared.personalData, erases: declared.erases)
     }
 
-    /// The payload as the log stores it: its personal fields sealed with their member's key.
-    public static func sealed(_ encoded: Encoded, key: PersonalKey) throws -> String {
+    /// The payload as the log stores it: its personal fields sealed by `cipher` with their member's key.
+    public static func sealed(_ encoded: Encoded, key: PersonalKey, cipher: any PersonalCipher) throws -> String {
         guard let personal = encoded.personal else { return encoded.payload }
-        return try PersonalSeal.seal(encoded.payload, type: encoded.type, personal, key: key)
+        return try PersonalSeal.seal(encoded.payload, type: encoded.type, personal, key: key, cipher: cipher)
     }
 
-    /// The event in a stored payload: personal data sealed is opened with its member's key (`keys`),
-    /// and reads as erased when the key is gone; personal data in clear (written before sealing)
-    /// reads as erased too once its member's account is closed.
-    public static func decode(type: String, payload: String, keys: (UserID) throws -> SubjectKey) throws -> DomainEvent {
-        try read(type: type, payload: payload, keys: keys).event
+    /// The event in a stored payload: personal data sealed is opened by `cipher` with its member's
+    /// key (`keys`), and reads as erased when the key is gone; personal data in clear (written
+    /// before sealing) reads as erased too once its member's account is closed.
+    public static func decode(
+        type: String, payload: String, cipher: any PersonalCipher, keys: (UserID) throws -> SubjectKey
+    ) throws -> DomainEvent {
+        try read(type: type, payload: payload, keys: keys, cipher: cipher).event
     }
 
     /// The event in a stored payload, read without any key: sealed personal data reads as erased.
     public static func decode(type: String, payload: String) throws -> DomainEvent {
-        try decode(type: type, payload: payload) { _ in .none }
+        try read(type: type, payload: payload, keys: { _ in .none }, cipher: nil).event
     }
 
     /// The payload as a person may read it: personal data opened, `null` where it is erased.
-    public static func readable(type: String, payload: String, keys: (UserID) throws -> SubjectKey) throws -> String {
-        try read(type: type, payload: payload, keys: keys).payload
+    public static func readable(
+        type: String, payload: String, cipher: any PersonalCipher, keys: (UserID) throws -> SubjectKey
+    ) throws -> String {
+        try read(type: type, payload: payload, keys: keys, cipher: cipher).payload
     }
 
     /// The payload as an export carries it: sealed personal data stays sealed, and personal data in
@@ -80,11 +84,11 @@ public enum EventCodec {
     }
 
     /// Reads a payload: opened (or erased) text and the event in it.
-    private static func read(type: String, payload: String, keys: (UserID) throws -> SubjectKey) throws
-        -> (event: DomainEvent, payload: String)
-    {
+    private static func read(
+        type: String, payload: String, keys: (UserID) throws -> SubjectKey, cipher: (any PersonalCipher)?
+    ) throws -> (event: DomainEvent, payload: String) {
         guard let read = readerByType[type] else { throw UnknownEventType(type: type) }
-        let (opened, sealed) = try PersonalSeal.open(payload, type: type, key: keys)
+        let (opened, sealed) = try PersonalSeal.open(payload, type: type, key: keys, cipher: cipher)
         let event = try read(JSONPayload(data: Data(opened.utf8)))
         guard !sealed, let personal = event.declared.personalData, try keys(personal.subject) == .erased else {
             return (event, opened)

@@ -1,21 +1,5 @@
-import Crypto
 import Domain
 import Foundation
-
-/// A member's personal-data key: 256 random bits, kept by the store outside the log (SQLite:
-/// `personal_keys`) and deleted when the member's account closes.
-public struct PersonalKey: Equatable, Sendable {
-    public let bytes: [UInt8]
-    public init?(bytes: [UInt8]) {
-        guard bytes.count == 32 else { return nil }
-        self.bytes = bytes
-    }
-
-    /// A fresh random key.
-    public static func random() -> PersonalKey {
-        PersonalKey(bytes: SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })!
-    }
-}
 
 /// What the store knows of a member's key.
 public enum SubjectKey: Equatable, Sendable {
@@ -28,12 +12,13 @@ public enum SubjectKey: Equatable, Sendable {
 }
 
 /// Seals the personal fields of a payload (JSON object text, keys sorted) and opens them again.
-/// The fields leave the payload and go, as one JSON object, into an AES-GCM box under the member's
-/// key; the payload keeps a `$sealed` member naming whose key and which fields:
+/// The fields leave the payload and go, as one JSON object, into a box the `PersonalCipher` port
+/// seals under the member's key (AES-GCM, in the Security adapter); the payload keeps a `$sealed`
+/// member naming whose key and which fields:
 ///
 ///     {"$sealed":{"box":"<base64 nonce|ciphertext|tag>","fields":["displayName","email"],"subject":"<user id>"},"role":"member","user":"<user id>"}
 ///
-/// The box is bound to the event type, the member and the field names (AES-GCM's authenticated
+/// The box is bound to the event type, the member and the field names (the cipher's authenticated
 /// data), so it cannot be moved to another event. `$` starts no Swift property name, so no
 /// payload has that key of its own.
 enum PersonalSeal {
@@ -50,15 +35,15 @@ enum PersonalSeal {
     struct Unopenable: Error {}
 
     /// `payload` with `personal`'s fields sealed with `key`; unchanged when it holds none of them.
-    static func seal(_ payload: String, type: String, _ personal: PersonalData, key: PersonalKey) throws -> String {
+    static func seal(
+        _ payload: String, type: String, _ personal: PersonalData, key: PersonalKey, cipher: any PersonalCipher
+    ) throws -> String {
         guard var members = JSONMembers(parsing: payload) else { throw Unopenable() }
         let fields = members.remove(personal.fields)
         guard !fields.members.isEmpty else { return payload }
         let names = fields.members.map(\.key)
-        let sealed = try AES.GCM.seal(
-            Data(fields.text.utf8), using: SymmetricKey(data: key.bytes),
-            authenticating: context(type: type, subject: personal.subject, fields: names))
-        guard let combined = sealed.combined else { throw Unopenable() }
+        let combined = try cipher.seal(
+            Data(fields.text.utf8), with: key, binding: context(type: type, subject: personal.subject, fields: names))
         let box = try EventCodec.encodeJSON(Box(box: combined.base64EncodedString(), fields: names, subject: personal.subject))
         members.insert(marker, Substring(box).utf8)
         return members.text
@@ -75,14 +60,15 @@ enum PersonalSeal {
     }
 
     /// The payload as it was before sealing when `key` is the member's, or with the sealed
-    /// fields `null` (erased) when their key is gone; clear payloads come back as they are.
-    static func open(_ payload: String, type: String, key: (UserID) throws -> SubjectKey) throws -> (payload: String, sealed: Bool) {
+    /// fields `null` (erased) when their key is gone; clear payloads come back as they are. Without
+    /// a cipher (a read with no keys) no key is active, so nothing is opened.
+    static func open(
+        _ payload: String, type: String, key: (UserID) throws -> SubjectKey, cipher: (any PersonalCipher)?
+    ) throws -> (payload: String, sealed: Bool) {
         guard let (box, members) = try box(of: payload) else { return (payload, false) }
         guard case .active(let personal) = try key(box.subject) else { return (erase(members, Set(box.fields)), true) }
-        guard let data = Data(base64Encoded: box.box), let sealed = try? AES.GCM.SealedBox(combined: data),
-            let opened = try? AES.GCM.open(
-                sealed, using: SymmetricKey(data: personal.bytes),
-                authenticating: context(type: type, subject: box.subject, fields: box.fields)),
+        guard let cipher, let data = Data(base64Encoded: box.box),
+            let opened = try? cipher.open(data, with: personal, binding: context(type: type, subject: box.subject, fields: box.fields)),
             let fields = JSONMembers(parsing: String(decoding: opened, as: UTF8.self))
         else { throw Unopenable() }
         var restored = members

@@ -125,9 +125,6 @@ public protocol EventStore: Sendable {
 }
 
 extension EventStore {
-    /// A store that keeps no secret (a test double) names claims with a fixed key.
-    public var claimNames: ClaimNames { .unkeyed }
-
     /// Every event of one stream, oldest first; empty for a stream that does not exist.
     public func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await read(stream, after: 0) }
 }

@@ -2,6 +2,7 @@ import Application
 import Foundation
 import Logging
 import SQLiteStore
+import Security
 import ServiceLifecycle
 
 /// Backs the library up into the backup folder every `interval` while `serve` runs (the first
@@ -60,7 +61,8 @@ extension Bootstrap {
     public static func restoreLibrary(_ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock()) -> RestoreLibrary {
         RestoreLibrary(
             restorer: SQLiteRestorer(
-                target: configuration.databasePath, keyFile: configuration.chainKeyPath, anchorFile: configuration.anchorPath),
+                target: configuration.databasePath, keyFile: configuration.chainKeyPath, anchorFile: configuration.anchorPath,
+                cipher: SwiftCryptoPersonalCipher()),
             clock: clock)
     }
 }

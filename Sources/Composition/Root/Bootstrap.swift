@@ -29,7 +29,8 @@ public enum Bootstrap {
             throw ConfigurationError("the database", .folderUnusable(folder.path))
         }
         let database = try LibraryDatabase(
-            path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath)
+            path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath,
+            cipher: SwiftCryptoPersonalCipher())
         let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids, random: random)
         var settings = AccountSettings()
         settings.sessionLifetime = configuration.sessionLifetime

@@ -3,6 +3,7 @@ import Composition
 import Domain
 import Foundation
 import SQLiteStore
+import Security
 
 /// Ids as the server makes them.
 let benchIDs = RandomIDs()
@@ -20,7 +21,9 @@ func bookAdded(_ n: Int, id: BookID = BookID(benchIDs.next())) -> PendingEvent {
 
 /// Scenario 2: `writers` tasks append one event each to their own new streams until `total` events are written.
 func groupCommit(writers: Int, total: Int, folder: URL) async throws -> (eventsPerSecond: Double, p50: Double, p99: Double) {
-    let database = try LibraryDatabase(path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: benchDurability)
+    let database = try LibraryDatabase(
+        path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: benchDurability,
+        cipher: SwiftCryptoPersonalCipher())
     defer { try? database.close() }
     let store = database.eventStore
     let perWriter = total / writers

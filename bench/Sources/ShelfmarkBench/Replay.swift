@@ -2,12 +2,13 @@ import Application
 import Domain
 import Foundation
 import SQLiteStore
+import Security
 
 /// Writes a log of `events` events (books added, then walk-in loans lent and returned, 4 events a
 /// cycle) straight through the event store, synchronous=OFF, in large appends; the inline
 /// projections keep the read models as `serve` would find them.
 func buildLog(events target: Int, at path: String) async throws {
-    let database = try LibraryDatabase(path: path, durability: .off)
+    let database = try LibraryDatabase(path: path, durability: .off, cipher: SwiftCryptoPersonalCipher())
     defer { try? database.close() }
     let store = database.eventStore
     let books = target / 10
@@ -56,7 +57,7 @@ func buildLog(events target: Int, at path: String) async throws {
 
 /// Scenario 4 in a child process (`ShelfmarkBench replay-child DB`), so its peak RSS is the replay's alone.
 func replayChild(_ path: String) async throws {
-    let database = try LibraryDatabase(path: path, durability: .full)
+    let database = try LibraryDatabase(path: path, durability: .full, cipher: SwiftCryptoPersonalCipher())
     defer { try? database.close() }
     let start = DispatchTime.now().uptimeNanoseconds
     let events = try await database.rebuild { _, _ in }
