@@ -55,10 +55,12 @@ struct ConnectionLimitTests {
         defer { _ = server.stop() }
         let (port, log) = (server.port, server.log)
 
-        // An idle socket takes the only place; the next connection is served once the idle timeout
-        // closed it (3 s: long enough that a loaded machine does not reach it during the first check).
+        // A kept-alive socket takes the only place (its answer proves the server took it in, however
+        // loaded the machine); the next connection is served once the idle timeout closed it (3 s:
+        // long enough that a loaded machine does not reach it during the first check).
         let idle = try RawConnection(port: port)
-        try await Task.sleep(for: .milliseconds(200))  // one accept may take in several connections at once
+        try idle.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await idle.read(through: "\r\n\r\n", seconds: 10).hasPrefix("HTTP/1.1 200"))
         let waiting = try RawConnection(port: port)
         try waiting.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(await waiting.readAll(seconds: 0.5).isEmpty, "served although the only place was taken")
