@@ -7,7 +7,7 @@ public struct MemberDirectory: Sendable {
     let deps: AccountDependencies
 
     /// The account with this email, card number or id, or `NotFound` naming what was asked for;
-    /// a mistyped card number (digits whose check digits fail) is a field error on `card`.
+    /// digits that are no card (their check digits fail) name no card, not an id.
     public func find(_ emailCardOrID: String, by principal: Principal) async throws -> UserID {
         try Authorization.require(.findMember, by: principal)
         if let id = UserID(emailCardOrID) {
@@ -16,9 +16,7 @@ public struct MemberDirectory: Sendable {
         }
         if CardNumber.isMeant(emailCardOrID) {
             let card: CardNumber
-            do { card = try CardNumber(parsing: emailCardOrID) } catch {
-                throw InvalidInput("card", .notACardNumber(emailCardOrID, error))
-            }
+            do { card = try CardNumber(parsing: emailCardOrID) } catch { throw NotFound(.card, emailCardOrID) }
             return try await holder(of: card)
         }
         guard let email = try? EmailAddress(parsing: emailCardOrID),
