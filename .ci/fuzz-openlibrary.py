@@ -13,7 +13,6 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-FIXTURES = pathlib.Path(sys.argv[1])
 SEARCHES = {
     "lord of the rings": "openlibrary-search/title-lord-of-the-rings-100docs-alldefaultfields.json",
     "the institute|stephen king": "openlibrary-search/author-title-the-institute-modern-default-fields.json",
@@ -28,8 +27,14 @@ RECORDS = {
     "/authors/OL23919A": "openlibrary-works/authors-OL23919A-rowling.json",
     "/authors/OL4452558A": "openlibrary-works/authors-OL4452558A-paulsen.json",
 }
-searches = {query: json.loads((FIXTURES / path).read_text()) for query, path in SEARCHES.items()}
-records = {path: (FIXTURES / file).read_bytes() for path, file in RECORDS.items()}
+searches, records = {}, {}
+
+
+def load(fixtures):
+    """Reads the recordings from the folder `fixtures` (also used by .ci/browser, which imports this file)."""
+    folder = pathlib.Path(fixtures)
+    searches.update({query: json.loads((folder / path).read_text()) for query, path in SEARCHES.items()})
+    records.update({path: (folder / file).read_bytes() for path, file in RECORDS.items()})
 
 
 def search(params):
@@ -63,6 +68,8 @@ class OpenLibrary(BaseHTTPRequestHandler):
         pass
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), OpenLibrary)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+if __name__ == "__main__":
+    load(sys.argv[1])
+    server = ThreadingHTTPServer(("127.0.0.1", 0), OpenLibrary)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
