@@ -57,6 +57,12 @@ class OpenLibrary(Fake):
         if path.startswith("/b/"):
             return 200, "image/png", COVER
         if path == "/search.json":
+            words = "|".join(params.get(name, [""])[0] for name in ("title", "author", "q") if params.get(name, [""])[0])
+            with self.server.lock:
+                self.server.searches.append(words)
+            if words.lower() not in openlibrary.searches and not words.lower().startswith("key:"):
+                # unlike .ci/fuzz's stand-in, an unknown query finds nothing: a mangled query shows
+                return 200, "application/json", b'{"numFound": 0, "start": 0, "docs": []}'
             answer = copy.copy(openlibrary.search(params))
             docs = list(answer.get("docs", []))
             field = SORTS.get(params.get("sort", [""])[0])
@@ -97,10 +103,10 @@ def countries_handler(fixtures):
 
 def serve(handler):
     """Starts `handler` on a free loopback port in a daemon thread; returns the server (its
-    `url`, and `requests`: the paths asked for, in order)."""
+    `url`, `requests`: the paths asked for, in order, and `searches`: the search words)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    server.lock, server.requests = threading.Lock(), []
+    server.lock, server.requests, server.searches = threading.Lock(), [], []
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server

@@ -78,6 +78,10 @@ class Browser:
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         self.driver.set_page_load_timeout(30)
         self.driver.set_script_timeout(60)
+        # The page's own viewport, whatever room the headless window's frame takes; a phone is a
+        # mobile viewport (the page's <meta name=viewport> applies).
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
         self.driver.execute_cdp_cmd("Network.enable", {})
         self.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {
             "X-Forwarded-For": CLIENT_ADDRESS, "Accept-Language": LANGUAGES}})
