@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // Pure domain: aggregates, commands, events, rules. Depends on nothing.
@@ -108,13 +109,24 @@ let package = Package(
             dependencies: ["Application", "APIContract", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/Adapters/CLI"
         ),
+        // The web pages: server-rendered HTML forms over the same use cases, templates and static files
+        // as resources. Knows no other adapter.
+        .target(
+            name: "Web",
+            dependencies: [
+                "Application", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"), .product(name: "Crypto", package: "swift-crypto"), logging,
+            ],
+            path: "Sources/Adapters/Web",
+            resources: [.copy("Templates"), .copy("Static")]
+        ),
 
         // Composition: the only code that names concrete adapters.
         .target(
             name: "Composition",
             dependencies: [
                 "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI",
-                "CLI",
+                "CLI", "Web",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -136,7 +148,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries", "IPinfo",
-                "OpenLibrary", grdb,
+                "OpenLibrary", "Web", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

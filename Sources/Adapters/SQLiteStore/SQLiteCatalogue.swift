@@ -14,10 +14,18 @@ public struct SQLiteCatalogue: Catalogue {
         (SELECT COUNT(*) FROM holds h WHERE h.book_id = catalogue_books.id AND h.status = 'ready') AS set_aside
         """
 
+    /// A copy is on the shelf for anyone: not lent, not kept for a member who waited.
+    private static let onTheShelf = """
+        copies - on_loan - (SELECT COUNT(*) FROM holds h WHERE h.book_id = catalogue_books.id AND h.status = 'ready') > 0
+        """
+
     public func page(_ query: CatalogueQuery, _ page: PageRequest) async throws -> Page<CatalogueEntry> {
         let match = try query.searchTerms().flatMap(FullTextQuery.make)
         return try pool.readHere { db in
-            let filter = match == nil ? "" : "WHERE seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)"
+            var conditions: [String] = []
+            if match != nil { conditions.append("seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)") }
+            if query.availableOnly { conditions.append(Self.onTheShelf) }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let arguments: StatementArguments = ["match": match, "limit": page.limit, "offset": page.offset]
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM catalogue_books \(filter)", arguments: arguments) ?? 0
             let rows = try Row.fetchAll(

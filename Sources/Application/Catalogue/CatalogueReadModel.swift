@@ -59,10 +59,13 @@ public struct CatalogueQuery: Equatable, Sendable {
     /// categories; `author:`, `title:`, `isbn:` and `publisher:` limit a word or a quoted phrase to
     /// one field (`SearchTerms`).
     public var text: String?
+    /// Only books with a copy anyone may borrow now.
+    public var availableOnly: Bool
 
-    public init(sort: CatalogueSort = .newest, text: String? = nil) {
+    public init(sort: CatalogueSort = .newest, text: String? = nil, availableOnly: Bool = false) {
         self.sort = sort
         self.text = text
+        self.availableOnly = availableOnly
     }
 
     /// Field errors for search text that is too long or not text.

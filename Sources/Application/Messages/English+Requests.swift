@@ -23,6 +23,12 @@ extension English {
         case .bodyTooSlow(let seconds): "the request body did not arrive within \(seconds) \(seconds == 1 ? "second" : "seconds")"
         case .duplicateKey(let key): "the JSON body names '\(key.prefix(100))' twice in one object; send each field once"
         case .contractMissing: "the OpenAPI document is not bundled with this build"
+        case .noSuchPage: "there is no page at this address: it may have been removed, or the link may be mistyped"
+        case .notAForm: "the page sent something that is not a form; reload the page and try again"
+        case .formTooLarge(let max):
+            "the form is larger than the \(max / 1024) KB a form may be; shorten the longest field and send it again"
+        case .staleForm:
+            "this form is out of date (you may have logged in or out in another tab since it was opened); reload the page and send it again"
         }
     }
 }

@@ -183,6 +183,14 @@ public enum RequestTrouble: Equatable, Sendable {
     case duplicateKey(String)
     /// The contract document is not bundled with this build.
     case contractMissing
+    /// No page is at this address (the web pages).
+    case noSuchPage
+    /// A page sent something other than a form.
+    case notAForm
+    /// A form is larger than `max` bytes.
+    case formTooLarge(max: Int)
+    /// A form came without this browser's form token: from another site, or from a page older than the last login.
+    case staleForm
 }
 
 /// Why the log's chain key file or anchor file cannot be used with this database.

@@ -10,6 +10,7 @@ import RESTCountries
 import SQLiteStore
 import Security
 import ServiceLifecycle
+import Web
 
 /// The composition root: the only code that names concrete adapters.
 public enum Bootstrap {
@@ -101,10 +102,13 @@ public enum Bootstrap {
         let bodies = BodyLimits(
             maxBytes: configuration.maxBodyBytes, inFlightBytes: configuration.bodyMemory,
             timeout: .milliseconds(Int64(configuration.bodyTimeout * 1000)))
-        let router = try HTTPServer.router(library: library, bodies: bodies, trustedProxies: configuration.trustedProxies)
+        let api = try HTTPServer.router(library: library, bodies: bodies, trustedProxies: configuration.trustedProxies)
+        var web = WebSettings(secureCookies: configuration.secureCookies, trustedProxies: configuration.trustedProxies)
+        web.sessionLifetime = configuration.sessionLifetime
+        let pages = try WebSite.router(library: library, settings: web, context: LibraryRequestContext.self)
         let maxConnections = configuration.connectionLimit(openFiles: OpenFiles.softLimit())
         return Application(
-            router: router,
+            responder: SiteResponder(api: api.buildResponder(), pages: pages.buildResponder()),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: HTTPServer.channelHandlers(),

@@ -40,6 +40,10 @@ public struct ShelfmarkConfiguration: Sendable {
     public var maxConnections: Int?
     /// Reverse proxies whose `X-Forwarded-For` is believed (`$SHELFMARK_TRUSTED_PROXIES`, comma-separated).
     public var trustedProxies: Set<String> = []
+    /// The web pages' cookies are always `Secure`: the site is reached over HTTPS only
+    /// (`$SHELFMARK_SECURE_COOKIES`, true or false). When false they are `Secure` only for requests a
+    /// trusted proxy says came over HTTPS.
+    public var secureCookies = false
 
     // MARK: Accounts
 
@@ -106,6 +110,15 @@ public struct ShelfmarkConfiguration: Sendable {
         return value
     }
 
+    static func secureCookies(environment: [String: String]) throws -> Bool {
+        guard let raw = environment["SHELFMARK_SECURE_COOKIES"], !raw.isEmpty else { return false }
+        switch raw.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ConfigurationError("SHELFMARK_SECURE_COOKIES", value: raw, .notOneOf(["true", "false"]))
+        }
+    }
+
     /// The configuration from command-line values (nil: not given) and the environment.
     public static func resolve(
         database: String?, countriesURL: String? = nil, geoURL: String? = nil, geoToken: String? = nil,
@@ -127,6 +140,7 @@ public struct ShelfmarkConfiguration: Sendable {
             throw ConfigurationError(name, value: url, .notAWebAddress)
         }
         configuration.durability = try durability(environment: environment)
+        configuration.secureCookies = try secureCookies(environment: environment)
         configuration.integrity = try IntegritySettings.resolve(environment: environment)
         configuration.backups = try BackupSettings.resolve(environment: environment)
         try readNumbers(environment, into: &configuration)

@@ -1,0 +1,204 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+
+/// The library's own books: the catalogue with search, filter, sort and pages, and a book's page.
+struct CataloguePages: Sendable {
+    let site: Site
+    static let pageSize = 20
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.get("/books") { request, _ in try await catalogue(request) }
+        router.get("/books/{id}") { request, context in try await book(context.parameters.require("id"), request: request) }
+    }
+
+    func catalogue(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        let remembered = Cookies.value(Cookies.catalogueSort, in: request).flatMap(CatalogueSort.init(rawValue:))
+        let asked = query["sort"].flatMap { CatalogueSort(rawValue: String($0)) }
+        let sort = asked ?? remembered ?? .newest
+        let text = query["q"].map(String.init).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        let availableOnly = query["available"] != nil
+        let offset = query["offset"].flatMap { Int(String($0)) } ?? 0
+        let page = try await site.library.catalogue.listBooks.execute(
+            CatalogueQuery(sort: sort, text: text, availableOnly: availableOnly),
+            page: try PageRequest(limit: Self.pageSize, offset: offset),
+            by: site.visit.principal)
+        let view = CatalogueView(
+            books: page.items.map(BookCell.init), total: page.total, query: text ?? "", availableOnly: availableOnly,
+            sorts: CatalogueSort.allCases.map { SortOption(value: $0.rawValue, label: Self.label($0), selected: $0 == sort) },
+            pager: Pager(page, path: "/books", keeping: ["q": text, "sort": sort.rawValue, "available": availableOnly ? "1" : nil]),
+            member: site.visit.account != nil && !site.visit.isLibrarian, librarian: site.visit.isLibrarian)
+        var response = site.pages.render("catalogue", view, title: "Catalogue")
+        if let asked, asked != remembered {
+            response = response.setting(
+                cookie: Cookies.set(Cookies.catalogueSort, asked.rawValue, maxAge: 365 * 24 * 3600, secure: site.visit.secure))
+        }
+        return response
+    }
+
+    func book(_ rawID: String, request: Request) async throws -> Response {
+        guard let id = try? BookID.parse(rawID) else { throw PageError(.notFound, .noSuchPage) }
+        let entry = try await site.library.catalogue.showBook.execute(id, by: site.visit.principal)
+        var view = BookView(entry)
+        if case .user(_, .member, _) = site.visit.principal {
+            view.member = true
+            let holds = try await site.library.circulation.holds.list.mine(page: try PageRequest(limit: 100), by: site.visit.principal)
+                .items
+            let open = holds.first { $0.book == id && ($0.status == .waiting || $0.status == .ready) }
+            view.holdPosition = open?.position
+            view.holdReady = open?.status == .ready
+            view.holding = open != nil
+            view.borrowed = try await site.library.circulation.list.mine(page: try PageRequest(limit: 100), by: site.visit.principal).items
+                .contains { $0.book == id && $0.returnedAt == nil }
+        }
+        if site.visit.account != nil {
+            let marks = try await site.library.bookmarks.list(page: try PageRequest(limit: 100), by: site.visit.principal)
+            view.bookmarked = marks.items.contains { $0.book == id }
+            view.loggedIn = true
+        }
+        view.librarian = site.visit.isLibrarian
+        view.decide()
+        let url = Self.absolute("/books/\(id)", request: request, secure: site.visit.secure)
+        view.shareURL = url
+        let meta = ShareMeta(
+            title: entry.details.title, description: view.summary, image: view.cover, url: url)
+        return site.pages.render("book", view, title: entry.details.title, meta: meta)
+    }
+
+    static func label(_ sort: CatalogueSort) -> String {
+        switch sort {
+        case .newest: "Newest first"
+        case .oldest: "Oldest first"
+        case .title: "Title"
+        case .author: "Author"
+        }
+    }
+
+    /// The page's address as a link shared elsewhere needs it.
+    static func absolute(_ path: String, request: Request, secure: Bool) -> String {
+        let host = request.head.authority ?? "localhost"
+        let clean = host.filter { $0.isLetter || $0.isNumber || ".-:[]".contains($0) }
+        return "\(secure ? "https" : "http")://\(clean)\(path)"
+    }
+}
+
+struct SortOption: Sendable {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+struct CatalogueView: Sendable {
+    let books: [BookCell]
+    let total: Int
+    let query: String
+    let hasQuery: Bool
+    let availableOnly: Bool
+    let sorts: [SortOption]
+    let pager: Pager
+    let member: Bool
+    let librarian: Bool
+    let isEmpty: Bool
+
+    init(
+        books: [BookCell], total: Int, query: String, availableOnly: Bool, sorts: [SortOption], pager: Pager, member: Bool, librarian: Bool
+    ) {
+        self.books = books
+        self.total = total
+        self.query = query
+        hasQuery = !query.isEmpty
+        self.availableOnly = availableOnly
+        self.sorts = sorts
+        self.pager = pager
+        self.member = member
+        self.librarian = librarian
+        isEmpty = books.isEmpty
+    }
+}
+
+/// Links to the previous and next pages of a list, keeping its other parameters.
+struct Pager: Sendable {
+    let previous: String?
+    let next: String?
+    /// "21–40 of 95"; nil for an empty page.
+    let range: String?
+
+    init<Item>(_ page: Page<Item>, path: String, keeping parameters: [String: String?]) {
+        func link(_ offset: Int) -> String {
+            var items = parameters.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }.sorted {
+                $0.name < $1.name
+            }
+            if offset > 0 { items.append(URLQueryItem(name: "offset", value: String(offset))) }
+            var components = URLComponents()
+            components.path = path
+            components.queryItems = items.isEmpty ? nil : items
+            return components.string ?? path
+        }
+        previous = page.offset > 0 ? link(max(0, page.offset - page.limit)) : nil
+        next = page.nextOffset.map(link)
+        range = page.items.isEmpty ? nil : "\(page.offset + 1)–\(page.offset + page.items.count) of \(page.total)"
+    }
+}
+
+/// A book's page.
+struct BookView: Sendable {
+    let id: String
+    let title: String
+    let authors: String
+    let isbn: String?
+    let publisher: String?
+    let categories: String?
+    let cover: String?
+    let description: String?
+    let summary: String
+    let copies: Int
+    let available: Int
+    let isAvailable: Bool
+    let onLoan: Int
+    let setAside: Int
+    let waiting: Int
+    let lastCheckout: String?
+    var member = false
+    var loggedIn = false
+    var librarian = false
+    var bookmarked = false
+    var holding = false
+    var borrowed = false
+    var holdPosition: Int?
+    var holdReady = false
+    var shareURL = ""
+    /// Set by `decide()` once the reader's own loans and holds are known (templates see stored properties only).
+    private(set) var canHold = false
+    private(set) var canBorrow = false
+    let someOnLoan: Bool
+    let someSetAside: Bool
+
+    /// What the reader may do with the book.
+    mutating func decide() {
+        canHold = member && !isAvailable && !holding && !borrowed
+        canBorrow = member && (isAvailable || holdReady) && !borrowed
+    }
+
+    init(_ entry: CatalogueEntry) {
+        id = entry.id.description
+        title = entry.details.title
+        authors = entry.details.authors.joined(separator: ", ")
+        isbn = entry.details.isbn?.description
+        publisher = entry.details.publisher
+        categories = entry.details.categories.isEmpty ? nil : entry.details.categories.joined(separator: ", ")
+        cover = Covers.safe(entry.details.coverURL)
+        description = entry.details.description
+        summary = entry.details.description.map { String($0.prefix(200)) } ?? "\(entry.details.title) by \(authors), at the library."
+        copies = entry.copies
+        available = max(0, entry.available)
+        isAvailable = entry.available > 0
+        onLoan = entry.onLoan
+        setAside = entry.setAside
+        someOnLoan = entry.onLoan > 0
+        someSetAside = entry.setAside > 0
+        waiting = entry.holdCount
+        lastCheckout = entry.lastCheckout.map(BookCell.checkout)
+    }
+}

@@ -1,0 +1,98 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+
+/// Open Library's books, searched by title (the search app's home page), with bookmarks.
+struct SearchPages: Sendable {
+    let site: Site
+    static let pageSize = 20
+    static let sorts: [(SearchSort, String)] = [(.relevance, "Relevance"), (.title, "Title"), (.rating, "Rating"), (.hits, "Most read")]
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.get("/search") { request, _ in try await search(request) }
+    }
+
+    func search(_ request: Request) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let text = parameters["q"].map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let sort = parameters["sort"].flatMap { SearchSort(rawValue: String($0)) } ?? .relevance
+        let offset = parameters["offset"].flatMap { Int(String($0)) } ?? 0
+        var view = SearchView(
+            query: text, sorts: Self.sorts.map { SortOption(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) },
+            loggedIn: site.visit.account != nil)
+        if !text.isEmpty {
+            do {
+                let page = try await site.library.search.execute(SearchQuery(title: text, sort: sort, limit: Self.pageSize, offset: offset))
+                let marked = try await bookmarkedKeys()
+                view.results = page.results.map { ResultCell($0, bookmarked: marked.contains($0.workKey)) }
+                view.total = page.total
+                view.stale = page.stale
+                view.searched = true
+                view.noResults = page.results.isEmpty
+                view.next = page.nextOffset.map { Self.link(text, sort, offset: $0) }
+                view.range = page.results.isEmpty ? nil : "\(offset + 1)–\(offset + page.results.count)"
+            } catch is SearchUnavailable {
+                view.unavailable = Words.say(.upstreamUnavailable(.openLibrary))
+            } catch let error as InvalidInput {
+                view.feedback = Feedback(error, values: ["q": text]) ?? Feedback()
+            }
+        }
+        return site.pages.render("search", view, title: text.isEmpty ? "Search Open Library" : "\(text) – Search")
+    }
+
+    private func bookmarkedKeys() async throws -> Set<String> {
+        guard site.visit.account != nil else { return [] }
+        return Set(try await site.library.bookmarks.list(page: try PageRequest(limit: 100), by: site.visit.principal).items.map(\.key))
+    }
+
+    static func link(_ text: String, _ sort: SearchSort, offset: Int) -> String {
+        var components = URLComponents()
+        components.path = "/search"
+        components.queryItems =
+            [URLQueryItem(name: "q", value: text), URLQueryItem(name: "sort", value: sort.rawValue)]
+            + (offset > 0 ? [URLQueryItem(name: "offset", value: String(offset))] : [])
+        return components.string ?? "/search"
+    }
+}
+
+struct SearchView: Sendable {
+    let query: String
+    let sorts: [SortOption]
+    let loggedIn: Bool
+    var results: [ResultCell] = []
+    var total = 0
+    var stale = false
+    var searched = false
+    var next: String?
+    var range: String?
+    var unavailable: String?
+    var feedback = Feedback()
+    var noResults = false
+}
+
+/// One work found on Open Library, as a search result or a bookmark shows it.
+struct ResultCell: Sendable {
+    let key: String
+    let title: String
+    let authors: String
+    let year: String?
+    let cover: String?
+    let rating: String?
+    let readers: String?
+    let bookmarked: Bool
+    /// The catalogue book a bookmark is of, if any.
+    var book: String?
+    var bookmarkedOn: String?
+
+    init(_ work: WorkResult, bookmarked: Bool) {
+        key = work.workKey
+        title = work.title
+        authors = work.authors.joined(separator: ", ")
+        year = work.firstPublishYear.map(String.init)
+        cover = Covers.safe(work.covers?.medium)
+        rating = work.ratingAverage.map { String(format: "%.1f", $0) + " / 5" + (work.ratingCount.map { " (\($0) ratings)" } ?? "") }
+        readers = work.readingLogCount.map { "\($0) readers" }
+        self.bookmarked = bookmarked
+    }
+}

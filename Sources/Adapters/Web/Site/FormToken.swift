@@ -1,0 +1,31 @@
+import Crypto
+import Foundation
+
+/// The token a form carries against cross-site request forgery: derived from the browser's
+/// secret (its session token, or its visitor cookie before login), so another session's token,
+/// or one made up, does not match. A page of another site cannot read the cookie it comes from.
+enum FormToken {
+    /// The token for forms of the browser holding `secret`.
+    static func token(for secret: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("shelfmark form".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Whether `sent` is the token of `secret`, compared in constant time.
+    static func matches(_ sent: String?, secret: String?) -> Bool {
+        guard let sent, let secret else { return false }
+        let expected = Array(token(for: secret).utf8)
+        let given = Array(sent.utf8)
+        guard expected.count == given.count else { return false }
+        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// A new random visitor secret: 32 bytes, base64url.
+    static func newSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// How the site is served: whether its cookies are `Secure`, which proxies are believed, how much a form may hold.
+public struct WebSettings: Sendable {
+    /// Cookies always `Secure` (the pages are served over HTTPS by this server or a proxy); when
+    /// false, they are only when a trusted proxy says the request came over HTTPS.
+    public var secureCookies = false
+    /// Peers whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed.
+    public var trustedProxies: Set<String> = []
+    /// The most bytes a submitted form may have.
+    public var maxFormBytes = 64 * 1024
+    /// How long a login lasts (the session cookie's `Max-Age`), as long as the sessions the server opens.
+    public var sessionLifetime: TimeInterval = 30 * 24 * 3600
+    /// The application's name in page titles and the header.
+    public var siteName = "Shelfmark"
+
+    public init(secureCookies: Bool = false, trustedProxies: Set<String> = []) {
+        self.secureCookies = secureCookies
+        self.trustedProxies = trustedProxies
+    }
+}

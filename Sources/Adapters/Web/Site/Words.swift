@@ -1,0 +1,43 @@
+import Application
+import Domain
+import HTTPTypes
+
+/// The catalogue's words as pages show them: a sentence starts with a capital and ends with a full stop.
+enum Words {
+    /// The catalogue pages are worded in (English until the French issue adds a language).
+    static var catalogue: any MessageCatalogue { Catalogues.preferred() }
+
+    /// A message as one sentence.
+    static func say(_ message: Message) -> String { sentence(catalogue.text(message)) }
+
+    /// What a command did, as one sentence.
+    static func say(_ confirmation: Confirmation) -> String { sentence(catalogue.text(confirmation)) }
+
+    /// What is wrong with one field, to show next to it.
+    static func say(_ problem: FieldProblem) -> String { sentence(catalogue.text(problem)) }
+
+    /// The error's message, or nil when it is a fault a person should not read.
+    static func say(error: any Error) -> String? { catalogue.text(of: error).map(sentence) }
+
+    /// `text` with a capital first letter and a closing full stop.
+    static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        let capital = first.uppercased() + text.dropFirst()
+        return capital.last.map { ".!?".contains($0) } == true ? capital : capital + "."
+    }
+
+    /// An error page's heading.
+    static func heading(_ status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "That did not work"
+        case 403: "Not allowed"
+        case 404: "Page not found"
+        case 409: "That cannot be done now"
+        case 413: "Too much at once"
+        case 429: "Too many attempts"
+        case 503: "Busy right now"
+        case 500..<600: "Something went wrong"
+        default: "That did not work"
+        }
+    }
+}

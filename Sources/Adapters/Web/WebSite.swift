@@ -1,0 +1,26 @@
+import Application
+import Hummingbird
+
+/// The library's web pages: server-rendered HTML forms over the same use cases as the API and
+/// the CLI. Every action calls a use case; every refusal is the domain's, in the catalogue's words.
+public enum WebSite {
+    /// The router serving the pages, the stylesheet and the script.
+    public static func router<Context: RequestContext & RemoteAddressRequestContext>(
+        library: Library, settings: WebSettings = WebSettings(), context: Context.Type = Context.self
+    ) throws -> Router<Context> {
+        let pages = try Pages(siteName: settings.siteName)
+        let files = try StaticFiles()
+        let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: SecurityHeaders())
+        router.add(middleware: VisitMiddleware(library: library, settings: settings))
+        router.add(middleware: PageErrors(pages: pages))
+        router.add(middleware: FormMiddleware(maxBytes: settings.maxFormBytes))
+        router.get("/static/{name}") { _, context in try files.response(try context.parameters.require("name")) }
+        let site = Site(library: library, pages: pages, settings: settings)
+        EntryPages(site: site).register(on: router)
+        CataloguePages(site: site).register(on: router)
+        SearchPages(site: site).register(on: router)
+        MemberActions(site: site).register(on: router)
+        return router
+    }
+}
