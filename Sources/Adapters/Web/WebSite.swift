@@ -21,6 +21,13 @@ public enum WebSite {
         CataloguePages(site: site).register(on: router)
         SearchPages(site: site).register(on: router)
         MemberActions(site: site).register(on: router)
+        BookFormPages(site: site).register(on: router)
+        BookImportPages(site: site).register(on: router)
+        WithdrawPages(site: site).register(on: router)
+        DeskPages(site: site).register(on: router)
+        DeskActions(site: site).register(on: router)
+        MembersPages(site: site).register(on: router)
+        AuditPages(site: site).register(on: router)
         return router
     }
 }

@@ -1,0 +1,75 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+
+/// The audit: verify the log and show the verdict, a book's or a member's history as a timeline,
+/// and the catalogue or the loans as they were at a chosen moment.
+struct AuditPages: Sendable {
+    let site: Site
+    static let pageSize = 50
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.get("/audit") { _, _ in try audit() }
+        router.post("/audit/verify") { _, _ in try await verify() }
+        router.get("/audit/history") { request, _ in try await history(request.uri.queryParameters) }
+        router.get("/audit/as-of") { request, _ in try await asOf(request.uri.queryParameters) }
+    }
+
+    func audit(_ view: AuditView = AuditView()) throws -> Response {
+        try Authorization.require(.showHistory, by: site.visit.principal)
+        return site.pages.render("audit", view, title: "Audit")
+    }
+
+    func verify() async throws -> Response {
+        let checks = try await site.library.verifyLog.execute(by: site.visit.principal)
+        return try audit(AuditView(checks: checks))
+    }
+
+    func history(_ query: Hummingbird.Parameters) async throws -> Response {
+        try Authorization.require(.showHistory, by: site.visit.principal)
+        let book = query["book"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let member = query["member"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let offset = query["offset"].flatMap { Int(String($0)) } ?? 0
+        let subject: AggregateHistory.Subject
+        switch (book, member) {
+        case (let book?, nil): subject = .book(book)
+        case (nil, let member?): subject = .member(email: member)
+        default:
+            var feedback = Feedback(values: ["book": book ?? "", "member": member ?? ""])
+            feedback.add("history-book", Words.say(FieldProblem.exactlyOneOf(["book", "member"])))
+            return site.pages.render("audit", AuditView(historyFeedback: feedback), title: "Audit", status: .badRequest)
+        }
+        let page = try await site.library.history.execute(
+            subject, page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
+        let view = HistoryView(
+            subject: book.map { "book \($0)" } ?? "member \(member ?? "")", events: page.items.map(HistoryEvent.init),
+            pager: Pager(page, path: "/audit/history", keeping: ["book": book, "member": member]))
+        return site.pages.render("history", view, title: "History")
+    }
+
+    func asOf(_ query: Hummingbird.Parameters) async throws -> Response {
+        try Authorization.require(.timeTravel, by: site.visit.principal)
+        let typed = query["at"].map(String.init) ?? ""
+        let loans = query["view"] == "loans"
+        guard let moment = Self.moment(typed) else {
+            var feedback = Feedback(values: ["at": typed, "view": loans ? "loans" : "catalogue"])
+            feedback.add("at", Words.say(FieldProblem.wrongType(.time)))
+            return site.pages.render("audit", AuditView(asOfFeedback: feedback), title: "Audit", status: .badRequest)
+        }
+        let answer = try await site.library.timeTravel.execute(at: moment, view: loans ? .loans : .books, by: site.visit.principal)
+        let view = AsOfView(answer, at: moment, loans: loans, typed: typed)
+        return site.pages.render("asof", view, title: "As of \(Dates.moment(moment))")
+    }
+
+    /// An ISO 8601 time, or a `datetime-local` value (no zone: the library's time, UTC).
+    static func moment(_ text: String) -> Date? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        for suffix in [":00Z", "Z"] {
+            if let date = try? Date(text + suffix, strategy: .iso8601) { return date }
+        }
+        return nil
+    }
+}

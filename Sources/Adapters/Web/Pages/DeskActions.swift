@@ -1,0 +1,101 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+
+/// What a librarian does at the desk: lend books to a member found by card number or email,
+/// take a loan back, issue a password reset code, check a book out to a walk-in borrower.
+struct DeskActions: Sendable {
+    let site: Site
+    let desk: DeskPages
+
+    init(site: Site) {
+        self.site = site
+        desk = DeskPages(site: site)
+    }
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.post("/desk/lend") { _, _ in try await lend() }
+        router.post("/desk/return") { _, _ in try await giveBack() }
+        router.post("/desk/reset-code") { _, _ in try await issueResetCode() }
+        router.post("/desk/walk-in") { _, _ in try await checkOut() }
+    }
+
+    /// Where to go back to: the form's `back` when it is a page of this site.
+    private func back() -> String { Redirect.local(site.form["back"], or: "/desk") }
+
+    func lend() async throws -> Response {
+        try Authorization.require(.lendAtDesk, by: site.visit.principal)
+        let typed = site.form["member"] ?? ""
+        let books = site.form.all("book")
+        do {
+            let who: DeskMember = typed.contains("@") ? .email(typed) : .card(typed)
+            guard !typed.isEmpty else { throw InvalidInput("member", .required) }
+            guard !books.isEmpty else { throw InvalidInput("book", .required) }
+            let ids = try books.map { try BookID.parse($0) }
+            let (member, loans) = try await site.library.desk.lend.execute(to: who, books: ids, by: site.visit.principal)
+            let said = Words.say(.lentAtDesk(member: member.displayName, card: member.cardNumber?.grouped, books: loans.count))
+            return Redirect.see("/desk", flash: said + " " + loans.map(\.bookTitle).joined(separator: ", ") + ".")
+        } catch {
+            let values = ["member": typed, "books": books.joined(separator: " ")]
+            let names = ["card": "member", "email": "member", "book": "books"]
+            guard let feedback = Feedback(error, values: values, fieldNames: names), !(error is Forbidden) else { throw error }
+            return try await desk.desk(DeskQuery(), feedback: feedback, errorsIn: .lend, status: PageError.of(error).status)
+        }
+    }
+
+    func giveBack() async throws -> Response {
+        try Authorization.require(.listLoans, by: site.visit.principal)
+        let raw = site.form["loan"] ?? ""
+        do {
+            guard let id = LoanID(raw) else { throw NotFound(.loan, raw) }
+            let loan = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
+            return Redirect.see(back(), flash: "“\(loan.bookTitle)” is back from \(Words.catalogue.borrower(of: loan)).")
+        } catch {
+            guard let text = Words.say(error: error), !(error is Forbidden) else { throw error }
+            return Redirect.see(back(), flash: text, refused: true)
+        }
+    }
+
+    func issueResetCode() async throws -> Response {
+        try Authorization.require(.issueResetCode, by: site.visit.principal)
+        let typed = site.form["member"] ?? ""
+        do {
+            guard !typed.isEmpty else { throw InvalidInput("member", .required) }
+            let issued = try await site.library.accounts.passwords.issueResetCode.execute(typed, by: site.visit.principal)
+            let code = ResetCodeView(
+                email: issued.account.email.description, name: issued.account.displayName, code: issued.code,
+                until: Dates.moment(issued.expiresAt))
+            return try await desk.desk(DeskQuery(), resetCode: code)
+        } catch {
+            let names = ["member": "reset-member", "card": "reset-member", "email": "reset-member"]
+            guard let feedback = Feedback(error, values: ["reset-member": typed], fieldNames: names), !(error is Forbidden) else {
+                throw error
+            }
+            return try await desk.desk(DeskQuery(), feedback: Self.relabel(feedback), errorsIn: .reset, status: PageError.of(error).status)
+        }
+    }
+
+    /// The summary names the reset form's field as its label does.
+    private static func relabel(_ feedback: Feedback) -> Feedback {
+        var feedback = feedback
+        feedback.items = feedback.items.map {
+            Feedback.Item(field: $0.field, text: $0.text.replacingOccurrences(of: "Reset-member", with: "Member"))
+        }
+        return feedback
+    }
+
+    func checkOut() async throws -> Response {
+        try Authorization.require(.lendWalkIn, by: site.visit.principal)
+        let name = site.form["name"] ?? ""
+        let raw = site.form["book"] ?? ""
+        do {
+            let loan = try await site.library.circulation.checkout.execute(
+                try BookID.parse(raw), borrowerName: name, by: site.visit.principal)
+            return Redirect.see(back(), flash: "Lent “\(loan.bookTitle)” to \(loan.borrowerName), due back \(Dates.day(loan.dueAt)).")
+        } catch {
+            guard let text = Words.say(error: error), !(error is Forbidden) else { throw error }
+            return Redirect.see(back(), flash: text, refused: true)
+        }
+    }
+}

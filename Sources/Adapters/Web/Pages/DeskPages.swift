@@ -1,0 +1,74 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+
+/// The front desk: lend to a member, check out to a walk-in borrower, issue a reset code; who has
+/// which book, the overdue loans, the copies to set aside for members who waited, and a book's
+/// waiting list (`/desk?book=ID`).
+struct DeskPages: Sendable {
+    let site: Site
+    static let pageSize = 20
+    static let listLimit = 100
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.get("/desk") { request, _ in try await desk(DeskQuery(request.uri.queryParameters)) }
+    }
+
+    /// The desk page for `query`, showing `feedback` in the form it belongs to and a reset code just issued.
+    func desk(
+        _ query: DeskQuery, feedback: Feedback = Feedback(), errorsIn form: DeskView.FormName? = nil, resetCode: ResetCodeView? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let by = site.visit.principal
+        let find = site.library.desk.loans
+        let book = try query.book.map { try BookID.parse($0) }
+        let loans = try await find.execute(
+            member: query.member, book: book, page: try PageRequest(limit: Self.pageSize, offset: query.offset), by: by)
+        let overdue = try await find.execute(overdueOnly: true, page: try PageRequest(limit: Self.listLimit), by: by)
+        let ready = try await site.library.circulation.holds.list.ready(page: try PageRequest(limit: Self.listLimit), by: by)
+        var waiting: DeskView.WaitingList?
+        if let book {
+            let entry = try await site.library.catalogue.showBook.execute(book, by: by)
+            let line = try await site.library.circulation.holds.list.queue(of: book, page: try PageRequest(limit: Self.listLimit), by: by)
+            waiting = DeskView.WaitingList(id: book.description, title: entry.details.title, holds: line.items.map(HoldRow.init))
+        }
+        let shelf = try await site.library.catalogue.listBooks.execute(
+            CatalogueQuery(sort: .title, text: query.find, availableOnly: true), page: try PageRequest(limit: Self.pageSize), by: by)
+        let chosen = Set(feedback.chosenBooks + (query.book.map { [$0] } ?? []))
+        let isOverdue = site.library.circulation.list.isOverdue
+        var view = DeskView(
+            feedback: feedback, errorsIn: form, resetCode: resetCode, query: query,
+            shelf: shelf.items.map { DeskView.ShelfBook($0, chosen: chosen.contains($0.id.description)) },
+            loans: loans.items.map { LoanRow($0, overdue: isOverdue($0)) },
+            loansPager: Pager(loans, path: "/desk", keeping: ["member": query.member, "book": query.book, "find": query.find]),
+            overdue: overdue.items.map { LoanRow($0, overdue: true) }, setAside: ready.items.map(HoldRow.init))
+        view.waiting = waiting
+        return site.pages.render("desk", view, title: "Front desk", status: status)
+    }
+}
+
+/// What the desk page was asked to show.
+struct DeskQuery: Sendable {
+    var find: String?
+    var member: String?
+    var book: String?
+    var offset = 0
+
+    init(_ parameters: Hummingbird.Parameters) {
+        func value(_ name: String) -> String? {
+            parameters[Substring(name)].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        find = value("find")
+        member = value("member")
+        book = value("book")
+        offset = value("offset").flatMap { Int($0) } ?? 0
+    }
+
+    init() {}
+}
+
+extension Feedback {
+    /// The books ticked in the refused lend form, ticked again.
+    var chosenBooks: [String] { values["books"].map { $0.split(separator: " ").map(String.init) } ?? [] }
+}
