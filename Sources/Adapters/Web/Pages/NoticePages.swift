@@ -1,0 +1,81 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+
+/// Notices: newest first, the unread ones marked; mark one read, or all.
+struct NoticePages: Sendable {
+    let site: Site
+    static let pageSize = 50
+
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.get("/notices") { request, _ in try await notices(request) }
+        router.post("/notices/read-all") { _, _ in try await markRead(nil) }
+        router.post("/notices/{id}/read") { _, context in try await markRead(try PathID.decode("id", context)) }
+    }
+
+    func notices(_ request: Request) async throws -> Response {
+        _ = try site.visit.requireUser()
+        let offset = request.uri.queryParameters["offset"].flatMap { Int(String($0)) } ?? 0
+        let answer = try await site.library.circulation.notices.list(
+            page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
+        let view = NoticesView(
+            notices: answer.items.map(NoticeRow.init), unread: answer.unread, pager: Pager(answer.page, path: "/notices", keeping: [:]))
+        return site.pages.render("notices", view, title: "Notices")
+    }
+
+    func markRead(_ id: String?) async throws -> Response {
+        try await site.act(to: site.back(or: "/notices")) {
+            try await site.library.circulation.notices.markRead(id, by: site.visit.principal)
+            return id == nil ? "Every notice is marked read." : Words.say(.noticesMarkedRead)
+        }
+    }
+}
+
+/// One notice as the list shows it.
+struct NoticeRow: Sendable {
+    let id: String
+    /// The id as one segment of the path that marks it read.
+    let path: String
+    let text: String
+    let issued: String
+    let issuedISO: String
+    let unread: Bool
+
+    init(_ notice: NoticeSummary) {
+        id = notice.id
+        path = PathID.encode(notice.id)
+        text = Self.text(notice)
+        issued = Dates.moment(notice.issuedAt)
+        issuedISO = Dates.iso(notice.issuedAt)
+        unread = !notice.read
+    }
+
+    /// What the notice tells the member.
+    static func text(_ notice: NoticeSummary) -> String {
+        let title = "“\(notice.bookTitle)”"
+        let day = Dates.day(notice.dueAt)
+        switch notice.kind {
+        case .dueSoon: return "\(title) is due back on \(day)."
+        case .overdue: return "\(title) was due back on \(day): please return it."
+        case .readyForPickup: return "A copy of \(title) is kept for you: ready for pickup until \(day)."
+        case .holdCancelled: return "Your hold on \(title) was cancelled: the book left the catalogue."
+        }
+    }
+}
+
+struct NoticesView: Sendable {
+    let notices: [NoticeRow]
+    let unread: Int
+    let hasUnread: Bool
+    let isEmpty: Bool
+    let pager: Pager
+
+    init(notices: [NoticeRow], unread: Int, pager: Pager) {
+        self.notices = notices
+        self.unread = unread
+        hasUnread = unread > 0
+        isEmpty = notices.isEmpty
+        self.pager = pager
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// A member's account page: the card and its barcode, the profile, the password, logging out
+/// everywhere and closing the account, as a browser submits its forms.
+@Suite("Web: a member's account page")
+struct WebMemberPagesAccountTests {
+    static let hostile = WebMemberPagesTests.hostile
+    static let escaped = WebMemberPagesTests.escaped
+
+    @Test func theAccountPageShowsTheCardAndItsBarcode() async throws {
+        try await withAPI { api in
+            let ada = Browser(api, session: try await api.signUpMember("ada@example.org"))
+            let page = try await ada.get("/account")
+            #expect(page.status == .ok && page.headers[.cacheControl] == "no-store")
+            #expect(page.shows(#"<dd id="account-email">ada@example.org</dd>"#) && page.shows(#"<dd id="account-country">France</dd>"#))
+            #expect(page.shows(#"<option value="FR" selected>"#))
+            let card = try WebMemberPagesTests.text(of: #"<strong id="card-number">"#, in: page.text)
+            #expect(card.count == 11 && card.contains(" "))
+            #expect(page.shows(#"<img id="card-barcode" class="barcode" src="/account/card.svg" alt="Barcode of card \#(card)">"#))
+            #expect(page.shows(#"id="logout-everywhere""#) && page.shows(#"name="everywhere" value="1""#))
+            let image = try await ada.get("/account/card.svg")
+            #expect(image.status == .ok && image.headers[.contentType] == "image/svg+xml")
+            #expect(image.shows("<svg") && image.shows(card))
+            #expect(image.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
+        }
+    }
+
+    @Test func theProfileIsEditedOrRefusedNextToItsFields() async throws {
+        try await withAPI { api in
+            _ = try await api.signUpMember("eve@example.org")
+            let ada = Browser(api, session: try await api.signUpMember("ada@example.org"))
+            try await ada.get("/account")
+            let bad = try await ada.post("/account", [("email", "not an address"), ("displayName", Self.hostile), ("country", "FR")])
+            #expect(bad.status == .badRequest)
+            #expect(bad.shows(#"id="error-summary""#) && bad.shows(#"aria-describedby="email-error""#))
+            #expect(bad.shows(#"<p class="field-error" id="email-error">"#) && bad.shows(#"value="not an address""#))
+            #expect(bad.shows(#"value="\#(Self.escaped)""#) && !bad.shows(Self.hostile), "the name typed is kept, as text")
+            let taken = try await ada.post("/account", [("email", "eve@example.org"), ("displayName", "Ada"), ("country", "FR")])
+            #expect(taken.status != .seeOther && taken.shows(#"id="email-error""#) && taken.shows("already exists"))
+            let done = try await ada.post("/account", [("email", "ada@example.com"), ("displayName", "Ada L."), ("country", "DE")])
+            #expect(done.status == .seeOther && done.headers[.location] == "/account")
+            let page = try await ada.follow(done)
+            #expect(page.shows("Updated the account of ada@example.com."))
+            #expect(page.shows(#"<dd id="account-name">Ada L.</dd>"#) && page.shows(#"<dd id="account-country">Germany</dd>"#))
+        }
+    }
+
+    @Test func changingThePasswordKeepsThisBrowserAndEndsTheOtherSessions() async throws {
+        try await withAPI { api in
+            let token = try await api.signUpMember("ada@example.org")
+            let other = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+            let otherToken = try #require(try other.object["token"] as? String)
+            let ada = Browser(api, session: token)
+            try await ada.get("/account")
+            let wrong = try await ada.post("/account/password", [("current", "nope"), ("new", "N3w-password")])
+            #expect(wrong.shows(#"<p class="field-error" id="current-error">"#) && wrong.shows("is not right"))
+            #expect(wrong.shows(#"aria-describedby="current-error""#))
+            let weak = try await ada.post("/account/password", [("current", "Member-Pass1"), ("new", "short")])
+            #expect(weak.status == .badRequest && weak.shows(#"id="new-error""#) && weak.shows("new-rules new-error"))
+            let changed = try await ada.post("/account/password", [("current", "Member-Pass1"), ("new", "N3w-password")])
+            #expect(changed.status == .seeOther && changed.headers[.location] == "/account")
+            let page = try await ada.follow(changed)
+            #expect(page.status == .ok && page.shows("Password changed. Your other session was logged out."))
+            #expect(try await api.send(.get, "/api/v1/me", token: otherToken).status == .unauthorized)
+            #expect(try await api.send(.get, "/api/v1/me", token: token).status == .ok)
+        }
+    }
+
+    @Test func loggingOutEverywhereFromTheAccountPageEndsEverySession() async throws {
+        try await withAPI { api in
+            let token = try await api.signUpMember("ada@example.org")
+            let other = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+            let otherToken = try #require(try other.object["token"] as? String)
+            let ada = Browser(api, session: token)
+            try await ada.get("/account")
+            let out = try await ada.post("/logout", [("everywhere", "1")])
+            #expect(out.status == .seeOther && out.headers[.location] == "/")
+            #expect(try await api.send(.get, "/api/v1/me", token: otherToken).status == .unauthorized)
+            #expect(try await api.send(.get, "/api/v1/me", token: token).status == .unauthorized)
+        }
+    }
+
+    @Test func closingTheAccountWantsTheTypedWordAndNoLoansThenLogsOut() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            let token = try await api.signUpMember("ada@example.org")
+            let ada = Browser(api, session: token)
+            try await ada.get("/books")
+            try await ada.post("/loans", [("book", dune)])
+            try await ada.get("/account")
+            let unconfirmed = try await ada.post("/account/close", [("confirm", "yes")])
+            #expect(unconfirmed.status == .badRequest && unconfirmed.shows(#"<p class="field-error" id="confirm-error">"#))
+            #expect(unconfirmed.shows(#"aria-describedby="confirm-error""#))
+            let withLoans = try await ada.post("/account/close", [("confirm", "CLOSE")])
+            #expect(withLoans.status == .conflict && withLoans.shows(#"id="error-summary""#))
+            #expect(withLoans.shows("stays open while books are on loan to them: return “Dune”"))
+            let loan = try WebMemberPagesTests.loanID(of: "Dune", in: try await ada.get("/loans").text)
+            try await ada.post("/loans/\(loan)/return", [])
+            let closed = try await ada.post("/account/close", [("confirm", "close")])
+            #expect(closed.status == .seeOther && closed.headers[.location] == "/")
+            #expect(closed.headers[values: .setCookie].contains { $0.hasPrefix("shelfmark_session=;") && $0.contains("Max-Age=0") })
+            let landing = try await ada.follow(closed)
+            #expect(landing.shows("Closed the account of ada@example.org") && !landing.shows(#"id="logout""#))
+            #expect(try await api.send(.get, "/api/v1/me", token: token).status == .unauthorized)
+            #expect(try await Browser(api, session: token).get("/account").status == .seeOther)
+        }
+    }
+
+    @Test func aLibrarianSeesTheirOwnMemberPages() async throws {
+        try await withAPI { api in
+            let librarian = Browser(api, session: api.librarianToken)
+            for path in ["/bookmarks", "/loans", "/holds", "/notices", "/account"] {
+                #expect(try await librarian.get(path).status == .ok, "\(path)")
+            }
+            try await librarian.get("/account")
+            let closing = try await librarian.post("/account/close", [("confirm", "CLOSE")])
+            #expect(closing.status == .conflict && closing.shows("last librarian"), "the library keeps its last librarian")
+        }
+    }
+}
