@@ -43,7 +43,7 @@ struct AuditPages: Sendable {
         let page = try await site.library.history.execute(
             subject, page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         let view = HistoryView(
-            subject: book.map { "book \($0)" } ?? "member \(member ?? "")", events: page.items.map(HistoryEvent.init),
+            subject: try await name(book: book) ?? member ?? "", events: page.items.map(HistoryEvent.init),
             pager: Pager(page, path: "/audit/history", keeping: ["book": book, "member": member]))
         return site.pages.render("history", view, title: "History")
     }
@@ -60,6 +60,14 @@ struct AuditPages: Sendable {
         let answer = try await site.library.timeTravel.execute(at: moment, view: loans ? .loans : .books, by: site.visit.principal)
         let view = AsOfView(answer, at: moment, loans: loans, typed: typed)
         return site.pages.render("asof", view, title: "As of \(Dates.moment(moment))")
+    }
+
+    /// A book's title while it is in the catalogue (a withdrawn book's history is shown by its id).
+    private func name(book: String?) async throws -> String? {
+        guard let book else { return nil }
+        guard let id = try? BookID.parse(book), let entry = try? await site.library.catalogue.showBook.execute(id, by: site.visit.principal)
+        else { return "book \(book)" }
+        return "“\(entry.details.title)”"
     }
 
     /// An ISO 8601 time, or a `datetime-local` value (no zone: the library's time, UTC).

@@ -92,10 +92,13 @@ struct BookFields: Sendable {
             categories: list("categories"), coverURL: optional("coverUrl"), description: optional("description"))
     }
 
-    /// The number of copies typed; a field error when it is not a whole number.
+    /// The number of copies typed; when it is not a whole number, a field error on `copies` with
+    /// the draft's own field errors (the domain's validation), so the form shows every problem at once.
     func copiesNumber() throws -> Int {
-        guard let copies = Int(text("copies")) else { throw InvalidInput("copies", .wrongType(.integer)) }
-        return copies
+        if let copies = Int(text("copies")) { return copies }
+        var errors: [FieldError] = []
+        _ = draft.validate(into: &errors)
+        throw InvalidInput(errors + [FieldError("copies", .wrongType(.integer))])
     }
 
     /// The fields that differ from `current` (an emptied optional field clears it), and the copies when changed.
