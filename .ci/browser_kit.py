@@ -209,16 +209,23 @@ class Browser:
         if not accessibility:
             return
         try:
-            axe = Axe(self.driver)
-            axe.inject()
-            results = axe.run()
+            violations = self.violations()
         except (JavascriptException, WebDriverException) as error:
             check(False, f"axe {self.label} {name}", f"axe-core could not run {self.where()}: {error.msg}")
             return
-        bad = [v for v in results.get("violations", []) if v.get("impact") in ("serious", "critical")]
+        bad = [v for v in violations if v.get("impact") in ("serious", "critical")]
         detail = "; ".join(f"{v['impact']} {v['id']} x{len(v['nodes'])}: "
                            + ", ".join(" ".join(node["target"]) for node in v["nodes"][:3]) for v in bad)
         check(not bad, f"axe {self.label} {name}: no serious or critical violation", f"{self.path}: {detail}")
+
+    def violations(self):
+        """axe-core's violations on this page (the script selenium-axe-python bundles, injected here)."""
+        axe = Axe(self.driver)
+        axe.inject()
+        results = axe.run()
+        if not results.get("passes") and not results.get("violations"):
+            raise WebDriverException("axe-core checked nothing")
+        return results.get("violations", [])
 
     def fits_width(self, name):
         """On a phone: nothing wider than the screen (no sideways scrolling)."""
