@@ -236,7 +236,8 @@ struct WebLibrarianPagesTests {
             let loans = try await librarian.get("/audit/as-of?at=2000-01-01T00:00:00Z&view=loans")
             #expect(loans.status == .ok && loans.shows("No book was out."))
             let bad = try await librarian.get("/audit/as-of?at=yesterday&view=loans")
-            #expect(bad.status == .badRequest && bad.shows(#"id="at-error""#))
+            #expect(bad.status == .badRequest && bad.shows(#"id="at-error""#) && bad.shows(#"value="yesterday""#))
+            #expect(bad.shows(#"<option value="loans" selected>"#), "the view chosen is kept")
         }
     }
 

@@ -17,6 +17,8 @@ struct AuditView: Sendable {
     var checks: [Check] = []
     var historyFeedback = Feedback()
     var asOfFeedback = Feedback()
+    /// The as-of form's view as chosen before (the catalogue unless the loans were).
+    var loansChosen = false
     var now = Dates.localInput(Date())
 
     init() {}
@@ -29,7 +31,10 @@ struct AuditView: Sendable {
     }
 
     init(historyFeedback: Feedback) { self.historyFeedback = historyFeedback }
-    init(asOfFeedback: Feedback) { self.asOfFeedback = asOfFeedback }
+    init(asOfFeedback: Feedback) {
+        self.asOfFeedback = asOfFeedback
+        loansChosen = asOfFeedback.values["view"] == "loans"
+    }
 }
 
 /// One event of a history timeline: who, when, what.
