@@ -94,7 +94,7 @@ if wanted("startup") {
 if wanted("http") {
     let seconds = Int(environment["BENCH_WRK_SECONDS"] ?? "10") ?? 10
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { throw BenchError("wrk is missing: bench/run installs it") }
-    var hello: [WrkResult] = [], list: [WrkResult] = [], cycle: [WrkResult] = [], peaks: [Double] = []
+    var hello: [WrkResult] = [], list: [WrkResult] = [], page: [WrkResult] = [], cycle: [WrkResult] = [], peaks: [Double] = []
     for run in 0..<runs {
         // A fresh library each run: loans left open when wrk stopped would count against the members.
         progress("6. HTTP: seeding 1,000 books and 200 members")
@@ -113,6 +113,7 @@ if wanted("http") {
         let server = try ServerProcess("BenchServer", ["serve", "--db", database, "--port", "\(port)"], port: port)
         _ = try await server.waitUntilServing("/api/v1/health", since: DispatchTime.now().uptimeNanoseconds)
         list.append(try wrk("http://127.0.0.1:\(port)/api/v1/books?limit=20", seconds: seconds))
+        page.append(try wrk("http://127.0.0.1:\(port)/books", seconds: seconds))
         cycle.append(try wrk("http://127.0.0.1:\(port)", script: script.path, seconds: seconds))
         peaks.append(server.peakMiB)
         server.stop()
@@ -126,6 +127,11 @@ if wanted("http") {
         scenario: "6. HTTP GET /api/v1/books?limit=20, 64 connections", result: "\(grouped(books)) req/s",
         p50: ms(median(list.map(\.p50))), p99: ms(median(list.map(\.p99))),
         ratio: String(format: "%.0f%% of hello", 100 * books / ceiling), target: "≥ 50% of hello"))
+    let html = median(page.map(\.requestsPerSecond))
+    rows.append(Row(
+        scenario: "6. HTTP GET /books, the catalogue page (20 books, HTML), 64 connections", result: "\(grouped(html)) req/s",
+        p50: ms(median(page.map(\.p50))), p99: ms(median(page.map(\.p99))),
+        ratio: String(format: "%.0f%% of GET /api/v1/books?limit=20", 100 * html / books), target: "≥ 50% of the API's list"))
     rows.append(Row(
         scenario: "6. HTTP borrow + return (2 requests a cycle), 64 connections", result: "\(grouped(median(cycle.map(\.requestsPerSecond)) / 2)) cycles/s",
         p50: ms(median(cycle.map(\.p50))), p99: ms(median(cycle.map(\.p99))),

@@ -14,13 +14,13 @@ struct CataloguePages: Sendable {
     }
 
     func catalogue(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = Form.query(of: request)
         let remembered = Cookies.value(Cookies.catalogueSort, in: request).flatMap(CatalogueSort.init(rawValue:))
-        let asked = query["sort"].flatMap { CatalogueSort(rawValue: String($0)) }
+        let asked = query["sort"].flatMap(CatalogueSort.init(rawValue:))
         let sort = asked ?? remembered ?? .newest
-        let text = query["q"].map(String.init).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        let text = query["q"]
         let availableOnly = query["available"] != nil
-        let offset = query["offset"].flatMap { Int(String($0)) } ?? 0
+        let offset = query["offset"].flatMap { Int($0) } ?? 0
         let page = try await site.library.catalogue.listBooks.execute(
             CatalogueQuery(sort: sort, text: text, availableOnly: availableOnly),
             page: try PageRequest(limit: Self.pageSize, offset: offset),
@@ -95,6 +95,8 @@ struct CatalogueView: Sendable {
     let total: Int
     let query: String
     let hasQuery: Bool
+    /// The same words searched on Open Library.
+    let openLibraryLink: String
     let availableOnly: Bool
     let sorts: [SortOption]
     let pager: Pager
@@ -109,6 +111,7 @@ struct CatalogueView: Sendable {
         self.total = total
         self.query = query
         hasQuery = !query.isEmpty
+        openLibraryLink = SearchPages.link(query, .relevance, offset: 0)
         self.availableOnly = availableOnly
         self.sorts = sorts
         self.pager = pager

@@ -11,7 +11,7 @@ struct EntryPages: Sendable {
         router.get("/") { _, _ in try await landing() }
         router.get("/signup") { _, _ in try await signupForm() }
         router.post("/signup") { _, _ in try await signUp() }
-        router.get("/login") { request, _ in loginForm(next: request.uri.queryParameters["next"].map(String.init)) }
+        router.get("/login") { request, _ in loginForm(next: Form.query(of: request)["next"]) }
         router.post("/login") { _, _ in try await logIn() }
         router.post("/logout") { _, _ in try await logOut() }
     }

@@ -14,10 +14,10 @@ struct SearchPages: Sendable {
     }
 
     func search(_ request: Request) async throws -> Response {
-        let parameters = request.uri.queryParameters
-        let text = parameters["q"].map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let sort = parameters["sort"].flatMap { SearchSort(rawValue: String($0)) } ?? .relevance
-        let offset = parameters["offset"].flatMap { Int(String($0)) } ?? 0
+        let parameters = Form.query(of: request)
+        let text = parameters["q"] ?? ""
+        let sort = parameters["sort"].flatMap(SearchSort.init(rawValue:)) ?? .relevance
+        let offset = parameters["offset"].flatMap { Int($0) } ?? 0
         var view = SearchView(
             query: text, sorts: Self.sorts.map { SortOption(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) },
             loggedIn: site.visit.account != nil)

@@ -22,6 +22,9 @@ struct Form: Sendable {
         fields.filter { $0.name == name }.map { $0.value.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// The query of a request's address, read as browsers write a GET form's fields (`+` for a space).
+    static func query(of request: Request) -> Form { request.uri.query.flatMap(parse) ?? Form(fields: []) }
+
     /// Reads an encoded form; nil when it is not one (bad percent-encoding).
     static func parse(_ body: String) -> Form? {
         var fields: [(String, String)] = []

@@ -30,6 +30,8 @@ struct VisitMiddleware<Context: RequestContext & RemoteAddressRequestContext>: R
     let settings: WebSettings
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The stylesheet and script are the same for everyone: no session is looked up for them.
+        if request.uri.path.hasPrefix("/static/") { return try await next(request, context) }
         var visit = Visit()
         let peer = context.remoteAddress?.ipAddress
         let trusted = peer.map(settings.trustedProxies.contains) ?? false

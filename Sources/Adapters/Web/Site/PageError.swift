@@ -1,5 +1,6 @@
 import Application
 import Domain
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -20,6 +21,9 @@ struct PageError: Error {
         self.retryAfter = retryAfter
     }
 
+    /// Whole seconds from now until `date`, at least 1 (a browser's wait, read off the system clock as a client's would be).
+    static func seconds(until date: Date) -> Int { max(1, Int(date.timeIntervalSinceNow.rounded(.up))) }
+
     /// Any error as a page: the domain's refusals in the catalogue's words with the status the API
     /// gives them; a fault as "something went wrong" (its details go to the log only).
     static func of(_ error: any Error) -> PageError {
@@ -27,6 +31,8 @@ struct PageError: Error {
         case let error as PageError: return error
         case let error as TooManyAttempts:
             return PageError(.tooManyRequests, message: Words.say(error.message), retryAfter: Int(error.retryAfter.rounded(.up)))
+        case let error as LoginThrottled:
+            return PageError(.tooManyRequests, message: Words.say(error.message), retryAfter: Self.seconds(until: error.until))
         case let error as NotFound: return PageError(.notFound, message: Words.say(error.message))
         case let error as Forbidden: return PageError(.forbidden, message: Words.say(error.message))
         case let error as InvalidInput: return PageError(.badRequest, message: Words.say(error.message))

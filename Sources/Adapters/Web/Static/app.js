@@ -1,6 +1,12 @@
 // Shelfmark: a little vanilla JavaScript that only makes pages nicer; everything works without it.
 "use strict";
 
+// A private page brought back from the browser's back-forward cache is asked again, so that after
+// logging out, Back shows the login page rather than the member's data.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && document.body.hasAttribute("data-private")) window.location.reload();
+});
+
 document.addEventListener("DOMContentLoaded", () => {
   // Focus the error summary of a refused form, so keyboard and screen-reader users hear it first.
   const summary = document.getElementById("error-summary");
