@@ -75,6 +75,7 @@ class Browser:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": "fr-FR,fr"})
         options.unhandled_prompt_behavior = "ignore"  # confirm dialogs are answered by the scenarios
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP refusals and script errors
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         self.driver.set_page_load_timeout(30)
         self.driver.set_script_timeout(60)
@@ -203,9 +204,20 @@ class Browser:
         except WebDriverException:
             pass
 
+    def console_errors(self):
+        """The console's errors since the last call (a refused script, style or image, a script error)."""
+        try:
+            entries = self.driver.get_log("browser")
+        except WebDriverException:
+            return []
+        return [entry["message"] for entry in entries if entry.get("level") == "SEVERE" and not ignorable(entry["message"])]
+
     def page(self, name, accessibility=True):
-        """A page of the path: a screenshot, and axe-core's serious and critical violations as one check."""
+        """A page of the path: a screenshot, no error in the console, and axe-core's serious and
+        critical violations as one check."""
         self.shot(name)
+        errors = self.console_errors()
+        check(not errors, f"{self.label} {name}: no error in the console", " | ".join(errors)[:600])
         if not accessibility:
             return
         try:
@@ -231,6 +243,15 @@ class Browser:
         """On a phone: nothing wider than the screen (no sideways scrolling)."""
         scroll, inner = self.driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         check(scroll <= inner + 1, f"{self.label} {name}: fits the width", f"content {scroll}px wide in {inner}px")
+
+
+def ignorable(message):
+    """A console error that says nothing about the page: a refused form's page answered 4xx (its
+    own document), or the favicon the browser asks for on its own."""
+    match = re.match(r"(\S+) - Failed to load resource", message)
+    return bool(match) and ("/favicon.ico" in match.group(1) or (
+        match.group(1).startswith("http://127.0.0.1:") and "/static/" not in match.group(1)
+        and not re.search(r"\.(png|jpe?g|svg|gif|webp)$", match.group(1))))
 
 
 def wait_until(predicate, timeout=WAIT):

@@ -6,6 +6,7 @@ far); each starts by asking for the pages it needs, so that a page not built yet
 """
 
 import json
+import time
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -335,6 +336,13 @@ def share_page(world):
           "share: share button, copy link and mail link", b.where())
     status, _, body = call(world.port, "GET", f"/books/{book}")
     check(status == 200 and b'og:title' in body, "share: the page opens without a login, tags included", f"{status}")
+    hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    book = world.api("POST", "/books", {"title": hostile, "authors": ["<b>Bold</b>"], "copies": 1})["id"]
+    b.go(f"/books/{book}")
+    opened = b.answer_confirm(accept=False)
+    check(not opened and b.find("h1").text == hostile, "share: a title with markup shows as text, nothing runs",
+          f"dialog opened: {opened}; h1 {b.find('h1').text!r}")
+    b.console_errors()  # the hostile image's failed load is expected
 
 
 # --- sessions ------------------------------------------------------------------------------------
@@ -368,6 +376,11 @@ def log_in_again(world):
     b.fill("password", MEMBER_PASSWORD)
     b.submit("form:has([name='password'])")
     need(b.path == "/search" and b.has("form#logout"), "login: lands on Home (/search)", b.where())
+    cookie = b.driver.get_cookie("shelfmark_session") or {}
+    days = (cookie.get("expiry", 0) - time.time()) / 86_400
+    check(29 <= days <= 31 and cookie.get("httpOnly") and cookie.get("sameSite") == "Lax" and cookie.get("path") == "/",
+          "login: the session cookie lasts 30 days, HttpOnly, SameSite=Lax, Path=/",
+          f"{ {k: v for k, v in cookie.items() if k != 'value'} }")
     b.driver.back()
     wait_until(lambda: b.driver.execute_script("return document.readyState") == "complete")
     check(not b.has("input[name='password']"), "login: Back does not return to the login form", b.where())
