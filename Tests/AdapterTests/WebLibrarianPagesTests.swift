@@ -148,6 +148,11 @@ struct WebLibrarianPagesTests {
             #expect(lent.status == .seeOther && lent.headers[.location] == "/desk")
             let after = try await librarian.follow(lent)
             #expect(after.shows("Lent 2 books to") && after.shows(#"<tr class="loan""#))
+            let hers = try await librarian.get("/desk?member=\(card)")
+            #expect(hers.status == .ok && hers.shows(#"value="\#(card)""#) && hers.shows("Dune"))
+            let nobody = try await librarian.get("/desk?member=nobody@example.org")
+            #expect(nobody.status == .notFound && nobody.shows(#"id="member-filter-error""#), "the filter says whom it did not find")
+            #expect(try await librarian.get("/desk?member=walter").status == .badRequest)
             let loans = try await api.send(.get, "/api/v1/loans?member=ada@example.org").object["items"] as? [[String: Any]]
             #expect(loans?.count == 2)
 

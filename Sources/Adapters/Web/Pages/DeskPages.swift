@@ -23,8 +23,18 @@ struct DeskPages: Sendable {
         let by = site.visit.principal
         let find = site.library.desk.loans
         let book = try query.book.map { try BookID.parse($0) }
-        let loans = try await find.execute(
-            member: query.member, book: book, page: try PageRequest(limit: Self.pageSize, offset: query.offset), by: by)
+        let page = try PageRequest(limit: Self.pageSize, offset: query.offset)
+        var (loans, filterError, status) = (Page<LoanSummary>?.none, String?.none, status)
+        do {
+            loans = try await find.execute(member: query.member, book: book, page: page, by: by)
+        } catch let error as InvalidInput where query.member != nil {
+            (filterError, status) = (Words.say(error.errors.first?.problem ?? .required), .badRequest)
+        } catch let error as NotFound where query.member != nil {
+            (filterError, status) = (Words.say(error.message), .notFound)
+        }
+        // A filter naming nobody shows every loan, with the filter's error.
+        let shown: Page<LoanSummary>
+        if let loans { shown = loans } else { shown = try await find.execute(book: book, page: page, by: by) }
         let overdue = try await find.execute(overdueOnly: true, page: try PageRequest(limit: Self.listLimit), by: by)
         let ready = try await site.library.circulation.holds.list.ready(page: try PageRequest(limit: Self.listLimit), by: by)
         var waiting: DeskView.WaitingList?
@@ -40,10 +50,11 @@ struct DeskPages: Sendable {
         var view = DeskView(
             feedback: feedback, errorsIn: form, resetCode: resetCode, query: query,
             shelf: shelf.items.map { DeskView.ShelfBook($0, chosen: chosen.contains($0.id.description)) },
-            loans: loans.items.map { LoanRow($0, overdue: isOverdue($0)) },
-            loansPager: Pager(loans, path: "/desk", keeping: ["member": query.member, "book": query.book, "find": query.find]),
+            loans: shown.items.map { LoanRow($0, overdue: isOverdue($0)) },
+            loansPager: Pager(shown, path: "/desk", keeping: ["member": query.member, "book": query.book, "find": query.find]),
             overdue: overdue.items.map { LoanRow($0, overdue: true) }, setAside: ready.items.map(HoldRow.init))
         view.waiting = waiting
+        view.filterError = filterError
         return site.pages.render("desk", view, title: "Front desk", status: status)
     }
 }

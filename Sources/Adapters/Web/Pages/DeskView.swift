@@ -55,6 +55,8 @@ struct DeskView: Sendable {
     let setAside: [HoldRow]
     let setAsideEmpty: Bool
     var waiting: WaitingList?
+    /// Why the member asked for in the loans' filter names nobody.
+    var filterError: String?
 
     init(
         feedback: Feedback, errorsIn form: FormName?, resetCode: ResetCodeView?, query: DeskQuery, shelf: [ShelfBook], loans: [LoanRow],
