@@ -242,6 +242,20 @@ struct WebMemberPagesTests {
         }
     }
 
+    @Test func aLongReadingListIsPaged() async throws {
+        try await withAPI { api in
+            let ada = Browser(api, session: try await api.signUpMember("ada@example.org"))
+            try await ada.get("/bookmarks")
+            #expect(!(try await ada.get("/bookmarks")).shows(#"class="pager""#), "one page: no page links")
+            for number in 1...21 { try await ada.post("/bookmarks", [("book", try await api.addBook("Book \(number)"))]) }
+            let first = try await ada.get("/bookmarks")
+            #expect(first.shows("21 on your reading list · showing 1–20 of 21"))
+            #expect(first.shows(#"<a rel="next" href="/bookmarks?offset=20">"#))
+            let second = try await ada.get("/bookmarks?offset=20")
+            #expect(second.shows(#"<a rel="prev" href="/bookmarks">"#) && second.shows(">Book 1</a>") && !second.shows(">Book 21</a>"))
+        }
+    }
+
     /// The `data-id` of the row of the loan of `title` (as the page prints it).
     static func loanID(of title: String, in html: String) throws -> String {
         let rows = html.components(separatedBy: #"<tr class="loan" data-id=""#).dropFirst()

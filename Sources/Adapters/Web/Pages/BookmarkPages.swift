@@ -72,6 +72,8 @@ struct BookmarksView: Sendable {
     let total: Int
     let sorts: [SortOption]
     let pager: Pager
+    /// Whether there is another page to link to (no empty navigation otherwise).
+    let paged: Bool
     /// This page, to come back to after a removal.
     let back: String
     let isEmpty: Bool
@@ -81,6 +83,7 @@ struct BookmarksView: Sendable {
         self.total = total
         self.sorts = sorts
         self.pager = pager
+        paged = pager.previous != nil || pager.next != nil
         self.back = back
         isEmpty = bookmarks.isEmpty
     }

@@ -105,6 +105,8 @@ struct LoansView: Sendable {
     let current: [MyLoanRow]
     let past: [MyLoanRow]
     let pager: Pager
+    /// Whether there is another page to link to (no empty navigation otherwise).
+    let paged: Bool
     let hasCurrent: Bool
     let hasPast: Bool
     let isEmpty: Bool
@@ -114,6 +116,7 @@ struct LoansView: Sendable {
         self.current = current
         self.past = past
         self.pager = pager
+        paged = pager.previous != nil || pager.next != nil
         hasCurrent = !current.isEmpty
         hasPast = !past.isEmpty
         isEmpty = current.isEmpty && past.isEmpty

@@ -70,6 +70,8 @@ struct NoticesView: Sendable {
     let hasUnread: Bool
     let isEmpty: Bool
     let pager: Pager
+    /// Whether there is another page to link to (no empty navigation otherwise).
+    let paged: Bool
 
     init(notices: [NoticeRow], unread: Int, pager: Pager) {
         self.notices = notices
@@ -77,5 +79,6 @@ struct NoticesView: Sendable {
         hasUnread = unread > 0
         isEmpty = notices.isEmpty
         self.pager = pager
+        paged = pager.previous != nil || pager.next != nil
     }
 }
