@@ -64,7 +64,7 @@ def missing_routes(base, paths):
 class Browser:
     """One headless Chromium window of `width` x `height`, its screenshots named `label`-NN-step.png."""
 
-    def __init__(self, base, width, height, label, shots):
+    def __init__(self, base, width, height, label, shots, javascript=True):
         self.base, self.label, self.shots, self.width = base, label, shots, width
         self.counter = itertools.count(1)
         options = webdriver.ChromeOptions()
@@ -73,7 +73,8 @@ class Browser:
                          f"--window-size={width},{height}", "--lang=fr-FR", "--no-first-run",
                          "--disable-background-networking", "--disable-component-update", "--disable-sync"):
             options.add_argument(argument)
-        options.add_experimental_option("prefs", {"intl.accept_languages": "fr-FR,fr"})
+        options.add_experimental_option("prefs", {"intl.accept_languages": "fr-FR,fr",
+                                                  "profile.managed_default_content_settings.javascript": 1 if javascript else 2})
         options.unhandled_prompt_behavior = "ignore"  # confirm dialogs are answered by the scenarios
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP refusals and script errors
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)

@@ -11,7 +11,7 @@ import time
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from browser_kit import ADDRESS_COUNTRY, Abort, Keys, check, missing_routes, need, wait_until
+from browser_kit import ADDRESS_COUNTRY, Abort, Browser, Keys, check, missing_routes, need, wait_until
 from faultlib import LIBRARIAN, add_book, call, log_in
 
 MEMBER_PASSWORD = "Reader-Pass1!"
@@ -386,6 +386,30 @@ def log_in_again(world):
     check(not b.has("input[name='password']"), "login: Back does not return to the login form", b.where())
 
 
+def login_throttle(world):
+    """Five wrong passwords, then the throttle's message with the time to wait, even for the right one."""
+    b = world.desktop
+    pages_there(world, "throttle", ["/login"])
+    email = "forgetful@example.org"
+    world.api("POST", "/users", {"email": email, "password": MEMBER_PASSWORD, "country": "FR"}, anonymous=True)
+    b.driver.delete_all_cookies()
+    for attempt in range(5):
+        b.go("/login")
+        b.fill("email", email)
+        b.fill("password", f"Wrong-Pass{attempt}!")
+        b.submit("form:has([name='password'])")
+        need(b.has("#error-summary"), f"throttle: wrong password {attempt + 1} is refused", b.where())
+    b.go("/login")
+    b.fill("email", email)
+    b.fill("password", MEMBER_PASSWORD)
+    b.submit("form:has([name='password'])")
+    summary = b.finds("#error-summary")
+    said = summary[0].text if summary else ""
+    check(summary and "try again" in said.lower() and not b.has("form#logout"),
+          "throttle: after 5 failures the login says when to try again", f"{b.where()}: {said!r}")
+    b.page("login throttled")
+
+
 # --- holds ---------------------------------------------------------------------------------------
 
 
@@ -484,6 +508,47 @@ def phone_page(world, path, name):
     return True
 
 
+def without_javascript(world):
+    """The pages with JavaScript off: sign up, search, sort, the next page, bookmark, borrow, log out."""
+    pages_there(world, "no JavaScript", ["/signup", "/search", "/books", "/loans"])
+    book = world.book("Plain HTML Book", copies=2)
+    b = Browser(world.base, 1280, 900, "nojs", world.desktop.shots, javascript=False)
+    try:
+        b.go("/signup")
+        need(not b.has("#password-rules li[aria-label]"), "no JavaScript: the page's script did not run",
+             "the live password rules were set up, so JavaScript is on")
+        check(b.find("select#country").get_attribute("value") == ADDRESS_COUNTRY,
+              "no JavaScript: the signup's country is preselected by the server", b.where())
+        b.fill("email", "plain@example.org")
+        b.fill("displayName", "Plain Reader")
+        b.fill("password", MEMBER_PASSWORD)
+        b.submit("form:has([name='password'])")
+        need(b.path == "/search" and b.has("form#logout"), "no JavaScript: signed up, on Home", b.where())
+        b.fill("q", "lord of the rings")
+        b.fill("sort", "rating")
+        b.submit("form#search")
+        need(b.has("li.result") and "sort=rating" in b.query, "no JavaScript: search sorted by rating with the button",
+             b.where())
+        page_one = result_keys(b)
+        b.click("a#load-more")
+        check("offset=" in b.query and set(result_keys(b)) - set(page_one),
+              "no JavaScript: load more opens the next page", b.where())
+        key = result_keys(b)[0]
+        b.submit(f"li.result[data-key='{key}'] form.bookmark")
+        b.go("/bookmarks")
+        check(work_id(key) in b.driver.page_source, "no JavaScript: a bookmark is kept", b.where())
+        b.go("/books")
+        b.find(f"form#basket input[name='book'][value='{book}']").click()
+        b.click("#borrow-selected")
+        b.go("/loans")
+        check("Plain HTML Book" in b.text(), "no JavaScript: borrowed from the catalogue's basket", b.where())
+        b.shot("loans")
+        log_out(b)
+        check(b.path == "/" and not b.has("form#logout"), "no JavaScript: logged out", b.where())
+    finally:
+        b.quit()
+
+
 def axe_finds_faults(world):
     """The harness's own check: axe-core, as run here, does report a page with known faults."""
     b = world.desktop
@@ -504,8 +569,10 @@ SCENARIOS = {
     "share": share_page,
     "logout": log_out_and_back,
     "login": log_in_again,
+    "throttle": login_throttle,
     "holds": hold_ready_and_borrow,
     "keyboard": keyboard_sign_up,
     "phone": phone_main_path,
+    "nojs": without_javascript,
 }
 
