@@ -549,6 +549,37 @@ def without_javascript(world):
         b.quit()
 
 
+def dark_and_zoomed(world):
+    """axe-core in the dark colour scheme (contrast AA there too), and the pages at 200% zoom (a
+    640 px wide viewport at twice the pixels) without sideways scrolling."""
+    b = world.desktop
+    pages_there(world, "dark", ["/", "/search", "/books", "/loans"])
+    as_member(world)
+    book = world.book("Dark Book", copies=1)
+    paths = [("landing", "/"), ("search results", "/search?q=lord%20of%20the%20rings"), ("catalogue", "/books"),
+             ("book detail", f"/books/{book}"), ("my loans", "/loans"), ("my holds", "/holds"), ("bookmarks", "/bookmarks")]
+    label = b.label
+    try:
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        b.label = "dark"
+        for name, path in paths:
+            b.go(path)
+            b.page(name)
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        b.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": False})
+        b.label = "zoom200"
+        for name, path in paths:
+            b.go(path)
+            b.shot(name)
+            b.fits_width(name)
+    finally:
+        b.label = label
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        b.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+
+
 def axe_finds_faults(world):
     """The harness's own check: axe-core, as run here, does report a page with known faults."""
     b = world.desktop
@@ -574,5 +605,6 @@ SCENARIOS = {
     "keyboard": keyboard_sign_up,
     "phone": phone_main_path,
     "nojs": without_javascript,
+    "dark": dark_and_zoomed,
 }
 
