@@ -197,6 +197,19 @@ struct WebSiteTests {
         }
     }
 
+    @Test func getFormsAreReadAsBrowsersSendThemWithPlusForASpace() async throws {
+        try await withAPI { api in
+            _ = try await api.addBook("Dune Messiah")
+            _ = try await api.addBook("Emma")
+            let found = try await Browser(api).get("/books?q=dune+messiah")
+            #expect(found.shows("Dune Messiah") && !found.shows("Emma"))
+            #expect(found.shows(#"value="dune messiah""#))
+            _ = try await api.signUpMember("ada+books@example.org")
+            let history = try await Browser(api, session: api.librarianToken).get("/audit/history?member=ada%2Bbooks%40example.org")
+            #expect(history.status == .ok, "\(history.text)")
+        }
+    }
+
     @Test func theAPIKeepsItsOwnAnswersBesideThePages() async throws {
         try await withAPI { api in
             let missing = try await api.send(.get, "/api/v1/nothing")

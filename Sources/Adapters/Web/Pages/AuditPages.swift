@@ -12,8 +12,8 @@ struct AuditPages: Sendable {
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/audit") { _, _ in try audit() }
         router.post("/audit/verify") { _, _ in try await verify() }
-        router.get("/audit/history") { request, _ in try await history(request.uri.queryParameters) }
-        router.get("/audit/as-of") { request, _ in try await asOf(request.uri.queryParameters) }
+        router.get("/audit/history") { request, _ in try await history(Form.query(of: request)) }
+        router.get("/audit/as-of") { request, _ in try await asOf(Form.query(of: request)) }
     }
 
     func audit(_ view: AuditView = AuditView()) throws -> Response {
@@ -26,11 +26,11 @@ struct AuditPages: Sendable {
         return try audit(AuditView(checks: checks))
     }
 
-    func history(_ query: Hummingbird.Parameters) async throws -> Response {
+    func history(_ query: Form) async throws -> Response {
         try Authorization.require(.showHistory, by: site.visit.principal)
-        let book = query["book"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        let member = query["member"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        let offset = query["offset"].flatMap { Int(String($0)) } ?? 0
+        let book = query["book"]
+        let member = query["member"]
+        let offset = query["offset"].flatMap { Int($0) } ?? 0
         let subject: AggregateHistory.Subject
         switch (book, member) {
         case (let book?, nil): subject = .book(book)
@@ -48,9 +48,9 @@ struct AuditPages: Sendable {
         return site.pages.render("history", view, title: "History")
     }
 
-    func asOf(_ query: Hummingbird.Parameters) async throws -> Response {
+    func asOf(_ query: Form) async throws -> Response {
         try Authorization.require(.timeTravel, by: site.visit.principal)
-        let typed = query["at"].map(String.init) ?? ""
+        let typed = query["at"] ?? ""
         let loans = query["view"] == "loans"
         guard let moment = Self.moment(typed) else {
             var feedback = Feedback(values: ["at": typed, "view": loans ? "loans" : "catalogue"])

@@ -14,9 +14,9 @@ struct BookmarkPages: Sendable {
 
     func bookmarks(_ request: Request) async throws -> Response {
         _ = try site.visit.requireUser()
-        let query = request.uri.queryParameters
-        let sort = query["sort"].flatMap { BookmarkSort(rawValue: String($0)) } ?? .newest
-        let offset = query["offset"].flatMap { Int(String($0)) } ?? 0
+        let query = Form.query(of: request)
+        let sort = query["sort"].flatMap(BookmarkSort.init(rawValue:)) ?? .newest
+        let offset = query["offset"].flatMap { Int($0) } ?? 0
         let page = try await site.library.bookmarks.list(
             sort: sort, page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         var cells: [BookmarkCell] = []

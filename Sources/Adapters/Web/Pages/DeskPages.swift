@@ -12,7 +12,7 @@ struct DeskPages: Sendable {
     static let listLimit = 100
 
     func register<Context: RequestContext>(on router: Router<Context>) {
-        router.get("/desk") { request, _ in try await desk(DeskQuery(request.uri.queryParameters)) }
+        router.get("/desk") { request, _ in try await desk(DeskQuery(Form.query(of: request))) }
     }
 
     /// The desk page for `query`, showing `feedback` in the form it belongs to and a reset code just issued.
@@ -66,10 +66,8 @@ struct DeskQuery: Sendable {
     var book: String?
     var offset = 0
 
-    init(_ parameters: Hummingbird.Parameters) {
-        func value(_ name: String) -> String? {
-            parameters[Substring(name)].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        }
+    init(_ parameters: Form) {
+        func value(_ name: String) -> String? { parameters[name] }
         find = value("find")
         member = value("member")
         book = value("book")
