@@ -313,6 +313,18 @@ def basket_and_loans(world):
     check(not b.has(f"tr.loan[data-id='{beta}'] form[action$='/return']"), "loans: a returned loan can no longer be returned",
           b.where())
     b.shot("returned")
+    active = len(b.finds("tr.loan:not(.returned)"))
+    many = [world.book(f"Limit Book {n}", copies=1) for n in range(6 - active)]
+    b.go("/books?q=Limit%20Book")
+    for book in many:
+        b.find(f"form#basket input[name='book'][value='{book}']").click()
+    b.click("#borrow-selected")
+    said = " ".join(element.text for element in b.finds("#flash, #error-summary"))
+    b.shot("basket refused")
+    check("5" in said, "loans: a basket past the limit of 5 is refused, the rule named", f"{b.where()}: {said!r}")
+    b.go("/loans")
+    check(len(b.finds("tr.loan:not(.returned)")) == active, "loans: a refused basket borrows nothing (all or nothing)",
+          f"{len(b.finds('tr.loan:not(.returned)'))} loans, {active} before")
 
 
 def share_page(world):
