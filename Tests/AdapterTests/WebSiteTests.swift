@@ -216,6 +216,9 @@ struct WebSiteTests {
             #expect(missing.status == .notFound && missing.headers[.contentType] == "application/problem+json")
             let page = try await Browser(api).get("/nothing")
             #expect(page.status == .notFound && page.shows("Page not found"))
+            // A client that does not ask for HTML gets the API's problem document for a path nobody serves.
+            let plain = try await api.client.execute(uri: "/nothing", method: .get, headers: [.accept: "*/*"])
+            #expect(plain.status == .notFound && plain.headers[.contentType] == "application/problem+json")
             #expect(try await Browser(api).get("/static/app.css").headers[.contentType] == "text/css; charset=utf-8")
             #expect(try await Browser(api).get("/static/../Package.swift").status == .notFound)
         }

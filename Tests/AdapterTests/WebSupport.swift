@@ -53,6 +53,7 @@ actor Browser {
 
     private func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
         var headers = headers
+        if headers[.accept] == nil { headers[.accept] = "text/html,application/xhtml+xml,*/*;q=0.8" }
         if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
         let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
         for header in response.headers[values: .setCookie] {

@@ -2,14 +2,23 @@ import HTTPAPI
 import Hummingbird
 
 /// One server, two faces: the API (`/api/…` and `/openapi.yaml`) answers machines with JSON and
-/// problem documents; every other path is the web pages' (HTML).
+/// problem documents; every other path is the web pages' (HTML). A path neither knows is a page
+/// for a browser (it asks for `text/html`) and a problem document for any other client.
 struct SiteResponder: HTTPResponder {
     typealias Context = LibraryRequestContext
     let api: RouterResponder<LibraryRequestContext>
     let pages: RouterResponder<LibraryRequestContext>
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        try await (Self.isAPI(request.uri.path) ? api : pages).respond(to: request, context: context)
+        if Self.isAPI(request.uri.path) { return try await api.respond(to: request, context: context) }
+        let page = try await pages.respond(to: request, context: context)
+        guard page.status == .notFound, !Self.wantsHTML(request) else { return page }
+        return try await api.respond(to: request, context: context)
+    }
+
+    /// Whether the client asked for HTML, as browsers do.
+    static func wantsHTML(_ request: Request) -> Bool {
+        request.headers[values: .accept].contains { $0.lowercased().contains("text/html") }
     }
 
     /// Whether the path is the API's.
