@@ -592,6 +592,31 @@ def dark_and_zoomed(world):
             "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
 
 
+def other_pages(world):
+    """The pages off the main path, each with axe-core and the console: a member's notices and
+    account (both widths), the librarian's desk, members, audit, import and book form."""
+    member_pages = [("notices", "/notices"), ("account", "/account")]
+    librarian_pages = [("front desk", "/desk"), ("members", "/members"), ("audit", "/audit"),
+                       ("import", "/books/import"), ("add book", "/books/new")]
+    pages_there(world, "other pages", [path for _, path in member_pages + librarian_pages])
+    as_member(world)
+    for name, path in member_pages:
+        world.desktop.go(path)
+        world.desktop.page(name)
+    check(world.desktop.has("#card-number") and world.desktop.has("img#card-barcode[alt]") and wait_until(
+        lambda: world.desktop.driver.execute_script("const i = document.getElementById('card-barcode'); "
+                                                    "return i.complete && i.naturalWidth > 0")),
+          "account: the library card number and its barcode", world.desktop.where())
+    log_in_page(world.phone, world.member, MEMBER_PASSWORD, name="member")
+    for name, path in member_pages:
+        phone_page(world, path, name)
+    log_in_page(world.desktop, *LIBRARIAN, name="librarian")
+    for name, path in librarian_pages:
+        world.desktop.go(path)
+        world.desktop.page(name)
+    world.desktop.driver.delete_all_cookies()
+
+
 def axe_finds_faults(world):
     """The harness's own check: axe-core, as run here, does report a page with known faults."""
     b = world.desktop
@@ -618,5 +643,6 @@ SCENARIOS = {
     "phone": phone_main_path,
     "nojs": without_javascript,
     "dark": dark_and_zoomed,
+    "other": other_pages,
 }
 
