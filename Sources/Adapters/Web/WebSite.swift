@@ -35,4 +35,12 @@ public enum WebSite {
         AuditPages(site: site).register(on: router)
         return router
     }
+
+    /// Whether `response` is the pages' "no such page" for a path no page has (not a book or a
+    /// loan that does not exist), with its mark taken off: another responder may answer instead.
+    public static func isUnrouted(_ response: inout Response) -> Bool {
+        guard response.headers[.unrouted] != nil else { return false }
+        response.headers[.unrouted] = nil
+        return true
+    }
 }

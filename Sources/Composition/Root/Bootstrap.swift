@@ -105,6 +105,7 @@ public enum Bootstrap {
         let api = try HTTPServer.router(library: library, bodies: bodies, trustedProxies: configuration.trustedProxies)
         var web = WebSettings(secureCookies: configuration.secureCookies, trustedProxies: configuration.trustedProxies)
         web.sessionLifetime = configuration.sessionLifetime
+        web.publicURL = configuration.publicURL
         let pages = try WebSite.router(library: library, settings: web, context: LibraryRequestContext.self)
         let maxConnections = configuration.connectionLimit(openFiles: OpenFiles.softLimit())
         return Application(

@@ -44,6 +44,9 @@ public struct ShelfmarkConfiguration: Sendable {
     /// (`$SHELFMARK_SECURE_COOKIES`, true or false). When false they are `Secure` only for requests a
     /// trusted proxy says came over HTTPS.
     public var secureCookies = false
+    /// The site's public address, for links to its pages shared elsewhere (`$SHELFMARK_PUBLIC_URL`);
+    /// nil: the address each browser asked for.
+    public var publicURL: String?
 
     // MARK: Accounts
 
@@ -141,6 +144,12 @@ public struct ShelfmarkConfiguration: Sendable {
         }
         configuration.durability = try durability(environment: environment)
         configuration.secureCookies = try secureCookies(environment: environment)
+        if let url = environment["SHELFMARK_PUBLIC_URL"], !url.isEmpty {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url)?.host != nil else {
+                throw ConfigurationError("SHELFMARK_PUBLIC_URL", value: url, .notAWebAddress)
+            }
+            configuration.publicURL = url
+        }
         configuration.integrity = try IntegritySettings.resolve(environment: environment)
         configuration.backups = try BackupSettings.resolve(environment: environment)
         try readNumbers(environment, into: &configuration)

@@ -1,9 +1,11 @@
 import HTTPAPI
 import Hummingbird
+import Web
 
 /// One server, two faces: the API (`/api/…` and `/openapi.yaml`) answers machines with JSON and
 /// problem documents; every other path is the web pages' (HTML). A path neither knows is a page
-/// for a browser (it asks for `text/html`) and a problem document for any other client.
+/// for a browser (it asks for `text/html`) and, asked with GET or HEAD, a problem document for any
+/// other client.
 struct SiteResponder: HTTPResponder {
     typealias Context = LibraryRequestContext
     let api: RouterResponder<LibraryRequestContext>
@@ -11,8 +13,9 @@ struct SiteResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         if Self.isAPI(request.uri.path) { return try await api.respond(to: request, context: context) }
-        let page = try await pages.respond(to: request, context: context)
-        guard page.status == .notFound, !Self.wantsHTML(request) else { return page }
+        var page = try await pages.respond(to: request, context: context)
+        // Only a GET or HEAD goes on to the API: a POST's form was read by the pages already.
+        guard WebSite.isUnrouted(&page), request.method == .get || request.method == .head, !Self.wantsHTML(request) else { return page }
         return try await api.respond(to: request, context: context)
     }
 

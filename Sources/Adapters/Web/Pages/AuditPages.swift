@@ -30,7 +30,7 @@ struct AuditPages: Sendable {
         try Authorization.require(.showHistory, by: site.visit.principal)
         let book = query["book"]
         let member = query["member"]
-        let offset = query["offset"].flatMap { Int($0) } ?? 0
+        let offset = query.offset
         let subject: AggregateHistory.Subject
         switch (book, member) {
         case (let book?, nil): subject = .book(book)

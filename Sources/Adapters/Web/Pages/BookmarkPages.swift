@@ -16,7 +16,7 @@ struct BookmarkPages: Sendable {
         _ = try site.visit.requireUser()
         let query = Form.query(of: request)
         let sort = query["sort"].flatMap(BookmarkSort.init(rawValue:)) ?? .newest
-        let offset = query["offset"].flatMap { Int($0) } ?? 0
+        let offset = query.offset
         let page = try await site.library.bookmarks.list(
             sort: sort, page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         var cells: [BookmarkCell] = []

@@ -20,17 +20,24 @@ struct CataloguePages: Sendable {
         let sort = asked ?? remembered ?? .newest
         let text = query["q"]
         let availableOnly = query["available"] != nil
-        let offset = query["offset"].flatMap { Int($0) } ?? 0
-        let page = try await site.library.catalogue.listBooks.execute(
-            CatalogueQuery(sort: sort, text: text, availableOnly: availableOnly),
-            page: try PageRequest(limit: Self.pageSize, offset: offset),
-            by: site.visit.principal)
-        let view = CatalogueView(
+        let offset = query.offset
+        let asking = try PageRequest(limit: Self.pageSize, offset: offset)
+        var feedback = Feedback()
+        var page = Page<CatalogueEntry>(items: [], total: 0, of: asking)
+        do {
+            page = try await site.library.catalogue.listBooks.execute(
+                CatalogueQuery(sort: sort, text: text, availableOnly: availableOnly), page: asking, by: site.visit.principal)
+        } catch let error as InvalidInput {
+            // Search words the catalogue cannot take (too long, a field it does not know): said above the form, which stays.
+            feedback = Feedback(error, values: ["q": text ?? ""]) ?? feedback
+        }
+        var view = CatalogueView(
             books: page.items.map(BookCell.init), total: page.total, query: text ?? "", availableOnly: availableOnly,
             sorts: CatalogueSort.allCases.map { SortOption(value: $0.rawValue, label: Self.label($0), selected: $0 == sort) },
             pager: Pager(page, path: "/books", keeping: ["q": text, "sort": sort.rawValue, "available": availableOnly ? "1" : nil]),
             member: site.visit.account != nil && !site.visit.isLibrarian, librarian: site.visit.isLibrarian)
-        var response = site.pages.render("catalogue", view, title: "Catalogue")
+        view.feedback = feedback
+        var response = site.pages.render("catalogue", view, title: "Catalogue", status: feedback.hasErrors ? .badRequest : .ok)
         if let asked, asked != remembered {
             response = response.setting(
                 cookie: Cookies.set(Cookies.catalogueSort, asked.rawValue, maxAge: 365 * 24 * 3600, secure: site.visit.secure))
@@ -60,8 +67,8 @@ struct CataloguePages: Sendable {
         }
         view.librarian = site.visit.isLibrarian
         view.decide()
-        let url = Self.absolute("/books/\(id)", request: request, secure: site.visit.secure)
-        view.shareURL = url
+        let url = Self.absolute("/books/\(id)", request: request, secure: site.visit.secure, base: site.settings.publicURL)
+        view.share(url)
         let meta = ShareMeta(
             title: entry.details.title, description: view.summary, image: view.cover, url: url)
         return site.pages.render("book", view, title: entry.details.title, meta: meta)
@@ -76,8 +83,10 @@ struct CataloguePages: Sendable {
         }
     }
 
-    /// The page's address as a link shared elsewhere needs it.
-    static func absolute(_ path: String, request: Request, secure: Bool) -> String {
+    /// The page's address as a link shared elsewhere needs it: under the configured public address,
+    /// else under the `Host` the browser asked (which a cache in front must then not share).
+    static func absolute(_ path: String, request: Request, secure: Bool, base: String?) -> String {
+        if let base { return (base.hasSuffix("/") ? String(base.dropLast()) : base) + path }
         let host = request.head.authority ?? "localhost"
         let clean = host.filter { $0.isLetter || $0.isNumber || ".-:[]".contains($0) }
         return "\(secure ? "https" : "http")://\(clean)\(path)"
@@ -103,6 +112,7 @@ struct CatalogueView: Sendable {
     let member: Bool
     let librarian: Bool
     let isEmpty: Bool
+    var feedback = Feedback()
 
     init(
         books: [BookCell], total: Int, query: String, availableOnly: Bool, sorts: [SortOption], pager: Pager, member: Bool, librarian: Bool
@@ -172,6 +182,24 @@ struct BookView: Sendable {
     var holdPosition: Int?
     var holdReady = false
     var shareURL = ""
+    /// The address and title percent-encoded, for the mail and social links.
+    var mailLink = ""
+    var xLink = ""
+    var facebookLink = ""
+    var mastodonLink = ""
+
+    /// Sets the links that share the page at `url`.
+    mutating func share(_ url: String) {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let address = url.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        let name = title.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        shareURL = url
+        mailLink = "mailto:?subject=\(name)&body=\(address)"
+        xLink = "https://x.com/intent/post?url=\(address)&text=\(name)"
+        facebookLink = "https://www.facebook.com/sharer/sharer.php?u=\(address)"
+        mastodonLink = "https://mastodonshare.com/?url=\(address)&text=\(name)"
+    }
     /// Set by `decide()` once the reader's own loans and holds are known (templates see stored properties only).
     private(set) var canHold = false
     private(set) var canBorrow = false

@@ -72,17 +72,8 @@ struct DeskActions: Sendable {
             guard let feedback = Feedback(error, values: ["reset-member": typed], fieldNames: names), !(error is Forbidden) else {
                 throw error
             }
-            return try await desk.desk(DeskQuery(), feedback: Self.relabel(feedback), errorsIn: .reset, status: PageError.of(error).status)
+            return try await desk.desk(DeskQuery(), feedback: feedback, errorsIn: .reset, status: PageError.of(error).status)
         }
-    }
-
-    /// The summary names the reset form's field as its label does.
-    private static func relabel(_ feedback: Feedback) -> Feedback {
-        var feedback = feedback
-        feedback.items = feedback.items.map {
-            Feedback.Item(field: $0.field, text: $0.text.replacingOccurrences(of: "Reset-member", with: "Member"))
-        }
-        return feedback
     }
 
     func checkOut() async throws -> Response {

@@ -71,7 +71,7 @@ struct DeskQuery: Sendable {
         find = value("find")
         member = value("member")
         book = value("book")
-        offset = value("offset").flatMap { Int($0) } ?? 0
+        offset = parameters.offset
     }
 
     init() {}

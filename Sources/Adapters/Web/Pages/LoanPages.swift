@@ -18,7 +18,7 @@ struct LoanPages: Sendable {
     func loans(_ request: Request) async throws -> Response {
         _ = try site.visit.requireUser()
         let list = site.library.circulation.list
-        let offset = Form.query(of: request)["offset"].flatMap { Int($0) } ?? 0
+        let offset = Form.query(of: request).offset
         let page = try await list.mine(page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         var current: [MyLoanRow] = []
         var past: [MyLoanRow] = []

@@ -10,7 +10,7 @@ struct MembersPages: Sendable {
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/members") { request, _ in
-            try await members(offset: Form.query(of: request)["offset"].flatMap { Int($0) } ?? 0)
+            try await members(offset: Form.query(of: request).offset)
         }
         router.post("/members/{id}/role") { _, context in try await changeRole(try context.parameters.require("id")) }
     }

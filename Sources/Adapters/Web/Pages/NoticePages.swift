@@ -16,7 +16,7 @@ struct NoticePages: Sendable {
 
     func notices(_ request: Request) async throws -> Response {
         _ = try site.visit.requireUser()
-        let offset = Form.query(of: request)["offset"].flatMap { Int($0) } ?? 0
+        let offset = Form.query(of: request).offset
         let answer = try await site.library.circulation.notices.list(
             page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         let view = NoticesView(

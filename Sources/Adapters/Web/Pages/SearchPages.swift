@@ -17,7 +17,7 @@ struct SearchPages: Sendable {
         let parameters = Form.query(of: request)
         let text = parameters["q"] ?? ""
         let sort = parameters["sort"].flatMap(SearchSort.init(rawValue:)) ?? .relevance
-        let offset = parameters["offset"].flatMap { Int($0) } ?? 0
+        let offset = min(parameters.offset, SearchQuery.maxOffset)
         var view = SearchView(
             query: text, sorts: Self.sorts.map { SortOption(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) },
             loggedIn: site.visit.account != nil)

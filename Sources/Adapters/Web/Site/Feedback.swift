@@ -21,14 +21,6 @@ struct Feedback: Sendable {
 
     init(values: [String: String] = [:]) { self.values = values }
 
-    /// The fields' names as their labels say them, for the summary ("Password must be…").
-    static let labels = [
-        "email": "Email address", "password": "Password", "current": "Current password", "new": "New password",
-        "displayName": "Name", "country": "Country", "title": "Title", "authors": "Authors", "isbn": "ISBN", "copies": "Copies",
-        "coverUrl": "Cover address", "publisher": "Publisher", "categories": "Categories", "description": "Description", "q": "Search",
-        "member": "Member", "book": "Book", "name": "Borrower's name", "confirm": "Confirmation",
-    ]
-
     /// The feedback for `error`: field errors next to their fields, anything else at the top;
     /// nil for a fault, which the page's error handler turns into a 500.
     init?(_ error: any Error, values: [String: String], fieldNames: [String: String] = [:]) {
@@ -48,10 +40,9 @@ struct Feedback: Sendable {
         }
         for error in errors {
             let field = fieldNames[error.field] ?? error.field
-            let text = Words.say(error.problem)
+            let text = Words.say(FieldError(field, error.problem))
             if fields[field] == nil { fields[field] = text }
-            let label = Self.labels[field] ?? field
-            items.append(Item(field: field, text: Words.sentence("\(label) \(Words.catalogue.text(error.problem))")))
+            items.append(Item(field: field, text: text))
         }
         hasErrors = true
     }

@@ -1,3 +1,4 @@
+import Application
 import Foundation
 import Hummingbird
 
@@ -16,6 +17,9 @@ struct Form: Sendable {
 
     /// The first value of `name` exactly as typed (passwords keep their spaces); nil when absent.
     func raw(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+
+    /// The `offset` of a list's page, within what a page may ask (a link typed wrong shows the first page, not an error).
+    var offset: Int { min(max(Int(self["offset"] ?? "") ?? 0, 0), PageRequest.maxOffset) }
 
     /// Every non-empty value of `name` (a group of checkboxes).
     func all(_ name: String) -> [String] {

@@ -116,6 +116,12 @@ struct PageErrors<Context: RequestContext>: RouterMiddleware {
             return Redirect.toLogin(from: request.method == .get ? Visit.current.target : nil)
         } catch is Unauthenticated {
             return Redirect.toLogin(from: request.method == .get ? Visit.current.target : nil)
+        } catch let error as any HTTPResponseError where error.status == .notFound && !(error is PageError) {
+            // No page is at this path (the router's own "not found"): said so, and marked so that the
+            // composition may let the API answer a client that does not want HTML.
+            var response = pages.render("error", PageError(.notFound, .noSuchPage).view, title: Words.heading(.notFound), status: .notFound)
+            response.headers[.unrouted] = "1"
+            return response
         } catch {
             let failure = PageError.of(error)
             if failure.status == .internalServerError {
@@ -133,4 +139,6 @@ extension HTTPField.Name {
     static let xForwardedProto = Self("X-Forwarded-Proto")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
+    /// Marks a page's "no such page" as the router's own, for `WebSite.isUnrouted`; never sent.
+    static let unrouted = Self("X-Shelfmark-Unrouted")!
 }

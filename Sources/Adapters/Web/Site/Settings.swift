@@ -11,6 +11,8 @@ public struct WebSettings: Sendable {
     public var maxFormBytes = 64 * 1024
     /// How long a login lasts (the session cookie's `Max-Age`), as long as the sessions the server opens.
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
+    /// The site's public address (`https://library.example.org`), for links shared elsewhere; nil: the request's `Host`.
+    public var publicURL: String?
     /// The application's name in page titles and the header.
     public var siteName = "Shelfmark"
 

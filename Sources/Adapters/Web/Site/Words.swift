@@ -16,8 +16,24 @@ enum Words {
     /// What is wrong with one field, to show next to it.
     static func say(_ problem: FieldProblem) -> String { sentence(catalogue.text(problem)) }
 
-    /// The error's message, or nil when it is a fault a person should not read.
-    static func say(error: any Error) -> String? { catalogue.text(of: error).map(sentence) }
+    /// What is wrong with a field, named by its label ("Password must be at least 8 characters long.").
+    static func say(_ error: FieldError) -> String { sentence("\(labels[error.field] ?? error.field) \(catalogue.text(error.problem))") }
+
+    /// The error's message, or nil when it is a fault a person should not read; fields are named by their labels.
+    static func say(error: any Error) -> String? {
+        if let invalid = error as? InvalidInput { return invalid.errors.map(say).joined(separator: " ") }
+        return catalogue.text(of: error).map(sentence)
+    }
+
+    /// The fields' names as the pages' labels say them.
+    static let labels = [
+        "email": "Email address", "password": "Password", "current": "Current password", "new": "New password",
+        "displayName": "Name", "country": "Country", "title": "Title", "authors": "Authors", "isbn": "ISBN", "copies": "Copies",
+        "coverUrl": "Cover address", "publisher": "Publisher", "categories": "Categories", "description": "Description",
+        "q": "Search words", "member": "Member", "reset-member": "Member", "books": "Books", "at": "Date and time", "book": "Book",
+        "name": "Borrower's name", "borrowerName": "Borrower's name", "confirm": "Confirmation", "workKey": "Open Library work",
+        "role": "Role", "offset": "Page", "limit": "Page size", "sort": "Sort", "loan": "Loan", "hold": "Hold",
+    ]
 
     /// `text` with a capital first letter and a closing full stop.
     static func sentence(_ text: String) -> String {

@@ -1,0 +1,70 @@
+import Composition
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// What an outside walk of the pages found, each with the test that would have caught it.
+@Suite("Web: found by walking the pages as an attacker and a reader")
+struct WebHardeningTests {
+    /// A POST the pages answered went on to the API, which read its body a second time: a debug
+    /// build stopped on Hummingbird's assertion, so one anonymous form took the server down.
+    @Test func aFormSentToNoPageOrToNothingIsAnsweredOnceByThePages() async throws {
+        try await withAPI { api in
+            let visitor = Browser(api)
+            try await visitor.get("/login")
+            let lost = try await visitor.post("/no/such/page", [("x", "1")], headers: [.accept: "*/*"])
+            #expect(lost.status == .notFound && lost.headers[.contentType] == "text/html; charset=utf-8")
+            let ada = Browser(api, session: try await api.signUpMember("ada@example.org"))
+            try await ada.get("/loans")
+            let renew = try await ada.post("/loans/\(UUID())/renew", [], headers: [.accept: "*/*"])
+            #expect(renew.status == .seeOther || renew.status == .notFound)
+            #expect(try await api.send(.get, "/api/v1/health").status == .ok)
+        }
+    }
+
+    @Test func aBookThatIsNotThereIsAPageForEveryClientAndOnlyUnknownPathsAreTheAPIs() async throws {
+        try await withAPI { api in
+            let gone = try await api.client.execute(uri: "/books/\(UUID())", method: .get, headers: [.accept: "*/*"])
+            #expect(gone.status == .notFound && gone.headers[.contentType] == "text/html; charset=utf-8")
+            let unknown = try await api.client.execute(uri: "/no/such/page", method: .get, headers: [.accept: "*/*"])
+            #expect(unknown.headers[.contentType] == "application/problem+json")
+        }
+    }
+
+    @Test func refusalsNameFieldsAsTheFormsLabelsDo() async throws {
+        try await withAPI { api in
+            let ada = Browser(api, session: try await api.signUpMember("ada@example.org"))
+            try await ada.get("/books")
+            let nothing = try await ada.follow(try await ada.post("/loans", [("back", "/books")]))
+            #expect(nothing.shows("Book is required."), "\(nothing.text)")
+            let signup = Browser(api)
+            try await signup.get("/signup")
+            let empty = try await signup.post("/signup", [("email", ""), ("password", "Str0ng!pass"), ("country", "FR")])
+            #expect(empty.shows("Email address is required.") && !empty.shows(">Is required."))
+        }
+    }
+
+    @Test func aPageNumberTypedWrongShowsAPageAndTooManyWordsAreSaidAboveTheForm() async throws {
+        try await withAPI { api in
+            _ = try await api.addBook("Dune")
+            let browser = Browser(api)
+            for offset in ["-1", "999999999999", "abc"] {
+                #expect(try await browser.get("/books?offset=\(offset)").status == .ok, "offset=\(offset)")
+            }
+            let long = try await browser.get("/books?q=" + String(repeating: "a", count: 300))
+            #expect(long.status == .badRequest && long.shows(#"id="error-summary""#) && long.shows(#"id="catalogue-filter""#))
+        }
+    }
+
+    @Test func sharedLinksUseThePublicAddressWhenOneIsSet() async throws {
+        try await withAPI(configure: { $0.publicURL = "https://library.example.org" }) { api in
+            let id = try await api.addBook("Tom & Jerry #1?&body=http://evil.example/")
+            let page = try await Browser(api).get("/books/\(id)", headers: [.init("Host")!: "evil.example"])
+            #expect(page.shows(#"og:url" content="https://library.example.org/books/\#(id)""#))
+            #expect(!page.shows("evil.example/books"))
+            #expect(page.shows("mailto:?subject=Tom%20%26%20Jerry%20%231%3F%26body%3Dhttp%3A%2F%2Fevil.example%2F&amp;body="))
+        }
+    }
+}
