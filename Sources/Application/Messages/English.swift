@@ -81,7 +81,7 @@ public struct English: MessageCatalogue {
                 + "shelfmark logout (to act as the operator), or shelfmark login --email ADDRESS (as a librarian)"
         case .invalidCredentials: "wrong email address or password"
         case .loginThrottled(let until):
-            "too many failed logins for this email address from your address; try again after \(Self.time(until))"
+            "too many failed logins for this email address from your network address; try again after \(Self.time(until))"
         case .tooManyAttempts(let seconds):
             "too many login and signup attempts from your address; try again in \(seconds) \(seconds == 1 ? "second" : "seconds")"
         case .wrongPassword: "the current password you typed is not right, so your password was not changed"
@@ -179,7 +179,9 @@ public struct English: MessageCatalogue {
 
     /// A time to the minute, in UTC: `2026-12-07 09:30 UTC`.
     static func time(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
-            .replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+        let text = date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon)
+        ).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        return text + " UTC"
     }
 }

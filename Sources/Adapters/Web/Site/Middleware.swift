@@ -116,7 +116,7 @@ struct PageErrors<Context: RequestContext>: RouterMiddleware {
             return Redirect.toLogin(from: request.method == .get ? Visit.current.target : nil)
         } catch is Unauthenticated {
             return Redirect.toLogin(from: request.method == .get ? Visit.current.target : nil)
-        } catch let error as any HTTPResponseError where error.status == .notFound && !(error is PageError) {
+        } catch let error as any HTTPResponseError where error.status == .notFound {
             // No page is at this path (the router's own "not found"): said so, and marked so that the
             // composition may let the API answer a client that does not want HTML.
             var response = pages.render("error", PageError(.notFound, .noSuchPage).view, title: Words.heading(.notFound), status: .notFound)
