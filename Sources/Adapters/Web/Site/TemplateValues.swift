@@ -4,6 +4,18 @@ import Mustache
 // `Mirror`, a reflection per lookup: the catalogue page (twenty books, a dozen values each) spent
 // most of its time there. A name not listed here is looked up in the enclosing context, as usual.
 
+/// A value that is there and empty: a section on it is skipped and an inverted one rendered, and
+/// the lookup stops here instead of climbing the context stack (through `Mirror`) to find nothing.
+struct Absent: MustacheCustomRenderable {
+    var renderText: String { "" }
+    var isNull: Bool { true }
+}
+
+extension Optional {
+    /// The value, or `Absent` when there is none.
+    var orAbsent: Any { self.map { $0 as Any } ?? Absent() }
+}
+
 extension Rendered: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
@@ -21,13 +33,13 @@ extension Frame: MustacheParent {
         case "siteName": return siteName
         case "loggedIn": return loggedIn
         case "librarian": return librarian
-        case "displayName": return displayName
+        case "displayName": return displayName.orAbsent
         case "unread": return unread
-        case "flash": return flash
+        case "flash": return flash.orAbsent
         case "flashRefused": return flashRefused
         case "csrf": return csrf
         case "target": return target
-        case "meta": return meta
+        case "meta": return meta.orAbsent
         default: return nil
         }
     }
@@ -39,13 +51,13 @@ extension BookCell: MustacheParent {
         case "id": return id
         case "title": return title
         case "authors": return authors
-        case "cover": return cover
+        case "cover": return cover.orAbsent
         case "available": return available
         case "copies": return copies
         case "waiting": return waiting
         case "isAvailable": return isAvailable
         case "hasWaiting": return hasWaiting
-        case "lastCheckout": return lastCheckout
+        case "lastCheckout": return lastCheckout.orAbsent
         default: return nil
         }
     }
@@ -85,9 +97,9 @@ extension SortOption: MustacheParent {
 extension Pager: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "previous": return previous
-        case "next": return next
-        case "range": return range
+        case "previous": return previous.orAbsent
+        case "next": return next.orAbsent
+        case "range": return range.orAbsent
         default: return nil
         }
     }
@@ -96,7 +108,7 @@ extension Pager: MustacheParent {
 extension Feedback: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "top": return top
+        case "top": return top.orAbsent
         case "items": return items
         case "hasErrors": return hasErrors
         case "fields": return fields
