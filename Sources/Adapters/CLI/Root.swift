@@ -12,7 +12,7 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
         commandName: "shelfmark",
         abstract: "Shelfmark: a library server with an event-sourced, tamper-proof history.",
         discussion: """
-            Every change is an event in an append-only SQLite log. Run `shelfmark serve` for the HTTP API, \
+            Every change is an event in an append-only SQLite log. Run `shelfmark serve` for the web pages and the HTTP API, \
             or manage the library directly with `shelfmark book ...` on the same database file.
 
             The options below work before or after any subcommand; subcommands' help leaves them out. \
@@ -77,7 +77,7 @@ extension CommandConfiguration {
 /// `shelfmark serve`.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        abstract: "Serve the HTTP API (/api/v1, /openapi.yaml) until interrupted.",
+        abstract: "Serve the web pages (/) and the HTTP API (/api/v1, /openapi.yaml) until interrupted.",
         discussion: "SIGINT or SIGTERM stops it gracefully: requests in flight finish and the database closes cleanly.")
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions

@@ -61,7 +61,7 @@ struct LiveEnvironment: CLIEnvironment {
         }
         let app = try NewLibraryNote.noting(path) {
             try Bootstrap.buildApplication(configuration, logger: logger) { port in
-                log.info("Shelfmark is serving http://\(options.host):\(port)/api/v1 (database: \(path); \(limits))")
+                log.info("Shelfmark is serving http://\(options.host):\(port)/ (web pages; the API at /api/v1; database: \(path); \(limits))")
             }
         } created: { path in
             let catalogue = Catalogues.preferred(environment["LANG"].map { [$0] } ?? [])
