@@ -61,7 +61,8 @@ struct LiveEnvironment: CLIEnvironment {
         }
         let app = try NewLibraryNote.noting(path) {
             try Bootstrap.buildApplication(configuration, logger: logger) { port in
-                log.info("Shelfmark is serving http://\(options.host):\(port)/ (web pages; the API at /api/v1; database: \(path); \(limits))")
+                let site = "http://\(options.host):\(port)/"
+                log.info("Shelfmark is serving \(site) (web pages; the API at /api/v1; database: \(path); \(limits))")
             }
         } created: { path in
             let catalogue = Catalogues.preferred(environment["LANG"].map { [$0] } ?? [])
