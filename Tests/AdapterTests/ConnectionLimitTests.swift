@@ -51,20 +51,20 @@ struct ConnectionLimitTests {
         let db = TemporaryDatabase()
         let server = try await ServingShelfmark.start(
             database: db.path, log: db.folder.appendingPathComponent("serve.log"),
-            environment: ["SHELFMARK_MAX_CONNECTIONS": "1", "SHELFMARK_IDLE_TIMEOUT": "3"])
+            environment: ["SHELFMARK_MAX_CONNECTIONS": "1", "SHELFMARK_IDLE_TIMEOUT": "8"])
         defer { _ = server.stop() }
         let (port, log) = (server.port, server.log)
 
         // A kept-alive socket takes the only place (its answer proves the server took it in, however
-        // loaded the machine); the next connection is served once the idle timeout closed it (3 s:
-        // long enough that a loaded machine does not reach it during the first check).
+        // loaded the machine); the next connection is served once the idle timeout closed it (8 s:
+        // long enough that a machine loaded by the whole test suite does not reach it during the first check).
         let idle = try RawConnection(port: port)
         try idle.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await idle.read(through: "\r\n\r\n", seconds: 10).hasPrefix("HTTP/1.1 200"))
         let waiting = try RawConnection(port: port)
         try waiting.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(await waiting.readAll(seconds: 0.5).isEmpty, "served although the only place was taken")
-        let answer = await waiting.readAll(seconds: 10)
+        let answer = await waiting.readAll(seconds: 30)
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
         #expect(await idle.waitForClose(seconds: 1))
         #expect(try String(contentsOf: log, encoding: .utf8).contains("at most 1 connections"))

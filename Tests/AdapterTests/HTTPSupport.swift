@@ -50,6 +50,8 @@ func withAPI<T>(
     configuration.port = 0
     configuration.maxBodyBytes = maxBodyBytes
     configuration.bcryptCost = 4
+    // The loopback fakes answer from this same, busy test process: a slow answer is not the fault under test.
+    configuration.lookupTimeout = 60
     configure(&configuration)
     let token = try await librarianToken(configuration, clock: clock)
     let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests())

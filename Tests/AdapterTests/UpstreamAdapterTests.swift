@@ -19,7 +19,7 @@ struct RESTCountriesTests {
         let fake = FakeUpstreams()
         try await fake.run { base in
             let store = MemoryCountryList()
-            let directory = RESTCountriesDirectory(baseURL: base + "/ok", store: store)
+            let directory = RESTCountriesDirectory(baseURL: base + "/ok", store: store, timeout: .seconds(60))
             let all = try await directory.all()
             #expect(all.count == 250)
             #expect(try await directory.country("de") == Country(code: "DE", name: "Germany", frenchName: "Allemagne"))

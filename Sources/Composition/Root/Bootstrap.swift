@@ -69,7 +69,11 @@ public enum Bootstrap {
     /// REST Countries (kept in the database) when a URL is configured, else the bundled list.
     static func countries(_ configuration: ShelfmarkConfiguration, _ database: LibraryDatabase) throws -> any CountryDirectory {
         guard let url = configuration.countriesURL else { return try BundledCountryDirectory() }
-        return RESTCountriesDirectory(baseURL: url, store: database.countryList, client: OutboundHTTP.client)
+        guard let timeout = configuration.lookupTimeout else {
+            return RESTCountriesDirectory(baseURL: url, store: database.countryList, client: OutboundHTTP.client)
+        }
+        return RESTCountriesDirectory(
+            baseURL: url, store: database.countryList, client: OutboundHTTP.client, timeout: .milliseconds(Int64(timeout * 1000)))
     }
 
     static func openLibrarySettings(_ configuration: ShelfmarkConfiguration) -> OpenLibrarySettings {
@@ -90,7 +94,11 @@ public enum Bootstrap {
     /// IPinfo when a URL is configured, else no geolocation.
     static func geolocator(_ configuration: ShelfmarkConfiguration) -> any IPGeolocator {
         guard let url = configuration.geoURL else { return NoGeolocation() }
-        return IPinfoGeolocator(baseURL: url, token: configuration.geoToken, client: OutboundHTTP.client)
+        guard let timeout = configuration.lookupTimeout else {
+            return IPinfoGeolocator(baseURL: url, token: configuration.geoToken, client: OutboundHTTP.client)
+        }
+        return IPinfoGeolocator(
+            baseURL: url, token: configuration.geoToken, client: OutboundHTTP.client, timeout: .milliseconds(Int64(timeout * 1000)))
     }
 
     /// The HTTP application, built the same way for `serve` and for tests.

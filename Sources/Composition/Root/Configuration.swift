@@ -80,6 +80,9 @@ public struct ShelfmarkConfiguration: Sendable {
     /// The most one Open Library search or import may take, retries included
     /// (`$SHELFMARK_OPENLIBRARY_DEADLINE`, seconds); then it is unavailable (or answered stale).
     public var openLibraryDeadline: TimeInterval = 6
+    /// How long REST Countries and IPinfo may take to answer; nil: each adapter's own (5 s and 2 s).
+    /// Tests on a loaded machine give their loopback fakes longer.
+    public var lookupTimeout: TimeInterval?
 
     public init(databasePath: String) {
         self.databasePath = databasePath
