@@ -1,9 +1,12 @@
+import Application
 import Composition
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import Web
 
 /// What an outside walk of the pages found, each with the test that would have caught it.
 @Suite("Web: found by walking the pages as an attacker and a reader")
@@ -56,6 +59,18 @@ struct WebHardeningTests {
             let long = try await browser.get("/books?q=" + String(repeating: "a", count: 300))
             #expect(long.status == .badRequest && long.shows(#"id="error-summary""#) && long.shows(#"id="catalogue-filter""#))
         }
+    }
+
+    @Test func openLibrarysNumbersAreShownOnlyWhenTheyMakeSenseAndCountedInWords() {
+        func work(rating: Double?, count: Int?, readers: Int?) -> WorkResult {
+            WorkResult(
+                workKey: "OL1W", title: "T", authors: ["A"], firstPublishYear: -500, editionCount: nil, isbns: [], coverID: nil,
+                ratingAverage: rating, ratingCount: count, readingLogCount: readers, covers: nil)
+        }
+        let one = ResultCell(work(rating: 4, count: 1, readers: 1), bookmarked: false)
+        #expect(one.rating == "4.0 / 5 (1 rating)" && one.readers == "1 reader" && one.year == "-500")
+        let odd = ResultCell(work(rating: -3, count: -3, readers: -1), bookmarked: false)
+        #expect(odd.rating == nil && odd.readers == nil)
     }
 
     @Test func sharedLinksUseThePublicAddressWhenOneIsSet() async throws {

@@ -26,7 +26,7 @@ struct SearchPages: Sendable {
                 let page = try await site.library.search.execute(SearchQuery(title: text, sort: sort, limit: Self.pageSize, offset: offset))
                 let marked = try await bookmarkedKeys()
                 view.results = page.results.map { ResultCell($0, bookmarked: marked.contains($0.workKey)) }
-                view.total = page.total
+                view.total = max(0, page.total)
                 view.stale = page.stale
                 view.searched = true
                 view.noResults = page.results.isEmpty
@@ -91,8 +91,12 @@ struct ResultCell: Sendable {
         authors = work.authors.joined(separator: ", ")
         year = work.firstPublishYear.map(String.init)
         cover = Covers.safe(work.covers?.medium)
-        rating = work.ratingAverage.map { String(format: "%.1f", $0) + " / 5" + (work.ratingCount.map { " (\($0) ratings)" } ?? "") }
-        readers = work.readingLogCount.map { "\($0) readers" }
+        // Open Library's numbers are shown only when they make sense (an average out of 5, counts from 1).
+        let count = work.ratingCount.flatMap { $0 > 0 ? $0 : nil }
+        rating = work.ratingAverage.flatMap { (0...5).contains($0) ? $0 : nil }.map {
+            String(format: "%.1f", $0) + " / 5" + (count.map { $0 == 1 ? " (1 rating)" : " (\($0) ratings)" } ?? "")
+        }
+        readers = work.readingLogCount.flatMap { $0 > 0 ? $0 : nil }.map { $0 == 1 ? "1 reader" : "\($0) readers" }
         self.bookmarked = bookmarked
     }
 }
