@@ -28,6 +28,8 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 struct VisitMiddleware<Context: RequestContext & RemoteAddressRequestContext>: RouterMiddleware {
     let library: Library
     let settings: WebSettings
+    /// The header needs only the unread count, which every page of notices carries: one notice is read, not twenty.
+    static var oneNotice: PageRequest { (try? PageRequest(limit: 1)) ?? .first }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The stylesheet and script are the same for everyone: no session is looked up for them.
@@ -45,7 +47,7 @@ struct VisitMiddleware<Context: RequestContext & RemoteAddressRequestContext>: R
                 visit.principal = principal
                 visit.secret = token
                 visit.account = try? await library.accounts.showMe.execute(by: principal)
-                visit.unread = (try? await library.circulation.notices.list(by: principal).unread) ?? 0
+                visit.unread = (try? await library.circulation.notices.list(page: Self.oneNotice, by: principal).unread) ?? 0
             } else {
                 cookies.append(Cookies.set(Cookies.session, "", maxAge: 0, secure: visit.secure))
             }
