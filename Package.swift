@@ -121,12 +121,19 @@ let package = Package(
             resources: [.copy("Templates"), .copy("Static")]
         ),
 
+        // The Prolific catalogue apps' REST API under `/{key}/`: one more driving adapter over the same use cases.
+        .target(
+            name: "ProlificAPI",
+            dependencies: ["Application", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/Adapters/ProlificAPI"
+        ),
+
         // Composition: the only code that names concrete adapters.
         .target(
             name: "Composition",
             dependencies: [
                 "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI",
-                "CLI", "Web",
+                "CLI", "Web", "ProlificAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -148,7 +155,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries", "IPinfo",
-                "OpenLibrary", "Web", grdb,
+                "OpenLibrary", "Web", "ProlificAPI", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

@@ -18,12 +18,19 @@ public struct Library: Sendable {
     public let health: any HealthCheck
     public let readModels: any ReadModelRebuilder
     public let backUp: BackUpLibrary
+    /// Keys old client apps carry in their URLs (the Prolific apps'), each acting as a librarian.
+    public let appKeys: AppKeyUseCases
+    /// The small stable numbers the Prolific API names books by.
+    public let numbers: CatalogueNumbering
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
         bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, replayer: any LogReplayer,
-        health: any HealthCheck, readModels: any ReadModelRebuilder, backup: any LibraryBackup
+        health: any HealthCheck, readModels: any ReadModelRebuilder, backup: any LibraryBackup, appKeys: AppKeyDependencies,
+        numbers: any CatalogueNumbers
     ) {
+        self.appKeys = AppKeyUseCases(appKeys, members: accounts.members)
+        self.numbers = CatalogueNumbering(numbers: numbers)
         replay = ReplayLog(replayer: replayer)
         timeTravel = TimeTravel(replayer: replayer, members: accounts.members)
         self.exportLog = exportLog

@@ -26,6 +26,7 @@ struct ConfirmationTests {
         .resetCodeIssued(email: "ada@example.org", code: "7K3M-Q9TD-X2FB", until: moment), .passwordReset(email: "ada@example.org"),
         .lentAtDesk(member: "Ada Lovelace", card: "27410 38514", books: 2), .lentAtDesk(member: "Ada", card: nil, books: 1),
         .cardsIssued(count: 0), .cardsIssued(count: 3), .libraryCard("27410 38514"), .cardDrawn("27410 38514", file: "card.svg"),
+        .prolificKeyCreated(key: "0123456789abcdef01234567", email: "ada@example.org"), .prolificKeyRevoked,
     ]
     static let circulation: [Application.Confirmation] = [
         .noticesIssued(count: 1), .noticesIssued(count: 0), .noticesRehearsed(count: 2, asOf: moment), .unreadNotices(count: 2),
@@ -75,6 +76,8 @@ struct ConfirmationTests {
         case .bookAdded: "bookAdded"
         case .bookImported: "bookImported"
         case .bookUpdated: "bookUpdated"
+        case .prolificKeyCreated: "prolificKeyCreated"
+        case .prolificKeyRevoked: "prolificKeyRevoked"
         case .signedUp: "signedUp"
         case .loggedIn: "loggedIn"
         case .loggedOut: "loggedOut"
@@ -120,7 +123,7 @@ struct ConfirmationTests {
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 45, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 47, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
     }
 

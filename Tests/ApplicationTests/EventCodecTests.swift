@@ -59,6 +59,7 @@ enum EventSamples {
     static let loan = LoanID(UUID(uuidString: "0192f000-0000-7000-8000-000000000003")!)
     static let session = SessionID(UUID(uuidString: "0192f000-0000-7000-8000-000000000004")!)
     static let hold = HoldID(UUID(uuidString: "0192f000-0000-7000-8000-000000000005")!)
+    static let appKey = AppKeyID(UUID(uuidString: "0192f000-0000-7000-8000-000000000006")!)
     static let email = try! EmailAddress(parsing: "Ada@Example.org")
     static let at = Date(timeIntervalSince1970: 1_790_000_000.595)
     static let due = Date(timeIntervalSince1970: 1_791_209_600)
@@ -116,5 +117,7 @@ enum EventSamples {
         .cardClaim(.claimed(CardClaimed(card: CardNumber(serial: 27_410_385), user: user))),
         .walkIn(.loanStarted(WalkInLoan(borrowerName: "Mrs Hudson", loan: loan, book: book))),
         .walkIn(.loanEnded(WalkInLoanEnded(loan: loan))),
+        .appKey(.issued(AppKeyIssued(key: appKey, user: user, app: AppKeyIssued.prolific, digest: String(repeating: "ab", count: 32)))),
+        .appKey(.revoked(AppKeyRevoked(key: appKey))),
     ]
 }

@@ -14,7 +14,7 @@ enum MessageKey: CaseIterable {
     case closingWithLoans, closingWithHolds
     case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
     case backup
-    case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet
+    case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet, appKey
 }
 
 /// A sample of every message; `key(of:)` has no default, so a new case needs a key (and a sample).
@@ -29,6 +29,7 @@ enum MessageSamples {
         case .memberBlockedByOverdue: .memberBlockedByOverdue
         case .memberHasBookAlready: .memberHasBookAlready
         case .walkInLimitReached: .walkInLimitReached
+        case .appKey: .appKey
         case .noCardYet: .noCardYet
         case .invalidInput: .invalidInput
         case .badSetting: .badSetting
@@ -107,6 +108,7 @@ enum MessageSamples {
         case .memberHasBookAlready: .memberHasBookAlready(member: "Ada Lovelace", hobbit)
         case .walkInLimitReached: .walkInLimitReached(name: "Mrs Hudson", max: 5, active: 5)
         case .noCardYet: .noCardYet
+        case .appKey: .appKey(.notALibrarian(email: "ada@example.org"))
         case .copyOnShelf: .copyOnShelf(hobbit, available: 1)
         case .alreadyHolding: .alreadyHolding(hobbit, position: 3)
         case .holdOnBorrowedBook: .holdOnBorrowedBook(hobbit)

@@ -40,6 +40,8 @@ struct ProblemKind {
         case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")
         case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
         case let error as BackupRefused: self = Self.of(error)
+        case let error as AppKeyRefused:
+            self = error.problem == .unknownKey ? .notFound : ProblemKind(status: 409, slug: "app-key-refused", title: "Conflict")
         case let error as ClosingRefused:
             self =
                 error.rejection == .lastLibrarian

@@ -31,6 +31,8 @@ public struct ServeOptions: Sendable, Equatable {
     public let backupEvery: String?
     public let keep: String?
     public let backupDir: String?
+    /// `--prolific`: answer the Prolific apps under `/{key}/` even before any key exists.
+    public var prolific = false
 }
 
 /// The environment of the running command line.

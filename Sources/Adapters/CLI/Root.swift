@@ -34,7 +34,9 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
                 ]),
             CommandGroup(
                 name: "Running the library",
-                subcommands: [Serve.self, BackupCommand.self, RestoreCommand.self, AuditCommand.self, ProjectionsCommand.self]),
+                subcommands: [
+                    Serve.self, BackupCommand.self, RestoreCommand.self, AuditCommand.self, ProjectionsCommand.self, CompatCommand.self,
+                ]),
         ])
 
     @OptionGroup var global: GlobalOptions
@@ -95,6 +97,9 @@ struct Serve: AsyncParsableCommand {
         name: .customLong("backup-dir"),
         help: ArgumentHelp("Where the backups go ($SHELFMARK_BACKUP_DIR). Default: backups/ beside the database.", valueName: "folder"))
     var backupDir: String?
+    @Flag(
+        help: "Answer the Prolific apps under /KEY/ even before a key exists (default: only while one does; see `shelfmark compat`).")
+    var prolific = false
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw usage("--port", .outOfRange(min: 0, max: 65_535)) }
@@ -102,7 +107,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.current().serve(
-            ServeOptions(host: host, port: port, library: global.options, backupEvery: backupEvery, keep: keep, backupDir: backupDir))
+            ServeOptions(
+                host: host, port: port, library: global.options, backupEvery: backupEvery, keep: keep, backupDir: backupDir,
+                prolific: prolific))
     }
 }
 

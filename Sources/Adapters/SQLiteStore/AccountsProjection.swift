@@ -15,7 +15,7 @@ struct AccountsProjection: SQLiteProjection {
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
         switch recorded.event {
         case .user(let event): try apply(event, at: recorded.metadata.recordedAt, db)
-        case .book, .emailClaim, .loan, .patron, .inbox, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn: return
+        case .book, .emailClaim, .loan, .patron, .inbox, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey: return
         }
     }
 

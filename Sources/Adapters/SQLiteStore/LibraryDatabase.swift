@@ -19,6 +19,8 @@ public final class LibraryDatabase: Sendable {
     public let accounts: SQLiteAccounts
     public let loans: SQLiteLoans
     public let holds: SQLiteHolds
+    public let appKeys: SQLiteAppKeys
+    public let catalogueNumbers: SQLiteCatalogueNumbers
     let pool: DatabasePool
     /// A connection of its own for long scans (verify, export, replay, time travel): the pool's
     /// readers serve short reads on the calling thread (`readHere`), which must never wait for a
@@ -55,7 +57,10 @@ public final class LibraryDatabase: Sendable {
         let claimSecret = try pool.write { [chain] db in try PersonalKeys.claimSecret(chain, cipher, db) }
         scans = try DatabaseQueue(path: path, configuration: configuration)
         projections = Projections(
-            all: [CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection()],
+            all: [
+                CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection(),
+                AppKeysProjection(), CatalogueNumbersProjection(),
+            ],
             cipher: cipher)
         try pool.write { [projections] db in try projections.catchUp(db) }
         eventStore = SQLiteEventStore(
@@ -64,6 +69,8 @@ public final class LibraryDatabase: Sendable {
         accounts = SQLiteAccounts(pool: pool)
         loans = SQLiteLoans(pool: pool)
         holds = SQLiteHolds(pool: pool)
+        appKeys = SQLiteAppKeys(pool: pool)
+        catalogueNumbers = SQLiteCatalogueNumbers(pool: pool)
     }
 
     /// The durability the writer connection runs with, read back from SQLite.

@@ -163,6 +163,11 @@ enum Schema {
         migrator.registerMigration("v12-holds") { db in try HoldsProjection.migrate(db) }
         migrator.registerMigration("v13-cards") { db in try CardsMigration.migrate(db) }
         migrator.registerMigration("v15-personal-keys") { db in try PersonalKeys.migrate(db) }
+        // The Prolific API: its keys (by digest) and the small numbers it names books by.
+        migrator.registerMigration("v17-prolific") { db in
+            try AppKeysProjection.migrate(db)
+            try CatalogueNumbersProjection.migrate(db)
+        }
         return migrator
     }
 }

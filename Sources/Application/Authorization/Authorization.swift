@@ -15,6 +15,7 @@ public enum LibraryOperation: String, CaseIterable, Sendable {
     case searchOpenLibrary, keepBookmarks
     case verifyLog, anchorLog, exportLog, showHistory, timeTravel, replayLog, checkHealth
     case backUpLibrary
+    case issueAppKey, revokeAppKey
 }
 
 /// Who may run an operation.
@@ -46,7 +47,7 @@ public enum Authorization {
             .signedIn
         case .addBook, .editBook, .withdrawBooks, .clearCatalogue, .importBook, .registerLibrarian, .listUsers, .changeRole, .findMember,
             .lendWalkIn, .listLoans, .scanNotices, .listHolds, .verifyLog, .anchorLog, .exportLog, .showHistory, .timeTravel, .replayLog,
-            .backUpLibrary:
+            .backUpLibrary, .issueAppKey, .revokeAppKey:
             .librarian
         }
     }

@@ -13,12 +13,13 @@ public enum DomainEvent: Equatable, Sendable {
     case hold(HoldEvent)
     case cardClaim(CardClaimEvent)
     case walkIn(WalkInEvent)
+    case appKey(AppKeyEvent)
 
     /// Every aggregate in the log: `EventCodec` reads the stored names each declares.
     static let aggregates: [any EventSourced.Type] = [
         BookAggregate.self, UserAggregate.self, EmailClaimAggregate.self, LoanAggregate.self, PatronAggregate.self,
         InboxAggregate.self, BookmarkAggregate.self, ISBNClaimAggregate.self, HoldQueueAggregate.self, CardClaimAggregate.self,
-        WalkInAggregate.self,
+        WalkInAggregate.self, AppKeyAggregate.self,
     ]
 }
 
@@ -140,4 +141,13 @@ extension WalkInAggregate: EventSourced {
 extension StreamName {
     /// The stream of one walk-in borrower's loans, by the name's key (`WalkInName.key`).
     public static func walkIn(_ name: String) -> StreamName { StreamName("walkin-\(WalkInName.key(name))") }
+}
+
+extension AppKeyAggregate: EventSourced {
+    public static let logCase = LogCase(DomainEvent.appKey) { if case .appKey(let e) = $0 { e } else { nil } }
+}
+
+extension StreamName {
+    /// The stream of one app key (a capability of an old client app, such as the Prolific apps').
+    public static func appKey(_ id: AppKeyID) -> StreamName { StreamName("app-key-\(id)") }
 }

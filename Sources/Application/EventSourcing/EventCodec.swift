@@ -172,6 +172,7 @@ extension DomainEvent {
         case .hold(let e): e
         case .cardClaim(let e): e
         case .walkIn(let e): e
+        case .appKey(let e): e
         }
     }
 }

@@ -40,6 +40,10 @@ public enum Confirmation: Equatable, Sendable {
     case accountClosed(email: String)
     /// Books were lent at the desk to a member (by name), whose card (grouped) the desk may read back.
     case lentAtDesk(member: String, card: String?, books: Int)
+    /// A Prolific key was made for a librarian: the key, shown once, and how the apps use it.
+    case prolificKeyCreated(key: String, email: String)
+    /// A Prolific key was revoked.
+    case prolificKeyRevoked
     /// Library cards were issued to the accounts that had none.
     case cardsIssued(count: Int)
     /// The member's library card number (grouped as printed).

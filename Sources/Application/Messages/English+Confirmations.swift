@@ -31,6 +31,9 @@ extension English {
         case .roleChanged(let email, let role): "\(email) is now a \(role == .librarian ? "librarian" : "member")."
         case .lentAtDesk(let member, let card, let books):
             "Lent \(books == 1 ? "1 book" : "\(books) books") to \(member)\(card.map { " (card \($0))" } ?? "")."
+        case .prolificKeyCreated(let key, let email):
+            "\(key)\nThe Prolific apps' base URL is /\(key)/ on this server (e.g. http://127.0.0.1:8080/\(key)/); they act as \(email)."
+        case .prolificKeyRevoked: "Revoked: the apps using this key get 404 from now on."
         case .cardsIssued(0): "Every account has a library card already."
         case .cardsIssued(let count): "Issued \(count == 1 ? "1 library card" : "\(count) library cards")."
         case .libraryCard(let number): "Your library card: \(number). Show it at the desk, or draw its barcode with --svg FILE."

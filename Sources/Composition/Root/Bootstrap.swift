@@ -6,6 +6,7 @@ import Hummingbird
 import IPinfo
 import Logging
 import OpenLibrary
+import ProlificAPI
 import RESTCountries
 import SQLiteStore
 import Security
@@ -62,7 +63,10 @@ public enum Bootstrap {
                 addBook: catalogue.addBook),
             verifyLog: VerifyLog(verifier: database, clock: clock, anchorFile: configuration.anchorPath),
             exportLog: ExportLog(archive: database), replayer: database,
-            health: database, readModels: database, backup: database)
+            health: database, readModels: database, backup: database,
+            appKeys: AppKeyDependencies(
+                runner: runner, tokens: RandomSessionTokens(), accounts: database.accounts, register: database.appKeys),
+            numbers: database.catalogueNumbers)
         return (library, database)
     }
 
@@ -117,7 +121,11 @@ public enum Bootstrap {
         let pages = try WebSite.router(library: library, settings: web, context: LibraryRequestContext.self)
         let maxConnections = configuration.connectionLimit(openFiles: OpenFiles.softLimit())
         return Application(
-            responder: SiteResponder(api: api.buildResponder(), pages: pages.buildResponder()),
+            responder: SiteResponder(
+                api: api.buildResponder(), pages: pages.buildResponder(),
+                prolific: ProlificMount(
+                    responder: ProlificAPI.responder(library: library, context: LibraryRequestContext.self),
+                    forced: configuration.prolificForced, keys: library.appKeys.inUse)),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: HTTPServer.channelHandlers(),

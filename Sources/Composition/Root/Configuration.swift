@@ -18,6 +18,9 @@ public struct ShelfmarkConfiguration: Sendable {
     public var integrity = IntegritySettings()
     /// `serve`'s rotating backups (`BackupSettings.swift`).
     public var backups = BackupSettings()
+    /// Whether `serve` answers the Prolific apps under `/{key}/` even before any key exists
+    /// (`serve --prolific`); without it, only while a live key exists.
+    public var prolificForced = false
 
     // MARK: Serving HTTP
 

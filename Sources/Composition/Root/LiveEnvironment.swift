@@ -48,6 +48,7 @@ struct LiveEnvironment: CLIEnvironment {
         configuration.backups = try configuration.backups.overridden(
             every: options.backupEvery, keep: options.keep, folder: options.backupDir)
         configuration.host = options.host
+        configuration.prolificForced = options.prolific
         configuration.port = options.port
         var logger = Logger(label: "shelfmark")
         logger.logLevel = try logLevel()

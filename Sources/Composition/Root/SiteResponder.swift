@@ -1,17 +1,25 @@
+import Application
 import HTTPAPI
 import Hummingbird
+import ProlificAPI
 import Web
 
 /// One server, two faces: the API (`/api/…` and `/openapi.yaml`) answers machines with JSON and
 /// problem documents; every other path is the web pages' (HTML). A path neither knows is a page
 /// for a browser (it asks for `text/html`) and, asked with GET or HEAD, a problem document for any
-/// other client.
+/// other client. A path whose first segment has a Prolific key's shape (24 lower-case hex
+/// characters) is the Prolific API's while a live key exists (asked at each such request, so a key
+/// made while serving works at once) or when `serve --prolific` forces it on.
 struct SiteResponder: HTTPResponder {
     typealias Context = LibraryRequestContext
     let api: RouterResponder<LibraryRequestContext>
     let pages: RouterResponder<LibraryRequestContext>
+    var prolific: ProlificMount? = nil
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        if let prolific, ProlificAPI.isKeyPath(request.uri.path), await prolific.isOn() {
+            return try await prolific.responder.respond(to: request, context: context)
+        }
         if Self.isAPI(request.uri.path) { return try await api.respond(to: request, context: context) }
         var page = try await pages.respond(to: request, context: context)
         // Only a GET or HEAD goes on to the API: a POST's form was read by the pages already.
@@ -26,4 +34,17 @@ struct SiteResponder: HTTPResponder {
 
     /// Whether the path is the API's.
     static func isAPI(_ path: String) -> Bool { path == "/api" || path.hasPrefix("/api/") || path == "/openapi.yaml" }
+}
+
+/// The Prolific API in the site: its responder, and whether it answers now.
+struct ProlificMount: Sendable {
+    let responder: ProlificResponder<LibraryRequestContext>
+    let forced: Bool
+    let keys: AppKeysInUse
+
+    /// On when forced, or while a Prolific key works (a failed look-up leaves it off).
+    func isOn() async -> Bool {
+        if forced { return true }
+        return (try? await keys.execute()) ?? false
+    }
 }

@@ -1,0 +1,111 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+
+/// Answers every path under a Prolific key: checks the key (an unknown one is a 404), reads the
+/// route and the body, calls the use case as the key's librarian and writes its answer.
+public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
+    let library: Library
+    let settings: ProlificSettings
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        guard let (key, route) = ProlificRoute.parse(path) else { return ProlificAnswer.error(AppKeyRefused(.unknownKey)) }
+        do {
+            let principal = try await library.appKeys.authenticate.execute(key: key)
+            let method = request.method.rawValue
+            guard route.allowed.contains(method) else {
+                if route == .unknown { throw ProlificRequestRefused.noSuchPath(path) }
+                throw ProlificRequestRefused.methodNotAllowed(method: method, path: path, allowed: route.allowed)
+            }
+            let books = ProlificBooks(library: library, principal: principal, key: key)
+            switch (route, request.method) {
+            case (.books, .get), (.books, .head): return try await books.list()
+            case (.books, .post): return try await books.add(try await body(request))
+            case (.book(let number), .get), (.book(let number), .head): return try await books.show(try await books.id(number))
+            case (.book(let number), .put): return try await books.change(try await books.id(number), try await body(request))
+            case (.book(let number), .delete): return try await books.delete(try await books.id(number))
+            case (.clean, _): return try await books.clean()
+            default: throw ProlificRequestRefused.noSuchPath(path)
+            }
+        } catch {
+            return ProlificAnswer.error(error, path: path)
+        }
+    }
+
+    /// The request's body, within the size limit, read as the content type says.
+    private func body(_ request: Request) async throws -> ProlificBookBody {
+        let buffer: ByteBuffer
+        do { buffer = try await request.body.collect(upTo: settings.maxBodyBytes) } catch {
+            throw ProlificRequestRefused.tooLarge(max: settings.maxBodyBytes)
+        }
+        let body = try ProlificBookBody.parse(Array(buffer.readableBytesView), contentType: request.headers[.contentType])
+        if let time = body.lastCheckedOut.text, ProlificDates.parse(time) == nil {
+            throw InvalidInput("lastCheckedOut", .wrongType(.time))
+        }
+        return body
+    }
+}
+
+/// The routes' work, each one use case (or two, for a checkout PUT) called as the key's librarian.
+struct ProlificBooks {
+    let library: Library
+    let principal: Principal
+    let key: String
+
+    /// The book a path's number names; a number no book has (or none at all) is a 404.
+    func id(_ number: Int?) async throws -> BookID {
+        guard let number else { throw NotFound(.book, "") }
+        return try await library.numbers.book(numbered: number)
+    }
+
+    func list() async throws -> Response {
+        var books: [[String: Any]] = []
+        for (number, id) in try await library.numbers.numbered() {
+            guard let entry = try? await library.catalogue.showBook.execute(id, by: principal) else { continue }
+            books.append(ProlificBook.object(entry, number: number))
+        }
+        return ProlificAnswer.json(books)
+    }
+
+    func show(_ id: BookID) async throws -> Response {
+        ProlificAnswer.json(try await object(id))
+    }
+
+    func add(_ body: ProlificBookBody) async throws -> Response {
+        let entry = try await library.catalogue.addBook.execute(body.draft, copies: 1, by: principal)
+        let number = try await library.numbers.number(of: entry.id)
+        var headers: HTTPFields = [:]
+        headers[.location] = "/\(key)/books/\(number)/"
+        return ProlificAnswer.json(ProlificBook.object(entry, number: number), status: .created, headers: headers)
+    }
+
+    /// Changes only the fields sent; then, for a checkout (`checkoutName`), lends the book at the
+    /// desk under that name (a walk-in loan: the server sets the time).
+    func change(_ id: BookID, _ body: ProlificBookBody) async throws -> Response {
+        let changes = body.changes
+        if changes != BookChanges() { _ = try await library.catalogue.editBook.execute(id, changes: changes, by: principal) }
+        if let name = body.checkoutName { _ = try await library.circulation.checkout.execute(id, borrowerName: name, by: principal) }
+        return ProlificAnswer.json(try await object(id))
+    }
+
+    /// Deletes the book; a book deleted already is not found (withdrawing it again changes nothing).
+    func delete(_ id: BookID) async throws -> Response {
+        guard try await library.catalogue.withdrawBooks.execute([id], by: principal) == 1 else { throw NotFound(.book, id.description) }
+        return Response(status: .noContent)
+    }
+
+    /// Withdraws every book that can go; a book kept (copies on loan) makes the answer a 409 naming why.
+    func clean() async throws -> Response {
+        let report = try await library.catalogue.clearCatalogue.execute(by: principal)
+        guard !report.kept.isEmpty else { return ProlificAnswer.json(["deleted": report.withdrawn.count]) }
+        let reasons = report.kept.map { ProlificAnswer.catalogue.text($0.message) }.joined(separator: "; ")
+        return ProlificAnswer.json(["error": reasons, "deleted": report.withdrawn.count], status: .conflict)
+    }
+
+    private func object(_ id: BookID) async throws -> [String: Any] {
+        let entry = try await library.catalogue.showBook.execute(id, by: principal)
+        return ProlificBook.object(entry, number: try await library.numbers.number(of: id))
+    }
+}
