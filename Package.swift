@@ -128,12 +128,22 @@ let package = Package(
             path: "Sources/Adapters/ProlificAPI"
         ),
 
+        // The BitBooks line protocol over TCP (SwiftNIO): one more driving adapter over the same use cases.
+        .target(
+            name: "BitBooks",
+            dependencies: [
+                "Application", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
+            ],
+            path: "Sources/Adapters/BitBooks"
+        ),
+
         // Composition: the only code that names concrete adapters.
         .target(
             name: "Composition",
             dependencies: [
                 "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI",
-                "CLI", "Web", "ProlificAPI",
+                "CLI", "Web", "BitBooks", "ProlificAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -155,7 +165,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries", "IPinfo",
-                "OpenLibrary", "Web", "ProlificAPI", grdb,
+                "OpenLibrary", "Web", "BitBooks", "ProlificAPI", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

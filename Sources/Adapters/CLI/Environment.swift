@@ -31,6 +31,9 @@ public struct ServeOptions: Sendable, Equatable {
     public let backupEvery: String?
     public let keep: String?
     public let backupDir: String?
+    /// The BitBooks protocol: `--bitbooks-port`, `--bitbooks-host` as given (nil: the environment's).
+    public var bitbooksPort: Int? = nil
+    public var bitbooksHost: String? = nil
     /// `--prolific`: answer the Prolific apps under `/{key}/` even before any key exists.
     public var prolific = false
 }

@@ -97,19 +97,30 @@ struct Serve: AsyncParsableCommand {
         name: .customLong("backup-dir"),
         help: ArgumentHelp("Where the backups go ($SHELFMARK_BACKUP_DIR). Default: backups/ beside the database.", valueName: "folder"))
     var backupDir: String?
+    @Option(
+        name: .customLong("bitbooks-port"),
+        help: ArgumentHelp(
+            "Also answer BitBooks clients (a line protocol over TCP) on this port, 0 picks a free one ($SHELFMARK_BITBOOKS_PORT). Default: off.",
+            valueName: "port"))
+    var bitbooksPort: Int?
+    @Option(
+        name: .customLong("bitbooks-host"),
+        help: ArgumentHelp("The address BitBooks clients connect to ($SHELFMARK_BITBOOKS_HOST). Default: 127.0.0.1.", valueName: "host"))
+    var bitbooksHost: String?
     @Flag(
         help: "Answer the Prolific apps under /KEY/ even before a key exists (default: only while one does; see `shelfmark compat`).")
     var prolific = false
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw usage("--port", .outOfRange(min: 0, max: 65_535)) }
+        if let bitbooksPort, !(0...65_535).contains(bitbooksPort) { throw usage("--bitbooks-port", .outOfRange(min: 0, max: 65_535)) }
     }
 
     func run() async throws {
         try await CLIContext.current().serve(
             ServeOptions(
                 host: host, port: port, library: global.options, backupEvery: backupEvery, keep: keep, backupDir: backupDir,
-                prolific: prolific))
+                bitbooksPort: bitbooksPort, bitbooksHost: bitbooksHost, prolific: prolific))
     }
 }
 

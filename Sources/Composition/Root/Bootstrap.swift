@@ -137,7 +137,8 @@ public enum Bootstrap {
                 DatabaseCloser(database: database, logger: logger),
                 AnchorWriter(verifyLog: library.verifyLog, interval: configuration.integrity.anchorInterval, logger: logger),
                 NoticeScanner(scan: library.circulation.scan, interval: configuration.noticeInterval, logger: logger),
-            ] + BackupWriter.services(configuration, library: library, clock: clock, logger: logger),
+            ] + BackupWriter.services(configuration, library: library, clock: clock, logger: logger)
+                + BitBooksSettings.services(configuration, library: library, logger: logger),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

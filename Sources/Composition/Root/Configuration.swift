@@ -18,6 +18,8 @@ public struct ShelfmarkConfiguration: Sendable {
     public var integrity = IntegritySettings()
     /// `serve`'s rotating backups (`BackupSettings.swift`).
     public var backups = BackupSettings()
+    /// `serve`'s BitBooks protocol server, off unless a port is given (`BitBooksSettings.swift`).
+    public var bitbooks = BitBooksSettings()
     /// Whether `serve` answers the Prolific apps under `/{key}/` even before any key exists
     /// (`serve --prolific`); without it, only while a live key exists.
     public var prolificForced = false
@@ -158,6 +160,7 @@ public struct ShelfmarkConfiguration: Sendable {
         }
         configuration.integrity = try IntegritySettings.resolve(environment: environment)
         configuration.backups = try BackupSettings.resolve(environment: environment)
+        configuration.bitbooks = try BitBooksSettings.resolve(environment: environment)
         try readNumbers(environment, into: &configuration)
         configuration.trustedProxies = try readTrustedProxies(environment)
         return configuration

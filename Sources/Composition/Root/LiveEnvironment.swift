@@ -50,6 +50,10 @@ struct LiveEnvironment: CLIEnvironment {
         configuration.host = options.host
         configuration.prolificForced = options.prolific
         configuration.port = options.port
+        configuration.bitbooks = configuration.bitbooks.overridden(port: options.bitbooksPort, host: options.bitbooksHost)
+        if let port = configuration.bitbooks.port, let failure = ListenFailure.probe(host: configuration.bitbooks.host, port: port) {
+            throw failure.configurationError
+        }
         var logger = Logger(label: "shelfmark")
         logger.logLevel = try logLevel()
         configuration.maxConnections = configuration.connectionLimit(openFiles: OpenFiles.raiseSoftLimit())
@@ -73,7 +77,9 @@ struct LiveEnvironment: CLIEnvironment {
             try await app.runService()
         } catch {
             // Taken between the probe and the server's own bind.
-            guard let failure = ListenFailure.of(error, host: options.host, port: options.port) else { throw error }
+            guard let failure = ListenFailure.of(bitbooks: error) ?? ListenFailure.of(error, host: options.host, port: options.port) else {
+                throw error
+            }
             throw failure.configurationError
         }
     }

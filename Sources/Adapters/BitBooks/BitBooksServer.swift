@@ -1,0 +1,141 @@
+import Application
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// Serves BitBooks clients over TCP: one task per connection, answering its commands in order,
+/// with its own login. Runs until graceful shutdown.
+public struct BitBooksServer: Service {
+    let library: Library
+    let host: String
+    let port: Int
+    let limits: BitBooksLimits
+    let logger: Logger
+    let onListening: @Sendable (Int) async -> Void
+
+    /// A server for `library` on `host:port` (0: a free port, told to `onListening`).
+    public init(
+        library: Library, host: String, port: Int, limits: BitBooksLimits = BitBooksLimits(), logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
+        self.library = library
+        self.host = host
+        self.port = port
+        self.limits = limits
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// Listens, then serves every connection until graceful shutdown; a bind failure is thrown as `BitBooksListenError`.
+    public func run() async throws {
+        let listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+        do {
+            listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 1_024)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 2 * CommandFraming.maxLineBytes))
+                .bind(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw BitBooksListenError(host: host, port: port, cause: error)
+        }
+        await onListening(listener.channel.localAddress?.port ?? port)
+        let open = ConnectionCount()
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await listener.executeThenClose { connections in
+                    for try await connection in connections {
+                        let admitted = open.admit(limit: limits.maxConnections)
+                        group.addTask {
+                            guard admitted else { return await refuse(connection) }
+                            await serve(connection)
+                            open.release()
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Over the limit: one line saying so, then the connection closes.
+    private func refuse(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        try? await connection.executeThenClose { _, outbound in
+            try await outbound.write(ByteBuffer(string: Answer.tooManyConnections + "\n"))
+        }
+    }
+
+    /// Answers a connection's commands, each answer one write, until it closes, stays silent past
+    /// the idle timeout or sends a line too long; then closes its login.
+    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        var session = BitBooksSession(library: library, client: connection.channel.remoteAddress?.ipAddress, logger: logger)
+        let idle = IdleWatch(timeout: limits.idleTimeout)
+        let channel = connection.channel
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        try await idle.silence()
+                        channel.close(promise: nil)
+                    }
+                    defer { group.cancelAll() }
+                    for try await read in inbound {
+                        idle.working()
+                        for piece in CommandFraming.pieces(of: read) {
+                            guard case .command(let bytes) = piece else {
+                                try await outbound.write(ByteBuffer(string: Answer.tooLong + "\n"))
+                                return
+                            }
+                            let answer = await session.answer(BitBooksCommand(bytes))
+                            try await outbound.write(ByteBuffer(string: answer + "\n"))
+                        }
+                        idle.waiting()
+                    }
+                }
+            }
+        } catch {
+            logger.debug("BitBooks connection ended: \(error)")
+        }
+        await session.end()
+    }
+}
+
+/// The connections being served.
+final class ConnectionCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Counts one more connection if fewer than `limit` are served; false when it must be refused.
+    func admit(limit: Int) -> Bool {
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    /// A connection closed.
+    func release() { count.withLock { $0 -= 1 } }
+}
+
+/// The bounds that keep one client from holding the server.
+public struct BitBooksLimits: Sendable {
+    /// How long a connection may stay silent before it is closed.
+    public var idleTimeout: Duration = .seconds(300)
+    /// The most connections served at once; one more is told to try again later and closed.
+    public var maxConnections = 256
+    public init(idleTimeout: Duration = .seconds(300), maxConnections: Int = 256) {
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+    }
+}
+
+/// The server could not listen on `host:port`; `cause` is the socket's or resolver's error.
+public struct BitBooksListenError: Error {
+    public let host: String
+    public let port: Int
+    public let cause: any Error
+}

@@ -1,0 +1,25 @@
+import Application
+import Domain
+
+extension BitBooksSession {
+    /// `GET_BOOKS`: the whole catalogue, in the order books were added.
+    func books() async throws -> String {
+        let entries = try await Page.all { try await library.catalogue.listBooks.execute(CatalogueQuery(sort: .oldest), page: $0) }
+        return try ProtocolJSON.encode(entries.map(BookJSON.init))
+    }
+
+    /// `GET_BOOK ISBN`: one book, or a line saying there is none with that ISBN.
+    func book(_ isbn: String) async throws -> String {
+        guard let entry = try await entry(isbn: isbn) else { return Answer.noSuchISBN(isbn) }
+        return try ProtocolJSON.encode(BookJSON(entry))
+    }
+
+    /// The catalogue's (oldest) book with the ISBN `text` names, in any of its spellings; nil for
+    /// none, or for text that is no ISBN.
+    func entry(isbn text: String) async throws -> CatalogueEntry? {
+        guard let isbn = try? ISBN(parsing: text) else { return nil }
+        let query = CatalogueQuery(sort: .oldest, text: "isbn:\(isbn.isbn13)")
+        let page = try await library.catalogue.listBooks.execute(query, page: PageRequest(limit: PageRequest.maxLimit))
+        return page.items.first { $0.details.isbn == isbn }
+    }
+}

@@ -1,0 +1,95 @@
+import Application
+import Composition
+import Domain
+import Foundation
+import Testing
+
+/// A BitBooks client's session from start to end, written from the protocol's description, and
+/// the protocol switched on by `serve`.
+@Suite("BitBooks protocol: a whole session and serve")
+struct BitBooksSessionTests {
+    @Test func aScriptedSessionBorrowsARealLoanThatTheAuditVerifies() async throws {
+        try await withBitBooks { bitbooks in
+            try await bitbooks.book("Dune", isbn: "9780441172719", copies: 1)
+            try await bitbooks.book("Emma", isbn: "9780141439587", copies: 3)
+            let client = try bitbooks.connect()
+
+            // A new reader asks for an account, and is sent to the desk.
+            #expect(try await client.ask("ADD_USER Ada Lovelace ada Member-Pass1").hasPrefix("Ask a librarian to register you"))
+            let member = try await bitbooks.member("ada")
+            #expect(try await client.ask("LOGIN ada Member-Pass1") == "Successfully logged")
+            #expect(try await client.ask("CHECK_NOTIFICATIONS ada") == "[]")
+
+            // Browse, choose the books with a copy on the shelf, borrow them together.
+            let books = try objects(try await client.ask("GET_BOOKS"))
+            let free = books.filter { ($0["copies"] as? Int ?? 0) > ($0["given_copies"] as? Int ?? 0) }.compactMap { $0["ISBN"] as? String }
+            #expect(free == ["9780441172719", "9780141439587"])
+            #expect(try await client.ask("LOAN ada \(free.joined(separator: " "))") == "Loan confirmed")
+            let dune = try #require(
+                try JSONSerialization.jsonObject(with: Data(try await client.ask("GET_BOOK 9780441172719").utf8)) as? [String: Any])
+            #expect(dune["given_copies"] as? Int == 1)
+            let again = try await client.ask("LOAN ada 9780441172719")
+            #expect(again.contains("Dune") && again != "Loan confirmed", "\(again)")
+            try await bitbooks.member("bob")
+            let bob = try await bitbooks.loggedIn("bob")
+            #expect(try await bob.ask("LOAN bob 9780441172719") == "No more copies available for the book: Dune")
+            let loans = try objects(try await client.ask("GET_LOANS ada"))
+            #expect(Set(loans.compactMap { $0["isbn"] as? String }) == Set(free))
+
+            // Real loans, by the member, in a log that verifies.
+            let active = try await bitbooks.library.circulation.list.active(member: member, by: .cliOperator)
+            #expect(active.items.count == 2)
+            let loan = try #require(active.items.first)
+            let history = try await bitbooks.library.history.execute(.loan(loan.id.description), by: .cliOperator)
+            #expect(history.items.first?.actor == "user:\(member)")
+            let checks = try await bitbooks.library.verifyLog.execute(by: .cliOperator)
+            let failed = checks.filter { !$0.passed }
+            #expect(failed.isEmpty, "\(failed)")
+        }
+    }
+
+    @Test func serveAnswersBitBooksClientsWhenAPortIsGiven() async throws {
+        let db = TemporaryDatabase()
+        let server = try await ServingShelfmark.start(
+            database: db.path, log: db.folder.appendingPathComponent("serve.log"), environment: ["SHELFMARK_BITBOOKS_PORT": "0"])
+        defer { _ = server.stop() }
+        let port = try await bitbooksPort(in: server.log)
+        let client = try BitBooksClient(port: port)
+        #expect(try await client.ask("GET_BOOKS") == "[]")
+        #expect(try await client.ask("HELLO") == "Unknown command")
+    }
+
+    @Test func aBitBooksPortInUseIsOneClearLine() async throws {
+        let db = TemporaryDatabase()
+        try await withBitBooks { bitbooks in
+            let result = try await shelfmark(["serve", "--port", "0", "--bitbooks-port", "\(bitbooks.port)"], database: db.path)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("Error: port \(bitbooks.port) is already in use on 127.0.0.1"), "\(result.stderr)")
+        }
+    }
+
+    @Test func aBadPortSettingIsRefusedNamingIt() throws {
+        #expect {
+            _ = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_BITBOOKS_PORT": "70000"])
+        } throws: { error in
+            "\(error)".hasPrefix("SHELFMARK_BITBOOKS_PORT must be ")
+        }
+        let environment = ["SHELFMARK_BITBOOKS_PORT": "7070", "SHELFMARK_BITBOOKS_HOST": "0.0.0.0"]
+        let settings = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: environment).bitbooks
+        #expect(settings.port == 7070 && settings.host == "0.0.0.0")
+        #expect(try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: [:]).bitbooks.port == nil)
+    }
+}
+
+/// The port `serve` says it answers BitBooks clients on.
+func bitbooksPort(in log: URL) async throws -> Int {
+    for _ in 0..<600 {
+        let text = try String(contentsOf: log, encoding: .utf8)
+        if let range = text.range(of: #"BitBooks clients on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            return Int(text[range].split(separator: ":").last!)!
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("the BitBooks server did not start: \(try String(contentsOf: log, encoding: .utf8))")
+    throw CancellationError()
+}
