@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
@@ -119,6 +120,21 @@ struct ProlificAPITests {
             #expect(try cleaned.object["deleted"] as? Int == 1)
             let list = try await app.send(.get, "books")
             #expect(try list.array.map { $0["id"] as? Int } == [1])
+        }
+    }
+
+    @Test func walkInCheckoutsKeepTheDesksRules() async throws {
+        try await withProlific { app in
+            for title in ["A", "B", "C", "D", "E", "F"] { _ = try await app.json(.post, "books", #"{"title":"\#(title)","author":"X"}"#) }
+            let long = try await app.json(.put, "books/1", #"{"lastCheckedOutBy":"\#(String(repeating: "n", count: 101))"}"#)
+            #expect(long.status == .badRequest && long.error?.hasPrefix("lastCheckedOutBy") == true, "\(long.text)")
+            let limit = try await app.library.circulation.list.active(by: .cliOperator).total
+            #expect(limit == 0)
+            var statuses: [HTTPResponse.Status] = []
+            for n in 1...6 { statuses.append(try await app.json(.put, "books/\(n)", #"{"lastCheckedOutBy":"Mrs Hudson"}"#).status) }
+            let refused = try await app.json(.put, "books/6", #"{"lastCheckedOutBy":"mrs  hudson"}"#)
+            #expect(statuses == Array(repeating: .ok, count: 5) + [.conflict], "the walk-in limit (5) holds: \(statuses)")
+            #expect(refused.status == .conflict && refused.error?.contains("walk-in") == true, "\(refused.text)")
         }
     }
 

@@ -54,6 +54,9 @@ struct AppKeyUseCaseTests {
         #expect(try await !keys.inUse.execute(), "no key works any more")
         _ = try await t.library.accounts.changeRole.execute(grace.id, to: .librarian, by: .cliOperator)
         _ = try await keys.authenticate.execute(key: graces.key)
+        try await t.library.accounts.closeAccount.member(grace.id, by: .cliOperator)
+        await #expect(throws: AppKeyRefused(.unknownKey)) { try await keys.authenticate.execute(key: graces.key) }
+        #expect(try await !keys.inUse.execute(), "a closed account's key works no more")
     }
 
     @Test func keysOfTheWrongShapeOrNeverIssuedAreUnknown() async throws {

@@ -50,10 +50,11 @@ enum ProlificAnswer {
         return json(["error": catalogue.text(message)], status: status(message), headers: headers)
     }
 
-    /// A field error named as the apps name the field (`authors[2]` is their `author`).
+    /// A field error named as the apps name the field (`authors[2]` is their `author`, a walk-in
+    /// borrower's name their `lastCheckedOutBy`).
     static func appField(_ error: FieldError) -> FieldError {
         let name = error.field.prefix { $0 != "[" }
-        let renamed = name == "authors" ? "author" : String(name)
+        let renamed = ["authors": "author", "borrowerName": "lastCheckedOutBy"][String(name)] ?? String(name)
         return renamed == error.field ? error : FieldError(renamed, error.problem)
     }
 

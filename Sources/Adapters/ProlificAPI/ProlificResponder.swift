@@ -25,7 +25,7 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
             case (.books, .post): return try await books.add(try await body(request))
             case (.book(let number), .get), (.book(let number), .head): return try await books.show(try await books.id(number))
             case (.book(let number), .put): return try await books.change(try await books.id(number), try await body(request))
-            case (.book(let number), .delete): return try await books.delete(try await books.id(number))
+            case (.book(let number), .delete): return try await books.delete(try await books.id(number), number: number)
             case (.clean, _): return try await books.clean()
             default: throw ProlificRequestRefused.noSuchPath(path)
             }
@@ -91,8 +91,10 @@ struct ProlificBooks {
     }
 
     /// Deletes the book; a book deleted already is not found (withdrawing it again changes nothing).
-    func delete(_ id: BookID) async throws -> Response {
-        guard try await library.catalogue.withdrawBooks.execute([id], by: principal) == 1 else { throw NotFound(.book, id.description) }
+    func delete(_ id: BookID, number: Int?) async throws -> Response {
+        guard try await library.catalogue.withdrawBooks.execute([id], by: principal) == 1 else {
+            throw NotFound(.book, number.map(String.init) ?? "")
+        }
         return Response(status: .noContent)
     }
 
