@@ -109,3 +109,31 @@ struct CLIProfileTests {
         )
     }
 }
+
+/// `signup --username`, `account edit --username` and `login --username`.
+@Suite("CLI: usernames")
+struct CLIUsernameTests {
+    let db = TemporaryDatabase()
+
+    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult { try shelfmark(arguments, database: db.path, stdin: stdin) }
+
+    @Test func aMemberChoosesAUsernameAndLogsInWithIt() throws {
+        let signup = try run("signup", "--email", "ada@example.org", "--country", "FR", "--username", "Ada.L", stdin: "Member-Pass1\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        let login = try run("login", "--username", "ada.l", stdin: "Member-Pass1\n")
+        #expect(login.status == 0 && login.stdout.contains("ada@example.org"), "\(login.stderr)")
+        let json = try run("account", "edit", "--username", "lovelace", "--json")
+        #expect(json.status == 0 && json.stdout.contains(#""username":"lovelace""#) || json.stdout.contains(#""username" : "lovelace""#))
+        #expect(try run("login", "--username", "ada.l", stdin: "Member-Pass1\n").stderr == "Error: wrong email address or password\n")
+        #expect(try run("login", "--username", "lovelace", stdin: "Member-Pass1\n").status == 0)
+    }
+
+    @Test func loginTakesAnEmailOrAUsernameNotBoth() throws {
+        let both = try run("login", "--email", "ada@example.org", "--username", "ada", stdin: "Member-Pass1\n")
+        #expect(both.status != 0 && both.stderr.contains("--email") && both.stderr.contains("--username"), "\(both.stderr)")
+        let neither = try run("login", stdin: "Member-Pass1\n")
+        #expect(neither.status != 0 && neither.stderr.contains("--email"))
+        let bad = try run("signup", "--email", "ada@example.org", "--country", "FR", "--username", "a@b", stdin: "Member-Pass1\n")
+        #expect(bad.status != 0 && bad.stderr.contains("username:"), "\(bad.stderr)")
+    }
+}

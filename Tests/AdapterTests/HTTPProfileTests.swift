@@ -112,3 +112,47 @@ struct HTTPProfileTests {
         }
     }
 }
+
+/// Usernames over HTTP: chosen at signup or with `PATCH /me`, shown on the account, a login by
+/// `username` (or in the `email` field), a taken one a 409 `username-taken`.
+@Suite("HTTP API: usernames")
+struct HTTPUsernameTests {
+    @Test func aUsernameIsChosenShownAndLoggedInWith() async throws {
+        try await withAPI { api in
+            let signup = #"{"email":"ada@example.org","password":"Member-Pass1","country":"FR","username":"Ada.L"}"#
+            let created = try await api.send(.post, "/api/v1/users", json: signup, token: .none)
+            #expect(created.status == .created, "\(created.text)")
+            #expect((try created.object["user"] as? [String: Any])?["username"] as? String == "ada.l")
+            for body in [#"{"username":"ADA.L","password":"Member-Pass1"}"#, #"{"email":"ada.l","password":"Member-Pass1"}"#] {
+                let login = try await api.send(.post, "/api/v1/sessions", json: body, token: .none)
+                #expect(login.status == .created, "\(login.text)")
+            }
+            let both = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","username":"ada.l","password":"Member-Pass1"}"#, token: .none)
+            #expect(both.status == .badRequest && both.problemType == "urn:shelfmark:problem:validation", "\(both.text)")
+            let neither = try await api.send(.post, "/api/v1/sessions", json: #"{"password":"Member-Pass1"}"#, token: .none)
+            #expect(neither.status == .badRequest)
+            let wrong = try await api.send(.post, "/api/v1/sessions", json: #"{"username":"ada.l","password":"Wrong-Pass1"}"#, token: .none)
+            #expect(wrong.status == .unauthorized && wrong.problemType == "urn:shelfmark:problem:invalid-credentials")
+        }
+    }
+
+    @Test func aTakenOrMalformedUsernameIsRefusedWithTheField() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            #expect(try await api.send(.patch, "/api/v1/me", json: #"{"username":"ada"}"#, token: ada).status == .ok)
+            let bob = try await api.signUpMember("bob@example.org")
+            let taken = try await api.send(.patch, "/api/v1/me", json: #"{"username":"ADA"}"#, token: bob)
+            #expect(taken.status == .conflict && taken.problemType == "urn:shelfmark:problem:username-taken", "\(taken.text)")
+            let signup = #"{"email":"cat@example.org","password":"Member-Pass1","country":"FR","username":"ada"}"#
+            #expect(try await api.send(.post, "/api/v1/users", json: signup, token: .none).status == .conflict)
+            let bad = try await api.send(.patch, "/api/v1/me", json: #"{"username":"b@b.org"}"#, token: bob)
+            #expect(bad.status == .badRequest && bad.text.contains("username"), "\(bad.text)")
+            // An empty one removes Ada's, and Bob may take it then.
+            let dropped = try await api.send(.patch, "/api/v1/me", json: #"{"username":""}"#, token: ada)
+            let withoutName = try dropped.object
+            #expect(dropped.status == .ok && withoutName["username"] == nil)
+            #expect(try await api.send(.patch, "/api/v1/me", json: #"{"username":"ada"}"#, token: bob).status == .ok)
+        }
+    }
+}

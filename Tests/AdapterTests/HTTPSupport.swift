@@ -65,7 +65,7 @@ private func librarianToken(_ configuration: ShelfmarkConfiguration, clock: Manu
     if let signedIn = try? await library.accounts.signUp.execute(form, role: .librarian, by: .cliOperator) {
         return try #require(signedIn.session?.token)
     }
-    return try #require(try await library.accounts.logIn.execute(email: form.email, password: form.password).session?.token)
+    return try #require(try await library.accounts.logIn.execute(login: form.email, password: form.password).session?.token)
 }
 
 /// Random ids: several applications may share one database file in a test.

@@ -49,6 +49,30 @@ struct WebMemberPagesAccountTests {
         }
     }
 
+    @Test func aUsernameIsChosenOnTheAccountPageAndLogsInOnTheLoginPage() async throws {
+        try await withAPI { api in
+            let eve = Browser(api, session: try await api.signUpMember("eve@example.org"))
+            try await eve.get("/account")
+            #expect(try await eve.post("/account", [("username", "eve")]).status == .seeOther)
+            let ada = Browser(api, session: try await api.signUpMember("ada@example.org"))
+            let before = try await ada.get("/account")
+            #expect(before.shows(#"<dd id="account-username">none</dd>"#) && before.shows(#"id="username""#))
+            let taken = try await ada.post("/account", [("username", "EVE"), ("displayName", "Ada"), ("country", "FR")])
+            #expect(taken.status == .conflict && taken.shows(#"id="username-error""#) && taken.shows("already has this username"))
+            let bad = try await ada.post("/account", [("username", "ada@home"), ("displayName", "Ada"), ("country", "FR")])
+            #expect(bad.status == .badRequest && bad.shows(#"id="username-error""#) && bad.shows(#"value="ada@home""#))
+            let done = try await ada.post("/account", [("username", "Ada.L"), ("displayName", "Ada"), ("country", "FR")])
+            #expect(done.status == .seeOther)
+            #expect(try await ada.follow(done).shows(#"<dd id="account-username">ada.l</dd>"#))
+            // A new browser logs in with the username.
+            let other = Browser(api)
+            let form = try await other.get("/login")
+            #expect(form.shows("Email address or username"))
+            let login = try await other.post("/login", [("email", "ADA.L"), ("password", "Member-Pass1")])
+            #expect(login.status == .seeOther && login.headers[.location] == "/search", "\(login.text)")
+        }
+    }
+
     @Test func changingThePasswordKeepsThisBrowserAndEndsTheOtherSessions() async throws {
         try await withAPI { api in
             let token = try await api.signUpMember("ada@example.org")

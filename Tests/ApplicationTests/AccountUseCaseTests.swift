@@ -61,26 +61,26 @@ struct AccountUseCaseTests {
 
     @Test func loginChecksThePasswordWithoutSayingWhichPartIsWrong() async throws {
         _ = try await accounts.signUp.execute(form(), by: .anonymous)
-        #expect(try await accounts.logIn.execute(email: "Ada@example.org", password: "Analytical-1").session != nil)
-        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-pass1") }
-        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: "bob@example.org", password: "Analytical-1") }
-        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: "not an email", password: "x") }
+        #expect(try await accounts.logIn.execute(login: "Ada@example.org", password: "Analytical-1").session != nil)
+        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: "ada@example.org", password: "Wrong-pass1") }
+        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: "bob@example.org", password: "Analytical-1") }
+        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: "not an email", password: "x") }
     }
 
     @Test(arguments: ["ada@example.org", "nobody@example.org"])
     func fiveFailuresCloseLoginsForTheRestOfTheWindow(email: String) async throws {
         _ = try await accounts.signUp.execute(form(), by: .anonymous)
         for _ in 1...5 {
-            await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: email, password: "Wrong-pass1") }
+            await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: email, password: "Wrong-pass1") }
             t.clock.advance(by: 60)
         }
         let until = t.clock.now().addingTimeInterval(15 * 60 - 5 * 60)
-        await #expect(throws: LoginThrottled(until: until)) { try await accounts.logIn.execute(email: email, password: "Analytical-1") }
+        await #expect(throws: LoginThrottled(until: until)) { try await accounts.logIn.execute(login: email, password: "Analytical-1") }
         t.clock.advance(by: 10 * 60)
         if email == "ada@example.org" {
-            #expect(try await accounts.logIn.execute(email: email, password: "Analytical-1").session != nil)
+            #expect(try await accounts.logIn.execute(login: email, password: "Analytical-1").session != nil)
         } else {
-            await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: email, password: "Analytical-1") }
+            await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: email, password: "Analytical-1") }
         }
     }
 
@@ -95,8 +95,8 @@ struct AccountUseCaseTests {
 
     @Test func logoutRevokesAtOnceAndEverywhereRevokesAll() async throws {
         let first = try #require(try await accounts.signUp.execute(form(), by: .anonymous).session?.token)
-        let second = try #require(try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1").session?.token)
-        let third = try #require(try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1").session?.token)
+        let second = try #require(try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1").session?.token)
+        let third = try #require(try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1").session?.token)
         try await accounts.logOut.execute(by: try await accounts.authenticate.execute(token: first))
         await #expect(throws: Unauthenticated()) { try await accounts.authenticate.execute(token: first) }
         _ = try await accounts.authenticate.execute(token: second)
@@ -131,7 +131,7 @@ struct AccountUseCaseTests {
     @Test func theDatabaseNeverHoldsThePasswordOrTheTokenInClear() async throws {
         let password = "Very-Secret-Pass-42"
         let token = try #require(try await accounts.signUp.execute(form(password: password), by: .anonymous).session?.token)
-        _ = try await accounts.logIn.execute(email: "ada@example.org", password: password)
+        _ = try await accounts.logIn.execute(login: "ada@example.org", password: password)
         let files = try FileManager.default.contentsOfDirectory(at: t.folder.url, includingPropertiesForKeys: nil)
         #expect(files.count >= 2)
         for file in files {

@@ -26,11 +26,11 @@ struct ClosingUseCaseTests {
 
     @Test func aMemberClosesTheirAccountAndEverySessionEnds() async throws {
         let (ada, id) = try await member("ada")
-        let other = try #require(try await accounts.logIn.execute(email: "ada@example.org", password: "Member-Pass1").session)
+        let other = try #require(try await accounts.logIn.execute(login: "ada@example.org", password: "Member-Pass1").session)
         try await accounts.closeAccount.own(by: ada)
         await #expect(throws: Unauthenticated.self) { try await accounts.authenticate.execute(token: other.token) }
         await #expect(throws: InvalidCredentials.self) {
-            try await accounts.logIn.execute(email: "ada@example.org", password: "Member-Pass1")
+            try await accounts.logIn.execute(login: "ada@example.org", password: "Member-Pass1")
         }
         #expect(try await h.t.database.accounts.account(id) == nil)
         await #expect(throws: NotFound.self) { try await accounts.members.find("ada@example.org", by: .cliOperator) }
@@ -39,7 +39,7 @@ struct ClosingUseCaseTests {
         // The address is free: a new account takes it, with a new id, and logs in.
         let (_, again) = try await member("ada")
         #expect(again != id)
-        #expect(try await accounts.logIn.execute(email: "ada@example.org", password: "Member-Pass1").account.id == again)
+        #expect(try await accounts.logIn.execute(login: "ada@example.org", password: "Member-Pass1").account.id == again)
     }
 
     @Test func theAccountStaysOpenWhileBooksAreOutOrAwaited() async throws {
@@ -121,8 +121,8 @@ struct ClosingUseCaseTests {
         let name = "Zenobia Quartermaine"
         let dune = try await h.book("Dune")
         let (zenobia, id) = try await member(name, email: email)
-        await #expect(throws: InvalidCredentials.self) { try await accounts.logIn.execute(email: email, password: "Wrong-Pass1") }
-        _ = try await accounts.logIn.execute(email: email, password: "Member-Pass1")
+        await #expect(throws: InvalidCredentials.self) { try await accounts.logIn.execute(login: email, password: "Wrong-Pass1") }
+        _ = try await accounts.logIn.execute(login: email, password: "Member-Pass1")
         let loan = try await h.circulation.borrow.execute([dune], by: zenobia)[0]
         _ = try await h.circulation.giveBack.execute(loan.id, by: zenobia)
         let (bob, _) = try await member("bob")

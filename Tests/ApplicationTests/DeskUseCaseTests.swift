@@ -30,7 +30,7 @@ struct DeskLibrary {
     func signUp(_ email: String, role: Role = .member) async throws -> (Principal, AccountSummary) {
         let form = SignupForm(email: email, password: "Member-Pass1", displayName: String(email.prefix { $0 != "@" }), country: "FR")
         let made = try await library.accounts.signUp.execute(form, role: role, by: role == .librarian ? .cliOperator : .anonymous)
-        let session = try await library.accounts.logIn.execute(email: email, password: "Member-Pass1")
+        let session = try await library.accounts.logIn.execute(login: email, password: "Member-Pass1")
         return (try await library.accounts.authenticate.execute(token: try #require(session.session?.token)), made.account)
     }
 }
@@ -168,7 +168,7 @@ struct DeskUseCaseTests {
         // A session opened before cards: the member is told how to get one.
         let old = UserID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", 0xA00))!)
         await #expect(throws: NoCardYet()) { try await desk.myCard.execute(by: .user(old, .member, SessionID(UUID()))) }
-        let signedIn = try await t.library.accounts.logIn.execute(email: "old@example.org", password: "Member-Pass1")
+        let signedIn = try await t.library.accounts.logIn.execute(login: "old@example.org", password: "Member-Pass1")
         #expect(signedIn.account.cardNumber != nil)
         #expect(try await desk.issueCards.execute(by: librarian) == 1)
         #expect(try await desk.issueCards.execute(by: .cliOperator) == 0)

@@ -41,7 +41,7 @@ struct HistoryChangesTests {
         _ = try await t.library.accounts.passwords.issueResetCode.execute("ada@example.org", by: .cliOperator)
         // When she logs in again later
         t.clock.advance(by: 3_600)
-        _ = try await t.library.accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1")
+        _ = try await t.library.accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1")
         // Then each session and the code list their own fields, none compared with another's
         let sessions = try await changes(.member(email: "ada@example.org"), "user.session-opened.v1")
         #expect(sessions.count == 2)

@@ -27,7 +27,7 @@ struct HoldLibrary {
         let id = try await t.library.accounts.members.find("lib@example.org", by: .cliOperator)
         _ = try await t.library.accounts.changeRole.execute(id, to: .librarian, by: .cliOperator)
         let token = try #require(
-            try await t.library.accounts.logIn.execute(email: "lib@example.org", password: "Member-Pass1").session?.token)
+            try await t.library.accounts.logIn.execute(login: "lib@example.org", password: "Member-Pass1").session?.token)
         return try await t.library.accounts.authenticate.execute(token: token)
     }
 

@@ -57,11 +57,11 @@ struct LoginAbuseTests {
         try await signUpAda()
         for _ in 1...5 {
             await #expect(throws: InvalidCredentials.self) {
-                try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-pass1")
+                try await accounts.logIn.execute(login: "ada@example.org", password: "Wrong-pass1")
             }
         }
         let before = hasher.runs.withLock { $0 }
-        await #expect(throws: LoginThrottled.self) { try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1") }
+        await #expect(throws: LoginThrottled.self) { try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1") }
         #expect(hasher.runs.withLock { $0 } == before)
     }
 
@@ -70,12 +70,12 @@ struct LoginAbuseTests {
         let head = try await t.library.health.headPosition()
         for n in 1...4 {
             await #expect(throws: InvalidCredentials.self) {
-                try await accounts.logIn.execute(email: "guess\(n)@example.org", password: "Wrong-pass1")
+                try await accounts.logIn.execute(login: "guess\(n)@example.org", password: "Wrong-pass1")
             }
         }
         #expect(try await t.library.health.headPosition() == head)
         await #expect(throws: InvalidCredentials.self) {
-            try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-pass1")
+            try await accounts.logIn.execute(login: "ada@example.org", password: "Wrong-pass1")
         }
         #expect(try await t.library.health.headPosition() == head + 1, "an account's failed login stays in its trail")
     }
@@ -84,26 +84,26 @@ struct LoginAbuseTests {
         try await signUpAda()
         for _ in 1...5 {
             await #expect(throws: InvalidCredentials.self) {
-                try await accounts.logIn.execute(email: "ADA@example.org", password: "Wrong-pass1", client: "203.0.113.5")
+                try await accounts.logIn.execute(login: "ADA@example.org", password: "Wrong-pass1", client: "203.0.113.5")
             }
             t.clock.advance(by: 61)  // the client's attempt bucket refills; the failures stay
         }
         await #expect(throws: LoginThrottled.self) {
-            try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1", client: "203.0.113.5")
+            try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1", client: "203.0.113.5")
         }
-        #expect(try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1", client: "198.51.100.7").session != nil)
-        #expect(try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1").session != nil)
+        #expect(try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1", client: "198.51.100.7").session != nil)
+        #expect(try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1").session != nil)
     }
 
     @Test func oneClientGetsItsBurstThenWaits() async throws {
         for n in 1...3 {
             await #expect(throws: InvalidCredentials.self) {
-                try await accounts.logIn.execute(email: "x\(n)@example.org", password: "Wrong-pass1", client: "203.0.113.9")
+                try await accounts.logIn.execute(login: "x\(n)@example.org", password: "Wrong-pass1", client: "203.0.113.9")
             }
         }
         let runs = hasher.runs.withLock { $0 }
         await #expect(throws: TooManyAttempts(retryAfter: 60)) {
-            try await accounts.logIn.execute(email: "x4@example.org", password: "Wrong-pass1", client: "203.0.113.9")
+            try await accounts.logIn.execute(login: "x4@example.org", password: "Wrong-pass1", client: "203.0.113.9")
         }
         await #expect(throws: TooManyAttempts.self) {
             try await accounts.signUp.execute(
@@ -112,14 +112,14 @@ struct LoginAbuseTests {
         #expect(hasher.runs.withLock { $0 } == runs, "a refused attempt hashes nothing")
         t.clock.advance(by: 60)
         await #expect(throws: InvalidCredentials.self) {
-            try await accounts.logIn.execute(email: "x5@example.org", password: "Wrong-pass1", client: "203.0.113.9")
+            try await accounts.logIn.execute(login: "x5@example.org", password: "Wrong-pass1", client: "203.0.113.9")
         }
     }
 
     @Test func aPasswordTypedDecomposedMatchesItsComposedSpelling() async throws {
         _ = try await accounts.signUp.execute(
             SignupForm(email: "zoe@example.org", password: "Caf\u{E9}-Pass1", country: "FR"), by: .anonymous)
-        #expect(try await accounts.logIn.execute(email: "zoe@example.org", password: "Cafe\u{301}-Pass1").session != nil)
+        #expect(try await accounts.logIn.execute(login: "zoe@example.org", password: "Cafe\u{301}-Pass1").session != nil)
     }
 }
 

@@ -8,7 +8,7 @@ enum MessageKey: CaseIterable {
         noCopyAvailable
     case duplicateISBN, loanAlreadyReturned, renewalLimitReached, overdueCannotBeRenewed, othersWaiting, loanIDInUse, loanLimitReached
     case tooManyInOneRequest, blockedByOverdue, bookAskedTwice, copyOnShelf, alreadyHolding, holdOnBorrowedBook, holdLimitReached
-    case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, invalidCredentials
+    case copiesKeptForOthers, copiesKeptCannotGo, holdIDInUse, unauthenticated, forbidden, emailTaken, usernameTaken, invalidCredentials
     case wrongPassword, resetCodeRefused
     case lastLibrarian, librarianOnlyOnCommandLine
     case closingWithLoans, closingWithHolds
@@ -60,6 +60,7 @@ enum MessageSamples {
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden
         case .emailTaken: .emailTaken
+        case .usernameTaken: .usernameTaken
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled
         case .tooManyAttempts: .tooManyAttempts
@@ -119,6 +120,7 @@ enum MessageSamples {
         case .unauthenticated: .unauthenticated
         case .forbidden: .forbidden(.librarianOnly)
         case .emailTaken: .emailTaken
+        case .usernameTaken: .usernameTaken
         case .invalidCredentials: .invalidCredentials
         case .loginThrottled: .loginThrottled(until: Date(timeIntervalSince1970: 1_796_601_600))
         case .tooManyAttempts: .tooManyAttempts(retryAfterSeconds: 30)
@@ -147,7 +149,8 @@ enum FieldProblemKey: CaseIterable {
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case passwordsDiffer, notAResetCode
-    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, taken, notAWebAddress, notAnIPAddress, folderUnusable, folderMissing
+    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, taken, notAWebAddress, notAnIPAddress, folderUnusable,
+        folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
     case notACardNumber, notAMemberReference
@@ -189,6 +192,7 @@ enum FieldProblemSamples {
         case .unknownSearchField: .unknownSearchField
         case .emptySearchField: .emptySearchField
         case .notAWorkKey: .notAWorkKey
+        case .notAUsername: .notAUsername
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress
@@ -237,6 +241,7 @@ enum FieldProblemSamples {
         case .unknownSearchField: .unknownSearchField("colour", known: ["author", "title", "isbn", "publisher"])
         case .emptySearchField: .emptySearchField("author")
         case .notAWorkKey: .notAWorkKey
+        case .notAUsername: .notAUsername
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress("10.0.0.300")

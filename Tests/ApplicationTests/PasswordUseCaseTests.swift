@@ -20,7 +20,7 @@ struct PasswordUseCaseTests {
     func ada(password: String = "Analytical-1") async throws -> (first: String, second: String) {
         let form = SignupForm(email: "ada@example.org", password: password, displayName: "Ada", country: "GB")
         let first = try #require(try await accounts.signUp.execute(form, by: .anonymous).session?.token)
-        let second = try #require(try await accounts.logIn.execute(email: "ada@example.org", password: password).session?.token)
+        let second = try #require(try await accounts.logIn.execute(login: "ada@example.org", password: password).session?.token)
         return (first, second)
     }
 
@@ -32,8 +32,8 @@ struct PasswordUseCaseTests {
         #expect(ended == 1)
         await #expect(throws: Unauthenticated()) { try await accounts.authenticate.execute(token: first) }
         _ = try await signedIn(second)
-        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1") }
-        #expect(try await accounts.logIn.execute(email: "ada@example.org", password: "Difference-2").session != nil)
+        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1") }
+        #expect(try await accounts.logIn.execute(login: "ada@example.org", password: "Difference-2").session != nil)
     }
 
     @Test func aChangeFollowsThePolicyAndNeedsTheRightCurrentPassword() async throws {
@@ -59,14 +59,14 @@ struct PasswordUseCaseTests {
         }
         for _ in 1...2 {
             await #expect(throws: InvalidCredentials()) {
-                try await accounts.logIn.execute(email: "ada@example.org", password: "Guess-1234", client: "203.0.113.5")
+                try await accounts.logIn.execute(login: "ada@example.org", password: "Guess-1234", client: "203.0.113.5")
             }
         }
         await #expect(throws: LoginThrottled.self) {
             try await passwords.change.execute(current: "Analytical-1", new: "Difference-2", client: "203.0.113.5", by: me)
         }
         await #expect(throws: LoginThrottled.self) {
-            try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1", client: "203.0.113.5")
+            try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1", client: "203.0.113.5")
         }
         try await passwords.change.execute(current: "Analytical-1", new: "Difference-2", client: "198.51.100.7", by: me)
     }
@@ -93,7 +93,7 @@ struct PasswordUseCaseTests {
             email: "Ada@Example.org", code: code.lowercased().replacingOccurrences(of: "-", with: " "), newPassword: "Fresh-Start-3",
             by: .anonymous)
         for token in [first, second] { await #expect(throws: Unauthenticated()) { try await accounts.authenticate.execute(token: token) } }
-        #expect(try await accounts.logIn.execute(email: "ada@example.org", password: "Fresh-Start-3").session != nil)
+        #expect(try await accounts.logIn.execute(login: "ada@example.org", password: "Fresh-Start-3").session != nil)
         await #expect(throws: ResetCodeRefused()) {
             try await passwords.reset.execute(email: "ada@example.org", code: code, newPassword: "Again-Fresh-4", by: .anonymous)
         }
@@ -197,7 +197,7 @@ struct PasswordAttemptTests {
                 accounts: t.database.accounts, countries: try BundledCountryDirectory(), geolocator: NoGeolocation(),
                 loginFailures: t.database.loginFailures(), settings: settings))
         await #expect(throws: InvalidCredentials()) {
-            try await accounts.logIn.execute(email: "x@example.org", password: "Wrong-pass1", client: "203.0.113.9")
+            try await accounts.logIn.execute(login: "x@example.org", password: "Wrong-pass1", client: "203.0.113.9")
         }
         await #expect(throws: ResetCodeRefused()) {
             try await accounts.passwords.reset.execute(

@@ -90,8 +90,8 @@ struct ProfileUseCaseTests {
         #expect(Set(appended.map(\.metadata.correlationID)).count == 1, "one append")
         #expect(appended.count == 3)
         // Logins follow the address; the old one is free for anyone.
-        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1") }
-        #expect(try await accounts.logIn.execute(email: "ada@lovelace.org", password: "Analytical-1").account.id == (try id(ada)))
+        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1") }
+        #expect(try await accounts.logIn.execute(login: "ada@lovelace.org", password: "Analytical-1").account.id == (try id(ada)))
         #expect(try await accounts.members.find("ada@lovelace.org", by: .cliOperator) == (try id(ada)))
         await #expect(throws: NotFound(.user, "ada@example.org")) { try await accounts.members.find("ada@example.org", by: .cliOperator) }
         _ = try await member("ada@example.org")
@@ -112,14 +112,14 @@ struct ProfileUseCaseTests {
     @Test func theLoginThrottleFollowsTheAccountToItsNewAddress() async throws {
         let ada = try await member("ada@example.org")
         for _ in 1...4 {
-            await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: "ada@example.org", password: "Wrong-1!") }
+            await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: "ada@example.org", password: "Wrong-1!") }
         }
         _ = try await accounts.editProfile.execute(ProfileForm(email: "ada@lovelace.org"), by: ada)
-        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(email: "ada@lovelace.org", password: "Wrong-1!") }
-        await #expect(throws: LoginThrottled.self) { try await accounts.logIn.execute(email: "ada@lovelace.org", password: "Analytical-1") }
+        await #expect(throws: InvalidCredentials()) { try await accounts.logIn.execute(login: "ada@lovelace.org", password: "Wrong-1!") }
+        await #expect(throws: LoginThrottled.self) { try await accounts.logIn.execute(login: "ada@lovelace.org", password: "Analytical-1") }
         // Whoever takes the old address starts with no failures.
         _ = try await member("ada@example.org")
-        #expect(try await accounts.logIn.execute(email: "ada@example.org", password: "Analytical-1").session != nil)
+        #expect(try await accounts.logIn.execute(login: "ada@example.org", password: "Analytical-1").session != nil)
     }
 
     @Test func theLastLibrarianCanNeitherDemoteThemselvesNorBeDemoted() async throws {

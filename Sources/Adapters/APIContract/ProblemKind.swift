@@ -35,6 +35,7 @@ struct ProblemKind {
         case is ResetCodeRefused: self = .resetCodeRefused
         case let error as AccountRefused: self = Self.of(error)
         case is EmailTaken: self.init(status: 409, slug: "email-taken", title: "Conflict", fields: [FieldError("email", .taken)])
+        case is UsernameTaken: self.init(status: 409, slug: "username-taken", title: "Conflict", fields: [FieldError("username", .taken)])
         case is SearchUnavailable: self.init(status: 503, slug: "search-unavailable", title: "Service Unavailable")
         case is CountryListUnavailable: self.init(status: 503, slug: "countries-unavailable", title: "Service Unavailable")
         case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")

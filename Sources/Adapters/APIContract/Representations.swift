@@ -10,7 +10,8 @@ extension Components.Schemas.User {
     public init(_ a: AccountSummary) {
         self.init(
             id: a.id.description, email: a.email.value, displayName: a.displayName, country: a.country,
-            role: a.role == .librarian ? .librarian : .member, registeredAt: a.registeredAt, cardNumber: a.cardNumber?.digits)
+            role: a.role == .librarian ? .librarian : .member, registeredAt: a.registeredAt, username: a.username?.value,
+            cardNumber: a.cardNumber?.digits)
     }
 }
 

@@ -17,12 +17,14 @@ struct SignUpCommand: AsyncParsableCommand {
     @Option(help: "Your email address.") var email: String
     @Option(help: "The name shown to librarians (default: the part of the email before @).") var name: String?
     @Option(help: "ISO 3166-1 alpha-2 country code, e.g. FR (see `shelfmark countries list`).") var country: String
+    @Option(help: "An optional login name, for apps that log in with one (BitBooks): 3 to 32 letters, digits, . - _")
+    var username: String?
     @Flag(help: "Log in as the new account: later commands run as it until `shelfmark logout`.") var login = false
 
     func run() async throws {
         let library = try await global.library()
         let actor = try await SavedSession.actor(library)
-        let form = SignupForm(email: email, password: try PasswordPrompt.new(), displayName: name, country: country)
+        let form = SignupForm(email: email, password: try PasswordPrompt.new(), displayName: name, country: country, username: username)
         // A session is opened when it is saved, or shown as the API shows it (--json).
         let signedIn = try await library.accounts.signUp.execute(
             form, openSession: login || global.json, by: try await SavedSession.principal(library))
@@ -42,11 +44,17 @@ struct LogInCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Option(help: "Your email address.") var email: String
+    @Option(help: "Your email address.") var email: String?
+    @Option(help: "Or the login name you chose (`shelfmark account edit --username`).") var username: String?
+
+    func validate() throws {
+        guard (email == nil) != (username == nil) else { throw usage(.exactlyOneOf(["--email", "--username"])) }
+    }
 
     func run() async throws {
         let library = try await global.library()
-        let signedIn = try await library.accounts.logIn.execute(email: email, password: try PasswordPrompt.existing())
+        let login = email ?? username ?? ""
+        let signedIn = try await library.accounts.logIn.execute(login: login, password: try PasswordPrompt.existing())
         if let session = signedIn.session { try SavedSession.save(session.token) }
         if global.json { return try printJSON(try await signedInAnswer(signedIn, library)) }
         print(say(.loggedIn(email: signedIn.account.email.value)))

@@ -10,15 +10,19 @@ extension LibraryAPI {
 
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
-        let form = SignupForm(email: body.email, password: body.password, displayName: body.displayName, country: body.country)
+        let form = SignupForm(
+            email: body.email, password: body.password, displayName: body.displayName, country: body.country, username: body.username)
         let account = try await signedIn(try await accounts.signUp.execute(form, client: RequestScope.clientIP, by: principal))
         return .created(.init(headers: .init(location: Locations.account), body: .json(account)))
     }
 
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
+        guard let login = body.email ?? body.username, body.email == nil || body.username == nil else {
+            throw InvalidInput("email", .exactlyOneOf(["email", "username"]))
+        }
         let session = try await signedIn(
-            try await accounts.logIn.execute(email: body.email, password: body.password, client: RequestScope.clientIP))
+            try await accounts.logIn.execute(login: login, password: body.password, client: RequestScope.clientIP))
         return .created(.init(headers: .init(location: Locations.account), body: .json(session)))
     }
 
@@ -38,7 +42,7 @@ extension LibraryAPI {
 
     func editMe(_ input: Operations.EditMe.Input) async throws -> Operations.EditMe.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
-        let form = ProfileForm(displayName: body.displayName, country: body.country, email: body.email)
+        let form = ProfileForm(displayName: body.displayName, country: body.country, email: body.email, username: body.username)
         return .ok(.init(body: .json(.init(try await accounts.editProfile.execute(form, by: principal)))))
     }
 

@@ -15,7 +15,7 @@ struct AccountsProjection: SQLiteProjection {
     func apply(_ recorded: RecordedEvent, _ db: Database) throws {
         switch recorded.event {
         case .user(let event): try apply(event, at: recorded.metadata.recordedAt, db)
-        case .book, .emailClaim, .loan, .patron, .inbox, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey: return
+        case .book, .emailClaim, .loan, .patron, .inbox, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey, .usernameClaim: return
         }
     }
 
@@ -39,6 +39,11 @@ struct AccountsProjection: SQLiteProjection {
         case .cardIssued(let e):
             guard let card = e.card.known else { return }  // erased: the account is closed, its row goes with it
             try db.cached(sql: "UPDATE accounts SET card_number = ? WHERE id = ?", arguments: [card.digits, e.user.description])
+        case .usernameChosen(let e):
+            guard let name = e.username.known else { return }  // erased: the account is closed, its row goes with it
+            try db.cached(sql: "UPDATE accounts SET username = ? WHERE id = ?", arguments: [name.value, e.user.description])
+        case .usernameDropped(let e):
+            try db.cached(sql: "UPDATE accounts SET username = NULL WHERE id = ?", arguments: [e.user.description])
         case .sessionOpened(let e):
             try db.cached(
                 sql: "INSERT INTO sessions (token_digest, session_id, user_id, expires_at) VALUES (?, ?, ?, ?)",
@@ -96,6 +101,7 @@ public struct SQLiteAccounts: Accounts {
         return AccountSummary(
             id: id, email: try EmailAddress(parsing: row["email"]), displayName: row["display_name"], country: row["country"],
             role: role, registeredAt: try Timestamp.parse(row["registered_at"]),
-            cardNumber: try (row["card_number"] as String?).map { try CardNumber(parsing: $0) })
+            cardNumber: try (row["card_number"] as String?).map { try CardNumber(parsing: $0) },
+            username: try (row["username"] as String?).map { try Username(parsing: $0) })
     }
 }

@@ -28,7 +28,7 @@ struct BookmarksProjection: SQLiteProjection {
                 ])
         case .bookmark(.removed(let e)):
             try db.cached(sql: "DELETE FROM bookmarks WHERE member_id = ? AND key = ?", arguments: [e.member.description, e.key])
-        case .book, .user, .emailClaim, .loan, .patron, .inbox, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey:
+        case .book, .user, .emailClaim, .loan, .patron, .inbox, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey, .usernameClaim:
             return
         }
     }

@@ -28,7 +28,7 @@ struct CatalogueProjection: SQLiteProjection {
             guard let name = e.displayName, !name.isEmpty else { return }
             try renameLastCheckouts(of: e.user, to: name, db)
         case .loan(.renewed), .loan(.returned), .loan(.noticeIssued), .user, .emailClaim, .patron, .inbox, .bookmark, .isbnClaim, .hold,
-            .cardClaim, .walkIn, .appKey:
+            .cardClaim, .walkIn, .appKey, .usernameClaim:
             return
         }
     }

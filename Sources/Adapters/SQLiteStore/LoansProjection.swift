@@ -63,7 +63,7 @@ struct LoansProjection: SQLiteProjection {
             // A member's loans name them as they are called now.
             guard let name = e.displayName, !name.isEmpty else { return }
             try db.cached(sql: "UPDATE loans SET borrower_name = ? WHERE borrower_id = ?", arguments: [name, e.user.description])
-        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey:
+        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey, .usernameClaim:
             return
         }
     }

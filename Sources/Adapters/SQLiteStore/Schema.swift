@@ -163,6 +163,8 @@ enum Schema {
         migrator.registerMigration("v12-holds") { db in try HoldsProjection.migrate(db) }
         migrator.registerMigration("v13-cards") { db in try CardsMigration.migrate(db) }
         migrator.registerMigration("v15-personal-keys") { db in try PersonalKeys.migrate(db) }
+        // The accounts read model shows each member's login name (the claim streams decide who has one).
+        migrator.registerMigration("v16-usernames") { db in try db.execute(sql: "ALTER TABLE accounts ADD COLUMN username TEXT") }
         // The Prolific API: its keys (by digest) and the small numbers it names books by.
         migrator.registerMigration("v17-prolific") { db in
             try AppKeysProjection.migrate(db)

@@ -6,6 +6,12 @@ public struct EmailTaken: MessageConvertible, Equatable, Sendable {
     public var message: Message { .emailTaken }
 }
 
+/// Another account has this login name.
+public struct UsernameTaken: MessageConvertible, Equatable, Sendable {
+    public init() {}
+    public var message: Message { .usernameTaken }
+}
+
 /// Wrong email or password; deliberately does not say which.
 public struct InvalidCredentials: MessageConvertible, Equatable, Sendable {
     public init() {}

@@ -88,6 +88,7 @@ public struct AccountUseCases: Sendable {
     public let listUsers: ListUsers
     public let members: MemberDirectory
     public let countries: CountryUseCases
+    public let usernames: Usernames
 
     public init(_ deps: AccountDependencies) {
         signUp = SignUp(deps: deps)
@@ -101,6 +102,7 @@ public struct AccountUseCases: Sendable {
         editProfile = EditProfile(deps: deps)
         listUsers = ListUsers(deps: deps)
         members = MemberDirectory(deps: deps)
+        usernames = Usernames(deps: deps)
         countries = CountryUseCases(countries: deps.countries, geolocator: deps.geolocator)
     }
 }

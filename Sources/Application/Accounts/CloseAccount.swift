@@ -44,6 +44,7 @@ public struct CloseAccount: Sendable {
             }
             // Released first: the release is sealed with the key that `user.closed` then deletes.
             try await transaction.releaseEmail(account.email, of: user)
+            if let name = account.username { try await transaction.releaseUsername(name, of: user) }
             transaction.record(loaded, closed)
             return account.email
         }

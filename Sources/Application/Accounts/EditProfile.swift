@@ -1,6 +1,6 @@
 import Domain
 
-/// A member changes their own display name, country or email, any of them, checked as signup
+/// A member changes their own display name, country, email or username, any of them, checked as signup
 /// checks them. A new address is claimed and the old one released in the same atomic append as
 /// the change (an address taken by another account is refused as at signup); the login throttle's
 /// failures follow the account to its new address.
@@ -26,6 +26,7 @@ public struct EditProfile: Sendable {
                 try await transaction.releaseEmail(account.email, of: user)
                 previous = account.email
             }
+            if let request = change.username { events += try await transaction.changeUsername(request, of: account) }
             transaction.record(loaded, events)
             return previous
         }

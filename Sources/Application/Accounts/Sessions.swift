@@ -1,17 +1,22 @@
 import Domain
 import Foundation
 
-/// Logs in with email and password. Limited per client address; throttled per address and
-/// client, so a stranger's failures never lock the owner out; a throttled attempt costs no
-/// bcrypt. An account's logins are events; failures for addresses without one are not.
+/// Logs in with an email address or a username, and a password. Limited per client address;
+/// throttled per address and client (a username counts as its account's address, so both
+/// spellings share one throttle), so a stranger's failures never lock the owner out; a throttled
+/// attempt costs no bcrypt. An account's logins are events; failures for addresses without one are not.
 public struct LogIn: Sendable {
     let deps: AccountDependencies
 
-    /// Logs in from `client` (the caller's address; nil for the command line).
-    public func execute(email rawEmail: String, password typed: String, client: String? = nil) async throws -> SignedIn {
+    /// Logs in from `client` (the caller's address; nil for the command line); `login` is an email
+    /// address or a username (it has no `@`).
+    public func execute(login: String, password typed: String, client: String? = nil) async throws -> SignedIn {
         try deps.admit(client)
         if let tooLong = PasswordPolicy.tooLong(typed) { throw InvalidInput([tooLong]) }
-        guard let email = try? EmailAddress(parsing: rawEmail) else { throw InvalidCredentials() }
+        guard let email = try await address(of: login) else {
+            _ = try? await deps.hasher.hash(PasswordPolicy.normalized(typed))  // as slow as a wrong password
+            throw InvalidCredentials()
+        }
         let runner = deps.runner
         let now = runner.clock.now()
         let place = client ?? "local"
@@ -32,6 +37,13 @@ public struct LogIn: Sendable {
             throw InvalidCredentials()
         }
         return SignedIn(account: try await deps.summary(owner), session: session)
+    }
+
+    /// The address to log in to: `login` itself, or the address of the account that has it as its username.
+    private func address(of login: String) async throws -> EmailAddress? {
+        guard Username.looksLikeUsername(login) else { return try? EmailAddress(parsing: login) }
+        guard let name = try? Username(parsing: login), let owner = try await deps.runner.usernameOwner(name) else { return nil }
+        return try await deps.accounts.account(owner)?.email
     }
 
     /// Whether `typed` is the owner's password; as slow when there is no owner, so timing tells nothing.

@@ -26,6 +26,9 @@ public struct SignUp: Sendable {
             try await transaction.claimEmail(email, for: user)
             let account = try await transaction.load(UserAggregate.self, .user(user))
             var events = try UserAggregate.decide(.register(registration), account.state)
+            if let name = form.chosenUsername, case .registered(let registered) = UserAggregate.fold(events, from: account.state) {
+                events += try await transaction.changeUsername(.choose(name), of: registered)
+            }
             // Every member gets a library card with the account, its number claimed in the same append.
             events += try await deps.runner.issueCard(to: user, in: UserAggregate.fold(events, from: account.state), &transaction)
             var session: SignedIn.Session?

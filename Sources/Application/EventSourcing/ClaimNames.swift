@@ -23,6 +23,9 @@ public struct ClaimNames: Sendable {
     /// The stream claiming an address: `email-hmac-<digest>`.
     public func email(_ address: EmailAddress) -> StreamName { StreamName("email-hmac-" + digest("email", address.value)) }
 
+    /// The stream claiming a login name: `username-hmac-<digest>`.
+    public func username(_ name: Username) -> StreamName { StreamName("username-hmac-" + digest("username", name.value)) }
+
     /// The stream claiming a library card number (its digits): `card-hmac-<digest>`.
     public func card(_ digits: String) -> StreamName { StreamName("card-hmac-" + digest("card", digits)) }
 

@@ -13,13 +13,14 @@ public enum DomainEvent: Equatable, Sendable {
     case hold(HoldEvent)
     case cardClaim(CardClaimEvent)
     case walkIn(WalkInEvent)
+    case usernameClaim(UsernameClaimEvent)
     case appKey(AppKeyEvent)
 
     /// Every aggregate in the log: `EventCodec` reads the stored names each declares.
     static let aggregates: [any EventSourced.Type] = [
         BookAggregate.self, UserAggregate.self, EmailClaimAggregate.self, LoanAggregate.self, PatronAggregate.self,
         InboxAggregate.self, BookmarkAggregate.self, ISBNClaimAggregate.self, HoldQueueAggregate.self, CardClaimAggregate.self,
-        WalkInAggregate.self, AppKeyAggregate.self,
+        WalkInAggregate.self, UsernameClaimAggregate.self, AppKeyAggregate.self,
     ]
 }
 
@@ -141,6 +142,10 @@ extension WalkInAggregate: EventSourced {
 extension StreamName {
     /// The stream of one walk-in borrower's loans, by the name's key (`WalkInName.key`).
     public static func walkIn(_ name: String) -> StreamName { StreamName("walkin-\(WalkInName.key(name))") }
+}
+
+extension UsernameClaimAggregate: EventSourced {
+    public static let logCase = LogCase(DomainEvent.usernameClaim) { if case .usernameClaim(let e) = $0 { e } else { nil } }
 }
 
 extension AppKeyAggregate: EventSourced {

@@ -173,6 +173,7 @@ extension DomainEvent {
         case .cardClaim(let e): e
         case .walkIn(let e): e
         case .appKey(let e): e
+        case .usernameClaim(let e): e
         }
     }
 }

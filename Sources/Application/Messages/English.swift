@@ -66,6 +66,7 @@ public struct English: MessageCatalogue {
             "only the database's operator may export the secrets (password hashes, reset codes): run `shelfmark logout`, then"
                 + " export again to keep them for a backup, or export without --include-secrets"
         case .emailTaken: "an account with this email address already exists"
+        case .usernameTaken: "another account already has this username"
         case .lastLibrarian(let member):
             "\(member.displayName) (\(member.email)) is the library's last librarian and stays one: "
                 + "promote another member to librarian first (shelfmark user promote EMAIL)"

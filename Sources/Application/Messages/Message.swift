@@ -90,6 +90,7 @@ public enum Message: Equatable, Sendable {
     case forbidden(Forbidden.Reason)
     /// The address is taken by another account.
     case emailTaken
+    case usernameTaken
     /// The member is the library's last librarian, so cannot stop being one or close the account.
     case lastLibrarian(MemberName)
     /// An account is not closed while books are on loan to its member (by title, with due dates).

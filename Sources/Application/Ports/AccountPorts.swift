@@ -27,9 +27,14 @@ public struct AccountSummary: Equatable, Sendable {
     public let registeredAt: Date
     /// The library card's number; nil until the card is issued (accounts older than cards).
     public let cardNumber: CardNumber?
+    /// The login name the member chose, if any.
+    public let username: Username?
     public init(
-        id: UserID, email: EmailAddress, displayName: String, country: String, role: Role, registeredAt: Date, cardNumber: CardNumber? = nil
+        id: UserID, email: EmailAddress, displayName: String, country: String, role: Role, registeredAt: Date,
+        cardNumber: CardNumber? = nil,
+        username: Username? = nil
     ) {
+        self.username = username
         self.id = id
         self.email = email
         self.displayName = displayName

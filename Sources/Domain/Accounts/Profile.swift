@@ -29,10 +29,30 @@ public struct EmailChanged: Equatable, Sendable, Codable {
     }
 }
 
+/// A member chose a login name (claimed in the same append; the old one, if any, released).
+public struct UsernameChosen: Equatable, Sendable, Codable {
+    public let user: UserID
+    public let username: Personal<Username>
+    public init(user: UserID, username: Username) {
+        self.user = user
+        self.username = .known(username)
+    }
+}
+
+/// A member gave up their login name (released in the same append).
+public struct UsernameDropped: Equatable, Sendable, Codable {
+    public let user: UserID
+    public init(user: UserID) {
+        self.user = user
+    }
+}
+
 /// A profile change as checked (`ProfileForm.validate`): nil fields stay as they are.
 public struct ProfileChange: Equatable, Sendable {
     public var displayName: String?
     public var country: String?
+    /// The login name asked for, if the form named one (the use case claims it).
+    public var username: UsernameRequest?
     public init(displayName: String? = nil, country: String? = nil) {
         self.displayName = displayName
         self.country = country
@@ -44,7 +64,10 @@ public struct ProfileForm: Sendable {
     public var displayName: String?
     public var country: String?
     public var email: String?
-    public init(displayName: String? = nil, country: String? = nil, email: String? = nil) {
+    /// A new login name; empty drops the one the account has.
+    public var username: String?
+    public init(displayName: String? = nil, country: String? = nil, email: String? = nil, username: String? = nil) {
+        self.username = username
         self.displayName = displayName
         self.country = country
         self.email = email
@@ -70,7 +93,23 @@ public struct ProfileForm: Sendable {
             problems += SignupForm.countryProblems(code)
             change.country = code
         }
+        if let username {
+            do { change.username = username.trimmingWhitespace().isEmpty ? .drop : .choose(try Username(parsing: username)) } catch {
+                problems.append(error)
+            }
+        }
         return (change, address, problems)
+    }
+}
+
+/// What a form asks of the account's login name.
+public enum UsernameRequest: Equatable, Sendable {
+    case choose(Username)
+    case drop
+
+    /// The name the account has once the request is carried out.
+    public var name: Username? {
+        if case .choose(let name) = self { name } else { nil }
     }
 }
 
@@ -98,6 +137,13 @@ extension UserAggregate {
     /// The event of an address change, none when it is the address the account has.
     static func changeEmail(_ email: EmailAddress, _ account: Account) -> [UserEvent] {
         email == account.email ? [] : [.emailChanged(EmailChanged(user: account.id, email: email, previous: account.email))]
+    }
+
+    /// The event of a login name change, none when the account has that name (or none and none is asked).
+    static func changeUsername(_ name: Username?, _ account: Account) -> [UserEvent] {
+        guard name != account.username else { return [] }
+        guard let name else { return [.usernameDropped(UsernameDropped(user: account.id))] }
+        return [.usernameChosen(UsernameChosen(user: account.id, username: name))]
     }
 
     /// The event of a role change, unless it would leave the library without a librarian.

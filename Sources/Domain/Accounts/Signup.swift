@@ -45,8 +45,11 @@ public struct SignupForm: Sendable {
     public var password: String
     public var displayName: String?
     public var country: String
+    /// An optional login name for clients that log in with one; empty means none.
+    public var username: String?
 
-    public init(email: String, password: String, displayName: String? = nil, country: String) {
+    public init(email: String, password: String, displayName: String? = nil, country: String, username: String? = nil) {
+        self.username = username
         self.email = email
         self.password = password
         self.displayName = displayName
@@ -63,7 +66,16 @@ public struct SignupForm: Sendable {
         problems += Self.nameProblems(name)
         let code = country.trimmingWhitespace().uppercased()
         problems += Self.countryProblems(code)
+        if let username, !username.trimmingWhitespace().isEmpty {
+            do { _ = try Username(parsing: username) } catch { problems.append(error) }
+        }
         return (email, name.isEmpty ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
+    }
+
+    /// The login name asked for, once `validate` found no problem with it; nil when none was.
+    public var chosenUsername: Username? {
+        guard let username, !username.trimmingWhitespace().isEmpty else { return nil }
+        return try? Username(parsing: username)
     }
 
     /// What is wrong with a display name (trimmed): too long, or characters names may not hold.

@@ -15,6 +15,8 @@ public enum UserEvent: Equatable, Sendable {
     case profileChanged(ProfileChanged)
     case emailChanged(EmailChanged)
     case cardIssued(CardIssued)
+    case usernameChosen(UsernameChosen)
+    case usernameDropped(UsernameDropped)
 }
 
 /// How the log stores each case: its name, written once here, and its payload.
@@ -32,6 +34,8 @@ extension UserEvent: StoredEvent {
         case profileChanged = "user.profile-changed.v1"
         case emailChanged = "user.email-changed.v1"
         case cardIssued = "user.card-issued.v1"
+        case usernameChosen = "user.username-chosen.v1"
+        case usernameDropped = "user.username-dropped.v1"
     }
 
     public var stored: (type: StoredType, payload: any Encodable & Sendable) {
@@ -47,6 +51,8 @@ extension UserEvent: StoredEvent {
         case .profileChanged(let e): (.profileChanged, e)
         case .emailChanged(let e): (.emailChanged, e)
         case .cardIssued(let e): (.cardIssued, e)
+        case .usernameChosen(let e): (.usernameChosen, e)
+        case .usernameDropped(let e): (.usernameDropped, e)
         }
     }
 
@@ -60,6 +66,8 @@ extension UserEvent: StoredEvent {
         case .profileChanged(let e): PersonalData(subject: e.user, fields: ["displayName", "country"])
         case .emailChanged(let e): PersonalData(subject: e.user, fields: ["email", "previous"])
         case .cardIssued(let e): PersonalData(subject: e.user, fields: ["card"])
+        case .usernameChosen(let e): PersonalData(subject: e.user, fields: ["username"])
+        case .usernameDropped: nil
         }
     }
 
@@ -69,7 +77,7 @@ extension UserEvent: StoredEvent {
         case .registered, .passwordChanged, .passwordReset: ["passwordHash"]
         case .resetCodeIssued: ["codeDigest"]
         case .sessionOpened: ["tokenDigest"]
-        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued, .closed: []
+        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued, .closed, .usernameChosen, .usernameDropped: []
         }
     }
 
@@ -86,6 +94,8 @@ extension UserEvent: StoredEvent {
         case .profileChanged: .profileChanged(try payload.decode())
         case .emailChanged: .emailChanged(try payload.decode())
         case .cardIssued: .cardIssued(try payload.decode())
+        case .usernameChosen: .usernameChosen(try payload.decode())
+        case .usernameDropped: .usernameDropped(try payload.decode())
         }
     }
 }
@@ -153,6 +163,8 @@ public struct Account: Equatable, Sendable {
     public var role: Role
     /// The library card, once issued (members registered before cards get one later).
     public var card: CardNumber? = nil
+    /// The login name chosen for clients that log in with one, if any.
+    public var username: Username? = nil
     /// Sessions not logged out (they may have expired).
     public var sessions: Set<SessionID> = []
     /// The reset code that may still be used, if any.
@@ -177,6 +189,8 @@ public enum UserCommand: Equatable, Sendable {
     case changeProfile(ProfileChange)
     /// Changes the address; the use case claims the new one and releases the old one.
     case changeEmail(EmailAddress)
+    /// Sets the login name (nil drops it); the use case claims the new one and releases the old one.
+    case changeUsername(Username?)
     /// Issues the account's library card with this number (claimed by the use case); nothing when it has one.
     case issueCard(CardNumber)
     case openSession(SessionID, tokenDigest: String, expiresAt: Date)
@@ -241,6 +255,12 @@ public enum UserAggregate: Aggregate {
         case (.registered(var account), .cardIssued(let e)):
             account.card = e.card.known
             return .registered(account)
+        case (.registered(var account), .usernameChosen(let e)):
+            account.username = e.username.known
+            return .registered(account)
+        case (.registered(var account), .usernameDropped):
+            account.username = nil
+            return .registered(account)
         case (_, .closed(let e)):
             return .closed(e.user)
         case (.absent, _), (.closed, _):
@@ -264,6 +284,7 @@ public enum UserAggregate: Aggregate {
         case .changeRole(let role, let others): return try changeRole(role, otherLibrarians: others, account)
         case .changeProfile(let change): return changeProfile(change, account)
         case .changeEmail(let email): return changeEmail(email, account)
+        case .changeUsername(let name): return changeUsername(name, account)
         case .issueCard(let card): return issueCard(card, account)
         case .openSession(let session, let digest, let expiresAt):
             guard !account.sessions.contains(session) else { return [] }

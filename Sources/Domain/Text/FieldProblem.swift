@@ -66,6 +66,8 @@ public enum FieldProblem: Equatable, Sendable {
     case emptySearchField(String)
     /// Not an Open Library work key (`OL27448W`).
     case notAWorkKey
+    /// Not a username: letters, digits, dots, hyphens or underscores, starting with a letter.
+    case notAUsername
     /// Taken by another record (an email address by another account).
     case taken
     /// Not an http(s) URL.

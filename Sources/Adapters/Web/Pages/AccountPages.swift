@@ -33,16 +33,20 @@ struct AccountPages: Sendable {
         _ = try site.visit.requireUser()
         let form = site.form
         func typed(_ name: String) -> String? { form.raw(name).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } }
-        let profile = ProfileForm(displayName: typed("displayName"), country: typed("country"), email: typed("email"))
+        let profile = ProfileForm(
+            displayName: typed("displayName"), country: typed("country"), email: typed("email"), username: typed("username"))
         do {
             let account = try await site.library.accounts.editProfile.execute(profile, by: site.visit.principal)
             return Redirect.see("/account", flash: Words.say(.profileUpdated(email: account.email.description)))
         } catch {
-            let values = ["displayName": typed("displayName") ?? "", "email": typed("email") ?? "", "country": typed("country") ?? ""]
+            let values = [
+                "displayName": typed("displayName") ?? "", "email": typed("email") ?? "", "country": typed("country") ?? "",
+                "username": typed("username") ?? "",
+            ]
             guard var feedback = Feedback(error, values: values) else { throw error }
-            if error is EmailTaken {
+            if error is EmailTaken || error is UsernameTaken {
                 feedback = Feedback(values: values)
-                feedback.add("email", Words.say(error: error) ?? "")
+                feedback.add(error is EmailTaken ? "email" : "username", Words.say(error: error) ?? "")
             }
             return try await account(AccountForms(profile: feedback), status: PageError.of(error).status)
         }
@@ -119,6 +123,8 @@ struct FormPart: Sendable {
 struct AccountView: Sendable {
     let email: String
     let displayName: String
+    /// The login name, or "none" when the member has not chosen one.
+    let username: String
     let country: String
     let countryName: String
     let role: String
@@ -129,12 +135,14 @@ struct AccountView: Sendable {
     /// The profile form's values: as typed after a refusal, else the account's.
     let typedEmail: String
     let typedName: String
+    let typedUsername: String
     let forms: AccountForms
     let closeWord: String
 
     init(_ account: AccountSummary, countries: [CountryOption], countryName: String, forms: AccountForms) {
         email = account.email.description
         displayName = account.displayName
+        username = account.username?.value ?? "none"
         country = account.country
         self.countryName = countryName
         role = account.role == .librarian ? "Librarian" : "Member"
@@ -144,6 +152,7 @@ struct AccountView: Sendable {
         self.countries = countries
         typedEmail = forms.profile.feedback.values["email"] ?? email
         typedName = forms.profile.feedback.values["displayName"] ?? displayName
+        typedUsername = forms.profile.feedback.values["username"] ?? account.username?.value ?? ""
         self.forms = forms
         closeWord = AccountPages.closeWord
     }

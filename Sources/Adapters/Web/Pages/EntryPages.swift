@@ -65,7 +65,7 @@ struct EntryPages: Sendable {
         let next = form["next"]
         do {
             let signed = try await site.library.accounts.logIn.execute(
-                email: form["email"] ?? "", password: form.raw("password") ?? "", client: site.visit.clientIP)
+                login: form["email"] ?? "", password: form.raw("password") ?? "", client: site.visit.clientIP)
             guard let session = signed.session else { throw PageError(.internalServerError, message: Words.say(.serverFailed)) }
             return Redirect.see(Redirect.local(next, or: "/search")).setting(cookie: site.sessionCookie(session))
         } catch {

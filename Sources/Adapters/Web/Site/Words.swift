@@ -28,7 +28,8 @@ enum Words {
     /// The fields' names as the pages' labels say them.
     static let labels = [
         "email": "Email address", "password": "Password", "current": "Current password", "new": "New password",
-        "displayName": "Name", "country": "Country", "title": "Title", "authors": "Authors", "isbn": "ISBN", "copies": "Copies",
+        "displayName": "Name", "username": "Username", "country": "Country", "title": "Title", "authors": "Authors", "isbn": "ISBN",
+        "copies": "Copies",
         "coverUrl": "Cover address", "publisher": "Publisher", "categories": "Categories", "description": "Description",
         "q": "Search words", "member": "Member", "reset-member": "Member", "books": "Books", "at": "Date and time", "book": "Book",
         "name": "Borrower's name", "borrowerName": "Borrower's name", "confirm": "Confirmation", "workKey": "Open Library work",
