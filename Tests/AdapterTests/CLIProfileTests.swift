@@ -124,7 +124,8 @@ struct CLIUsernameTests {
         #expect(login.status == 0 && login.stdout.contains("ada@example.org"), "\(login.stderr)")
         let json = try run("account", "edit", "--username", "lovelace", "--json")
         #expect(json.status == 0 && json.stdout.contains(#""username":"lovelace""#) || json.stdout.contains(#""username" : "lovelace""#))
-        #expect(try run("login", "--username", "ada.l", stdin: "Member-Pass1\n").stderr == "Error: wrong email address or password\n")
+        #expect(
+            try run("login", "--username", "ada.l", stdin: "Member-Pass1\n").stderr == "Error: wrong email address, username or password\n")
         #expect(try run("login", "--username", "lovelace", stdin: "Member-Pass1\n").status == 0)
     }
 

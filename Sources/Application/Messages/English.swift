@@ -81,7 +81,7 @@ public struct English: MessageCatalogue {
         case .librarianOnlyOnCommandLine(let member):
             "only a librarian may do this, and the CLI is acting as \(acting(.member(member, .member))). To switch: "
                 + "shelfmark logout (to act as the operator), or shelfmark login --email ADDRESS (as a librarian)"
-        case .invalidCredentials: "wrong email address or password"
+        case .invalidCredentials: "wrong email address, username or password"
         case .loginThrottled(let until):
             "too many failed logins for this email address from your network address; try again after \(Self.time(until))"
         case .tooManyAttempts(let seconds):
