@@ -52,11 +52,18 @@ struct BitBooksSessionTests {
         let db = TemporaryDatabase()
         let server = try await ServingShelfmark.start(
             database: db.path, log: db.folder.appendingPathComponent("serve.log"), environment: ["SHELFMARK_BITBOOKS_PORT": "0"])
-        defer { _ = server.stop() }
-        let port = try await bitbooksPort(in: server.log)
-        let client = try BitBooksClient(port: port)
-        #expect(try await client.ask("GET_BOOKS") == "[]")
-        #expect(try await client.ask("HELLO") == "Unknown command")
+        let client: BitBooksClient
+        do {
+            client = try BitBooksClient(port: try await bitbooksPort(in: server.log))
+            #expect(try await client.ask("GET_BOOKS") == "[]")
+            #expect(try await client.ask("HELLO") == "Unknown command")
+        } catch {
+            _ = server.stop()
+            throw error
+        }
+        // SIGTERM with a client still connected: a clean stop, status 0.
+        #expect(server.stop() == 0)
+        #expect(await client.closed())
     }
 
     @Test func aBitBooksPortInUseIsOneClearLine() async throws {

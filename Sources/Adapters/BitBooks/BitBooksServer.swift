@@ -45,6 +45,15 @@ public struct BitBooksServer: Service {
             throw BitBooksListenError(host: host, port: port, cause: error)
         }
         await onListening(listener.channel.localAddress?.port ?? port)
+        do {
+            try await accept(listener)
+        } catch is CancellationError {
+            // Graceful shutdown: the connections were cancelled with the listener.
+        }
+    }
+
+    /// Serves each connection in a task of its own, until graceful shutdown cancels them all.
+    private func accept(_ listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>) async throws {
         let open = ConnectionCount()
         try await cancelWhenGracefulShutdown {
             try await withThrowingDiscardingTaskGroup { group in
@@ -102,6 +111,11 @@ public struct BitBooksServer: Service {
         }
         await session.end()
     }
+}
+
+extension BitBooksServer: CustomStringConvertible {
+    /// How logs name the service (not its whole library).
+    public var description: String { "BitBooksServer(\(host):\(port))" }
 }
 
 /// The connections being served.

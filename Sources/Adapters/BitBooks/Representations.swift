@@ -55,10 +55,10 @@ struct NoticeJSON: Encodable, Equatable {
 
 /// The protocol's JSON and dates.
 enum ProtocolJSON {
-    /// `value` as compact JSON on one line (slashes unescaped, as covers' URLs read best).
+    /// `value` as compact JSON on one line, keys sorted (one answer, always the same bytes), slashes unescaped.
     static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
