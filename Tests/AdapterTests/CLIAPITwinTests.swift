@@ -37,6 +37,8 @@ struct CLIAPITwinTests {
         // Issuing the cards older accounts lack is the operator's upkeep; `account card` prints the number, and its --svg file
         // holds exactly the image GET /api/v1/me/card answers (HTTPDeskTests, CLIDeskTests).
         "user issue-cards", "account card",
+        // The Prolific apps' keys: the HTTP API makes none (a key acts as a librarian; the operator or a librarian makes it here).
+        "compat prolific-key create", "compat prolific-key revoke",
     ]
 
     /// Operations no command prints the answer of.

@@ -67,6 +67,7 @@ struct ProlificKeyTests {
             }
             let patch = try await app.send(.patch, "books")
             #expect(patch.status == .methodNotAllowed && patch.headers[.allow] == "GET, HEAD, POST", "\(patch.text)")
+            #expect(patch.error?.contains("/{key}/books") == true && patch.error?.contains(app.key) == false, "\(patch.text)")
             #expect(try await app.send(.get, "clean").status == .methodNotAllowed)
             #expect(try await app.send(.post, "books/1", body: "{}", contentType: "application/json").status == .methodNotAllowed)
         }

@@ -38,7 +38,7 @@ enum ProlificAnswer {
     }
 
     /// The answer to an error: its message in `{"error": ...}`, a 4xx for every refusal.
-    static func error(_ error: any Error, path: String = "") -> Response {
+    static func error(_ error: any Error) -> Response {
         guard let convertible = error as? any MessageConvertible else {
             return json(["error": catalogue.text(Message.serverFailed)], status: .internalServerError)
         }

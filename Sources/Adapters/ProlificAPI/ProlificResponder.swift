@@ -10,8 +10,9 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
     let settings: ProlificSettings
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        let path = request.uri.path
-        guard let (key, route) = ProlificRoute.parse(path) else { return ProlificAnswer.error(AppKeyRefused(.unknownKey)) }
+        guard let (key, route) = ProlificRoute.parse(request.uri.path) else { return ProlificAnswer.error(AppKeyRefused(.unknownKey)) }
+        // Said back without the key: an answer may end up in a log.
+        let path = "/{key}" + request.uri.path.dropFirst(1 + AppKeyText.length)
         do {
             let principal = try await library.appKeys.authenticate.execute(key: key)
             let method = request.method.rawValue
@@ -30,7 +31,7 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
             default: throw ProlificRequestRefused.noSuchPath(path)
             }
         } catch {
-            return ProlificAnswer.error(error, path: path)
+            return ProlificAnswer.error(error)
         }
     }
 
