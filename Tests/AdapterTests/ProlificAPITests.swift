@@ -138,6 +138,18 @@ struct ProlificAPITests {
         }
     }
 
+    @Test func concurrentCheckoutsOfTheLastCopyHaveOneWinner() async throws {
+        try await withProlific { app in
+            _ = try await app.json(.post, "books", #"{"title":"Last copy","author":"X"}"#)
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for n in 1...6 { group.addTask { try await app.json(.put, "books/1", #"{"lastCheckedOutBy":"Reader \#(n)"}"#).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .ok }.count == 1 && statuses.filter { $0 == .conflict }.count == 5, "\(statuses)")
+            #expect(try await app.library.circulation.list.active(by: .cliOperator).total == 1)
+        }
+    }
+
     @Test func deletingOneOrAllAnswersAsTheAppsExpect() async throws {
         try await withProlific { app in
             _ = try await app.json(.post, "books", Self.dune)
