@@ -71,8 +71,21 @@ struct BitBooksSessionTests {
         try await withBitBooks { bitbooks in
             let result = try await shelfmark(["serve", "--port", "0", "--bitbooks-port", "\(bitbooks.port)"], database: db.path)
             #expect(result.status == 2)
-            #expect(result.stderr.hasPrefix("Error: port \(bitbooks.port) is already in use on 127.0.0.1"), "\(result.stderr)")
+            #expect(
+                result.stderr
+                    == "Error: port \(bitbooks.port) is already in use on 127.0.0.1; stop the other server or choose another port with --bitbooks-port\n"
+            )
         }
+    }
+
+    @Test func aBitBooksAddressOfAnotherMachineNamesTheBitBooksOption() async throws {
+        let db = TemporaryDatabase()
+        let result = try await shelfmark(
+            ["serve", "--port", "0", "--bitbooks-port", "0", "--bitbooks-host", "192.0.2.1"], database: db.path)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.hasPrefix("Error: 192.0.2.1 is not an address of this machine; choose one of its addresses with --bitbooks-host"))
+        #expect(!FileManager.default.fileExists(atPath: db.path), "a server that could not start created a database")
     }
 
     @Test func aBadPortSettingIsRefusedNamingIt() throws {

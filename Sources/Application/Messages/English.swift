@@ -136,17 +136,18 @@ public struct English: MessageCatalogue {
         return "\(setting) \(text(problem))\(given)"
     }
 
-    private func cannotListen(_ problem: ListenProblem) -> String {
+    private func cannotListen(_ problem: ListenProblem, port option: String = "--port", host hostOption: String = "--host") -> String {
         switch problem {
+        case .bitbooks(let problem): cannotListen(problem, port: "--bitbooks-port", host: "--bitbooks-host")
         case .portInUse(let host, let port):
-            "port \(port) is already in use on \(host); stop the other server or choose another port with --port"
+            "port \(port) is already in use on \(host); stop the other server or choose another port with \(option)"
         case .portNeedsPrivilege(let host, let port):
-            "port \(port) on \(host) needs privileges this user does not have; choose a port from 1024 up with --port"
+            "port \(port) on \(host) needs privileges this user does not have; choose a port from 1024 up with \(option)"
         case .notAnAddressHere(let host):
-            "\(host) is not an address of this machine; choose one of its addresses with --host "
+            "\(host) is not an address of this machine; choose one of its addresses with \(hostOption) "
                 + "(127.0.0.1 for this machine only, 0.0.0.0 for every network)"
         case .unknownHost(let host):
-            "the host name '\(host.prefix(100))' cannot be found; give an address of this machine with --host, such as 127.0.0.1"
+            "the host name '\(host.prefix(100))' cannot be found; give an address of this machine with \(hostOption), such as 127.0.0.1"
         }
     }
 

@@ -232,6 +232,8 @@ public enum ListenProblem: Equatable, Sendable {
     case notAnAddressHere(host: String)
     /// The host name does not resolve.
     case unknownHost(String)
+    /// One of these, on the BitBooks protocol's address (`--bitbooks-port`, `--bitbooks-host`).
+    indirect case bitbooks(ListenProblem)
 }
 
 /// A service outside the library that a message can name.

@@ -49,9 +49,15 @@ public struct BitBooksSettings: Sendable, Equatable {
 }
 
 extension ListenProblem {
-    /// The failure a BitBooks server's start stands for, or nil.
+    /// The failure a BitBooks server's start stands for, or nil; said with the BitBooks options.
     static func of(bitbooks error: any Error) -> ListenFailure? {
         guard let error = error as? BitBooksListenError else { return nil }
-        return of(error.cause, host: error.host, port: error.port)
+        return of(error.cause, host: error.host, port: error.port).map { .bitbooks($0) }
+    }
+
+    /// `probe` of the BitBooks address these settings name, if any; said with the BitBooks options.
+    static func probe(_ settings: BitBooksSettings) -> ListenFailure? {
+        guard let port = settings.port else { return nil }
+        return probe(host: settings.host, port: port).map { .bitbooks($0) }
     }
 }

@@ -51,9 +51,7 @@ struct LiveEnvironment: CLIEnvironment {
         configuration.prolificForced = options.prolific
         configuration.port = options.port
         configuration.bitbooks = configuration.bitbooks.overridden(port: options.bitbooksPort, host: options.bitbooksHost)
-        if let port = configuration.bitbooks.port, let failure = ListenFailure.probe(host: configuration.bitbooks.host, port: port) {
-            throw failure.configurationError
-        }
+        if let failure = ListenFailure.probe(configuration.bitbooks) { throw failure.configurationError }
         var logger = Logger(label: "shelfmark")
         logger.logLevel = try logLevel()
         configuration.maxConnections = configuration.connectionLimit(openFiles: OpenFiles.raiseSoftLimit())
