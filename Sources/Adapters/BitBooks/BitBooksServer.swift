@@ -93,16 +93,17 @@ public struct BitBooksServer: Service {
                     }
                     defer { group.cancelAll() }
                     for try await read in inbound {
-                        idle.working()
                         for piece in CommandFraming.pieces(of: read) {
                             guard case .command(let bytes) = piece else {
                                 try await outbound.write(ByteBuffer(string: Answer.tooLong + "\n"))
                                 return
                             }
+                            idle.working()
                             let answer = await session.answer(BitBooksCommand(bytes))
+                            idle.waiting()
+                            // A client that never reads its answers stalls this write: the idle clock runs.
                             try await outbound.write(ByteBuffer(string: answer + "\n"))
                         }
-                        idle.waiting()
                     }
                 }
             }

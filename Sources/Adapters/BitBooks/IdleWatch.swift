@@ -1,7 +1,8 @@
 import Synchronization
 
-/// How long a connection has waited for its client: the clock runs only while the server waits
-/// for a command, so a slow answer (a login's password hashing) never counts as the client's silence.
+/// How long a connection has waited for its client: the clock runs while the server waits for a
+/// command or for the client to take an answer, never while it works out an answer (a login's
+/// password hashing is not the client's silence).
 final class IdleWatch: Sendable {
     private let timeout: Duration
     /// nil while a command is being answered, else when the server started waiting.
