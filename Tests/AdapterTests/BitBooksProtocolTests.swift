@@ -28,6 +28,8 @@ struct BitBooksProtocolTests {
             #expect(try await client.ask("ADD_USER Ada Lovelace ADA Secret-Pass1") == "Username already exists")
             let invalid = try await client.ask("ADD_USER Bo Bo 1bo Secret-Pass1")
             #expect(!invalid.isEmpty && invalid != "User added successfully" && invalid != "Username already exists", "\(invalid)")
+            let weak = try await client.ask("ADD_USER Grace Hopper grace short")
+            #expect(weak.hasPrefix("password: "), "\(weak)")
             #expect(
                 try await client.ask("ADD_USER Grace Hopper grace Secret-Pass1")
                     == "Ask a librarian to register you (an account needs an email address); then log in here with your username")

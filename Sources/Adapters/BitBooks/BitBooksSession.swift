@@ -51,7 +51,7 @@ struct BitBooksSession {
         switch command {
         case .unknown: Answer.unknownCommand
         case .misused(let usage): Answer.usage(usage)
-        case .addUser(_, _, let username, _): try await addUser(username)
+        case .addUser(_, _, let username, let password): try await addUser(username, password: password)
         case .logIn(let username, let password): await logIn(username, password)
         case .getBooks: try await books()
         case .getBook(let isbn): try await book(isbn)
@@ -61,13 +61,16 @@ struct BitBooksSession {
         }
     }
 
-    /// Accounts need an email address and a country, which the protocol does not carry: a
-    /// username is checked, and the member is sent to a librarian to register.
-    private func addUser(_ username: String) async throws -> String {
+    /// Accounts need an email address and a country, which the protocol does not carry: the
+    /// username and the password are checked (the password policy's first problem said on one
+    /// line), and the member is sent to a librarian to register.
+    private func addUser(_ username: String, password: String) async throws -> String {
         switch try await library.accounts.usernames.availability(username) {
-        case .taken: Answer.userExists
-        case .invalid(let reason): reason
-        case .free: Answer.askALibrarian
+        case .taken: return Answer.userExists
+        case .invalid(let reason): return reason
+        case .free:
+            guard let problem = PasswordPolicy.problems(password).first else { return Answer.askALibrarian }
+            return Catalogues.english.text(problem)
         }
     }
 
