@@ -60,6 +60,14 @@ struct UsernameUseCaseTests {
         _ = try await signUp("ann@example.org", username: "ada")
     }
 
+    @Test func theDeskFindsAMemberByUsername() async throws {
+        let ada = try await signUp("ada@example.org", username: "ada.l")
+        guard case .user(let id, _, _) = ada else { throw CancellationError() }
+        #expect(try await accounts.members.find("ADA.L", by: .cliOperator) == id)
+        await #expect(throws: NotFound(.user, "bob")) { try await accounts.members.find("bob", by: .cliOperator) }
+        await #expect(throws: Forbidden.self) { try await accounts.members.find("ada.l", by: ada) }
+    }
+
     /// Failures by username and by address count together: two spellings of one account are one throttle.
     @Test func theUsernameAndTheAddressShareOneLoginThrottle() async throws {
         _ = try await signUp("ada@example.org", username: "ada")

@@ -1,12 +1,12 @@
 import Domain
 
-/// Finds a member by email (as typed: any case, any Unicode spelling), by library card number
-/// (as typed or scanned) or by account id. Librarians and the operator only: who has an account
+/// Finds a member by email (as typed: any case, any Unicode spelling), by username, by library
+/// card number (as typed or scanned) or by account id. Librarians and the operator only: who has an account
 /// is not public.
 public struct MemberDirectory: Sendable {
     let deps: AccountDependencies
 
-    /// The account with this email, card number or id, or `NotFound` naming what was asked for;
+    /// The account with this email, username, card number or id, or `NotFound` naming what was asked for;
     /// digits that are no card (their check digits fail) name no card, not an id.
     public func find(_ emailCardOrID: String, by principal: Principal) async throws -> UserID {
         try Authorization.require(.findMember, by: principal)
@@ -18,6 +18,12 @@ public struct MemberDirectory: Sendable {
             let card: CardNumber
             do { card = try CardNumber(parsing: emailCardOrID) } catch { throw NotFound(.card, emailCardOrID) }
             return try await holder(of: card)
+        }
+        if Username.looksLikeUsername(emailCardOrID) {
+            guard let name = try? Username(parsing: emailCardOrID), let owner = try await deps.runner.usernameOwner(name),
+                try await deps.accounts.account(owner) != nil
+            else { throw NotFound(.user, emailCardOrID) }
+            return owner
         }
         guard let email = try? EmailAddress(parsing: emailCardOrID),
             let owner = try await deps.runner.emailClaim(email).owner
