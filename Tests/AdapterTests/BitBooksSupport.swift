@@ -79,18 +79,20 @@ func withBitBooks<T: Sendable>(
     }
 }
 
-/// A BitBooks client: one command per write, answers read a line at a time. Its reads wait on a
-/// thread of their own, off the cooperative pool the server in this process needs.
+/// A BitBooks client: one command per write, and answers read as the original clients read them,
+/// bytes exactly as they arrive (the server ends them with nothing: no newline to trim). Its reads
+/// wait on a thread of their own, off the cooperative pool the server in this process needs.
 final class BitBooksClient: @unchecked Sendable {  // one test uses each client at a time
     let connection: RawConnection
-    private var pending: [UInt8] = []
 
     init(port: Int) throws { connection = try RawConnection(port: port) }
 
-    /// Sends `command` and a newline in one write; returns the answer's line.
+    /// Sends `command` and a newline in one write; returns the one answer that comes back.
     func ask(_ command: String) async throws -> String {
         try send(command + "\n")
-        return try #require(await lines(1).first, "no answer to \(command.prefix(40))")
+        let answer = await answer()
+        try #require(!answer.isEmpty, "no answer to \(command.prefix(40))")
+        return answer
     }
 
     /// Sends `text` as is, in one write.
@@ -102,39 +104,70 @@ final class BitBooksClient: @unchecked Sendable {  // one test uses each client 
         guard sent == bytes.count else { throw POSIXError(.EPIPE) }
     }
 
-    /// The next `count` lines the server sends (without their newlines); fewer when it closes
-    /// the connection or `seconds` pass first (a deadline for a slow machine, never a measure).
-    func lines(_ count: Int, seconds: Double = 30) async -> [String] {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: self.readLines(count, seconds: seconds)) }
-        }
+    /// The next answer: what arrives once the first bytes came, until the connection stays quiet
+    /// for `quietMilliseconds` (answers carry no end marker; each is one write, so it arrives at once), or closes.
+    /// Empty when nothing comes within `seconds` (a deadline for a slow machine, never a measure).
+    func answer(quietMilliseconds: Int32 = 200, seconds: Double = 30) async -> String {
+        let bytes = await offPool { self.readAnswer(quietMilliseconds: quietMilliseconds, seconds: seconds) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Exactly as many bytes as `expected` holds together, in order, with no separator between
+    /// them (fewer when the connection closes or `seconds` pass): what pipelined commands get back.
+    /// No byte past them is read, so anything more the server sent shows in the next read.
+    func answers(_ expected: [String], seconds: Double = 30) async -> String {
+        let count = expected.reduce(0) { $0 + $1.utf8.count }
+        return String(decoding: await bytes(count, seconds: seconds), as: UTF8.self)
+    }
+
+    /// The next `count` bytes the server sends, no more (fewer when it closes or `seconds` pass).
+    func bytes(_ count: Int, seconds: Double = 30) async -> [UInt8] {
+        await offPool { self.readBytes(count, seconds: seconds) }
     }
 
     /// True when the server closes the connection within `seconds`.
     func closed(within seconds: Double = 30) async -> Bool { await connection.waitForClose(seconds: seconds) }
 
-    private func readLines(_ count: Int, seconds: Double) -> [String] {
-        var lines: [String] = []
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    private func readAnswer(quietMilliseconds: Int32, seconds: Double) -> [UInt8] {
+        var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while lines.count < count {
-            if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: pending[..<end], as: UTF8.self))
-                pending.removeSubrange(...end)
-                continue
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while !received.isEmpty || ContinuousClock.now < deadline {
+            var poller = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, received.isEmpty ? 50 : quietMilliseconds) > 0 else {
+                if received.isEmpty { continue }
+                return received  // quiet: the answer is whole
             }
-            guard ContinuousClock.now < deadline else { break }
+            let count = recv(connection.fd, &buffer, buffer.count, 0)
+            if count <= 0 { return received }
+            received += buffer[0..<count]
+        }
+        return received
+    }
+
+    private func readBytes(_ count: Int, seconds: Double) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while received.count < count, ContinuousClock.now < deadline {
             var poller = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }
-            let received = recv(connection.fd, &buffer, buffer.count, 0)
-            if received <= 0 { break }
-            pending += buffer[0..<received]
+            let got = recv(connection.fd, &buffer, min(buffer.count, count - received.count), 0)
+            if got <= 0 { break }
+            received += buffer[0..<got]
         }
-        return lines
+        return received
     }
 }
 
-/// A JSON answer as objects.
+/// A JSON array answer as objects; the answer is the array and nothing more (no line ending).
 func objects(_ answer: String) throws -> [[String: Any]] {
-    try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [[String: Any]], "not a JSON array: \(answer)")
+    #expect(answer.first == "[" && answer.last == "]", "not bare JSON: \(answer.suffix(40))")
+    return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [[String: Any]], "not a JSON array: \(answer)")
+}
+
+/// A JSON object answer; the answer is the object and nothing more (no line ending).
+func object(_ answer: String) throws -> [String: Any] {
+    #expect(answer.first == "{" && answer.last == "}", "not bare JSON: \(answer.suffix(40))")
+    return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any], "not a JSON object: \(answer)")
 }

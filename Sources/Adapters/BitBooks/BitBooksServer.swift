@@ -6,7 +6,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// Serves BitBooks clients over TCP: one task per connection, answering its commands in order,
-/// with its own login. Runs until graceful shutdown.
+/// with its own login. Each answer is its bare text, as the original server sent it (no line
+/// ending: its clients compare one read with the string), in one write. Runs until graceful shutdown.
 public struct BitBooksServer: Service {
     let library: Library
     let host: String
@@ -71,14 +72,15 @@ public struct BitBooksServer: Service {
         }
     }
 
-    /// Over the limit: one line saying so, then the connection closes.
+    /// Over the limit: one answer saying so, then the connection closes.
     private func refuse(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         try? await connection.executeThenClose { _, outbound in
-            try await outbound.write(ByteBuffer(string: Answer.tooManyConnections + "\n"))
+            try await outbound.write(ByteBuffer(string: Answer.tooManyConnections))
         }
     }
 
-    /// Answers a connection's commands, each answer one write, until it closes, stays silent past
+    /// Answers a connection's commands, each answer its text alone in one write (pipelined
+    /// commands' answers follow each other with no separator), until it closes, stays silent past
     /// the idle timeout or sends a line too long; then closes its login.
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         var session = BitBooksSession(library: library, client: connection.channel.remoteAddress?.ipAddress, logger: logger)
@@ -95,14 +97,14 @@ public struct BitBooksServer: Service {
                     for try await read in inbound {
                         for piece in CommandFraming.pieces(of: read) {
                             guard case .command(let bytes) = piece else {
-                                try await outbound.write(ByteBuffer(string: Answer.tooLong + "\n"))
+                                try await outbound.write(ByteBuffer(string: Answer.tooLong))
                                 return
                             }
                             idle.working()
                             let answer = await session.answer(BitBooksCommand(bytes))
                             idle.waiting()
                             // A client that never reads its answers stalls this write: the idle clock runs.
-                            try await outbound.write(ByteBuffer(string: answer + "\n"))
+                            try await outbound.write(ByteBuffer(string: answer))
                         }
                     }
                 }

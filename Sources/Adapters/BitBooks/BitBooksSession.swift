@@ -34,7 +34,7 @@ struct BitBooksSession {
         self.logger = logger
     }
 
-    /// The answer to `command`, one line of text (without its newline).
+    /// The answer to `command`: one line of text, sent as it is (no line ending).
     mutating func answer(_ command: BitBooksCommand) async -> String {
         do {
             return try await answering(command)
