@@ -149,7 +149,7 @@ enum FieldProblemKey: CaseIterable {
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case passwordsDiffer, notAResetCode
-    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, taken, notAWebAddress, notAnIPAddress, folderUnusable,
+    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, taken, notAWebAddress, notAnIPAddress, folderUnusable,
         folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
@@ -193,6 +193,7 @@ enum FieldProblemSamples {
         case .emptySearchField: .emptySearchField
         case .notAWorkKey: .notAWorkKey
         case .notAUsername: .notAUsername
+        case .lookalikeCharacters: .lookalikeCharacters
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress
@@ -242,6 +243,7 @@ enum FieldProblemSamples {
         case .emptySearchField: .emptySearchField("author")
         case .notAWorkKey: .notAWorkKey
         case .notAUsername: .notAUsername
+        case .lookalikeCharacters: .lookalikeCharacters
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress("10.0.0.300")

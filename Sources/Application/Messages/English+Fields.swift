@@ -43,6 +43,7 @@ extension English {
                 + "or put the words in quotes to search for them as they are)"
         case .emptySearchField(let field): "\(field): needs a word or a \"quoted phrase\" after it"
         case .notAWorkKey: "must be an Open Library work key, such as OL27448W"
+        case .lookalikeCharacters: "has characters that look like plain ones but are not (fullwidth letters, ligatures): type them plainly"
         case .notAUsername: "must be letters, digits, dots, hyphens or underscores, starting with a letter"
         case .notAnIPAddress(let text): "must be IP addresses separated by commas; '\(text.prefix(40))' is not one"
         case .folderUnusable(let path): "needs the folder \(path), which cannot be created"

@@ -25,6 +25,17 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
         value = email
     }
 
+    /// An address for a new account or an address change: as `init(parsing:)`, and refusing
+    /// characters that have a plainer twin (fullwidth `ａ`, ligatures such as `ﬁ`, superscripts),
+    /// which would make a second account look like someone else's. Addresses already registered
+    /// keep working: only `parsing` is used to find them.
+    public init(registering raw: String) throws(FieldError) {
+        try self.init(parsing: raw)
+        guard Self.normalized(value.precomposedStringWithCompatibilityMapping) == value else {
+            throw FieldError("email", .lookalikeCharacters)
+        }
+    }
+
     public var description: String { value }
 
     /// NFC, then Unicode case folding (`ß` → `ss`), then NFC again since folding may decompose.

@@ -80,7 +80,7 @@ public struct ProfileForm: Sendable {
         var change = ProfileChange()
         var address: EmailAddress?
         if let email {
-            do { address = try EmailAddress(parsing: email) } catch { problems.append(error) }
+            do { address = try EmailAddress(registering: email) } catch { problems.append(error) }
         }
         if let displayName {
             let name = displayName.trimmingWhitespace()

@@ -60,7 +60,7 @@ public struct SignupForm: Sendable {
     public func validate() -> (email: EmailAddress?, name: String, country: String, problems: [FieldError]) {
         var problems: [FieldError] = []
         var email: EmailAddress?
-        do { email = try EmailAddress(parsing: self.email) } catch { problems.append(error) }
+        do { email = try EmailAddress(registering: self.email) } catch { problems.append(error) }
         problems += PasswordPolicy.problems(password)
         let name = (displayName ?? "").trimmingWhitespace()
         problems += Self.nameProblems(name)

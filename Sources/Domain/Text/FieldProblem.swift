@@ -66,8 +66,6 @@ public enum FieldProblem: Equatable, Sendable {
     case emptySearchField(String)
     /// Not an Open Library work key (`OL27448W`).
     case notAWorkKey
-    /// Not a username: letters, digits, dots, hyphens or underscores, starting with a letter.
-    case notAUsername
     /// Taken by another record (an email address by another account).
     case taken
     /// Not an http(s) URL.
@@ -90,6 +88,10 @@ public enum FieldProblem: Equatable, Sendable {
     case fileUnusable(String)
     /// Not a duration such as `30m`, `6h` or `1d`, from `min` to `max` (written the same way).
     case notADuration(min: String, max: String)
+    /// Not a username: letters, digits, dots, hyphens or underscores, starting with a letter.
+    case notAUsername
+    /// Characters with a plainer twin (fullwidth letters, ligatures): a look-alike of another text.
+    case lookalikeCharacters
 }
 
 /// What a number counts, for a message.
