@@ -86,6 +86,26 @@ struct AuditTests {
         #expect(failed["contiguity"]?.contains("events were removed") == true, "\(failed)")
     }
 
+    /// A revoked Prolific key made live again, or a book's number moved, in the read models: the
+    /// replay gives them back as the log has them, so verify names the row.
+    @Test(arguments: [
+        ("UPDATE app_keys SET revoked = 0", "app_keys"),
+        ("UPDATE catalogue_numbers SET book_id = 'tampered' WHERE number = 1", "catalogue_numbers"),
+    ])
+    func aTamperedOldClientsReadModelIsCaughtByTheReplay(_ sql: String, _ table: String) async throws {
+        let t = try await library()
+        _ = try await t.library.accounts.signUp.execute(
+            SignupForm(email: "lib@example.org", password: "Librarian-1!", country: "FR"), role: .librarian, by: .cliOperator)
+        let key = try await t.library.appKeys.issue.execute(forEmail: "lib@example.org", by: .cliOperator)
+        try await t.library.appKeys.revoke.execute(key: key.key, by: .cliOperator)
+        #expect(failing(try await t.library.verifyLog.execute(by: .cliOperator)).isEmpty)
+        let raw = try DatabaseQueue(path: t.folder.databasePath)
+        try await raw.write { db in try db.execute(sql: sql) }
+        try raw.close()
+        let failed = failing(try await t.library.verifyLog.execute(by: .cliOperator))
+        #expect(failed.keys.sorted() == ["replay"] && failed["replay"]?.contains(table) == true, "\(failed)")
+    }
+
     @Test func aCorruptedReadModelRowIsCaughtByTheReplay() async throws {
         let t = try await library()
         let raw = try DatabaseQueue(path: t.folder.databasePath)

@@ -7,7 +7,7 @@ extension LibraryDatabase {
     /// Read-model tables compared after a replay, with the columns that identify a row.
     static let readModelTables: [(table: String, key: String)] = [
         ("catalogue_books", "id"), ("accounts", "id"), ("sessions", "session_id"), ("loans", "id"), ("notices", "id"),
-        ("bookmarks", "member_id || ' ' || key"), ("holds", "id"),
+        ("bookmarks", "member_id || ' ' || key"), ("holds", "id"), ("app_keys", "digest"), ("catalogue_numbers", "number"),
     ]
 
     /// The first difference (table, key, live row, replayed row), or how much was equal.
