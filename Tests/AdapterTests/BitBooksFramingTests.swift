@@ -25,7 +25,13 @@ struct BitBooksFramingTests {
 
     @Test func wordsAreSplitOnSpacesAndCountedPerCommand() {
         #expect(BitBooksCommand(Array("LOAN ada 1 2 3".utf8)) == .loan(username: "ada", isbns: ["1", "2", "3"]))
-        #expect(BitBooksCommand(Array("LOGIN  ada   pw".utf8)) == .logIn(username: "ada", password: "pw"))
+        // A password is the rest of the line after the space that ends the username, spaces and all.
+        #expect(BitBooksCommand(Array("LOGIN  ada   pw".utf8)) == .logIn(username: "ada", password: "  pw"))
+        #expect(BitBooksCommand(Array("LOGIN spacey Space Pass-12 ".utf8)) == .logIn(username: "spacey", password: "Space Pass-12 "))
+        #expect(
+            BitBooksCommand(Array("ADD_USER Grace  Hopper grace Secret Pass-12".utf8))
+                == .addUser(name: "Grace", surname: "Hopper", username: "grace", password: "Secret Pass-12"))
+        #expect(BitBooksCommand(Array("LOGIN ada ".utf8)) == .misused(usage: "LOGIN USERNAME PASSWORD"))
         #expect(BitBooksCommand(Array("GET_BOOK".utf8)) == .misused(usage: "GET_BOOK ISBN"))
         #expect(BitBooksCommand(Array("LOGIN\tada pw".utf8)) == .unknown)
         #expect(BitBooksCommand([0xFF, 0xFE]) == .unknown)

@@ -148,7 +148,7 @@ struct BitBooksProtocolTests {
 
             // Another connection, logged in as someone else, never sees ada's notices, nor marks them read.
             let bob = try await bitbooks.loggedIn("bob")
-            #expect(try await bob.ask("CHECK_NOTIFICATIONS ada") == "[]")
+            #expect(try await bob.ask("CHECK_NOTIFICATIONS ada") == "You are not logged in as ada")
             #expect(try await bob.ask("CHECK_NOTIFICATIONS bob") == "[]")
 
             let notices = try objects(try await ada.ask("CHECK_NOTIFICATIONS ada"))

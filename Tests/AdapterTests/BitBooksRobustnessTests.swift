@@ -117,7 +117,8 @@ struct BitBooksRobustnessTests {
     @Test func beyondTheConnectionLimitClientsAreToldToComeBackAndOthersAreServed() async throws {
         // Both ends of 1,000 connections live in this process: as many descriptors as the hard limit allows.
         let crowdSize = min(1_000, ((OpenFiles.raiseSoftLimit() ?? 1_024) - 300) / 2)
-        try await withBitBooks(limits: BitBooksLimits(idleTimeout: .seconds(60), maxConnections: 256)) { bitbooks in
+        try await withBitBooks(limits: BitBooksLimits(idleTimeout: .seconds(60), maxConnections: 256, maxConnectionsPerAddress: 1_000)) {
+            bitbooks in
             let crowd = try await offPool { try (0..<crowdSize).map { _ in try RawConnection(port: bitbooks.port) } }
             let refused = await offPool { Self.refusals(crowd, expected: crowdSize - 256, seconds: 60) }
             #expect(refused.count == crowdSize - 256)

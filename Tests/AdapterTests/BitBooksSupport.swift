@@ -49,8 +49,11 @@ struct BitBooksHarness: Sendable {
 }
 
 /// Runs `body` against a BitBooks server started as `serve` starts it, on a fresh library.
+/// A test's clients all connect from 127.0.0.1: the default allows as many from it as in all.
 func withBitBooks<T: Sendable>(
-    limits: BitBooksLimits = BitBooksLimits(idleTimeout: .seconds(60)), _ body: @escaping @Sendable (BitBooksHarness) async throws -> T
+    limits: BitBooksLimits = BitBooksLimits(idleTimeout: .seconds(60), maxConnectionsPerAddress: 256),
+    logger: Logger = Logger(label: "bitbooks-test"),
+    _ body: @escaping @Sendable (BitBooksHarness) async throws -> T
 ) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-bitbooks-\(UUID())")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -63,7 +66,7 @@ func withBitBooks<T: Sendable>(
     let (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: RandomIDsForTests())
     defer { try? database.close() }
     let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-    let server = BitBooksServer(library: library, host: "127.0.0.1", port: 0, limits: limits, logger: Logger(label: "bitbooks-test")) {
+    let server = BitBooksServer(library: library, host: "127.0.0.1", port: 0, limits: limits, logger: logger) {
         listening.yield($0)
     }
     return try await withThrowingTaskGroup(of: T?.self) { group in
@@ -94,6 +97,9 @@ final class BitBooksClient: @unchecked Sendable {  // one test uses each client 
         try #require(!answer.isEmpty, "no answer to \(command.prefix(40))")
         return answer
     }
+
+    /// Ends the sending side (shutdown(SHUT_WR)), as `nc -N` does at the end of its input; answers still come back.
+    func finishSending() { shutdown(connection.fd, Int32(SHUT_WR)) }
 
     /// Sends `text` as is, in one write.
     func send(_ text: String) throws { try connection.send(text) }

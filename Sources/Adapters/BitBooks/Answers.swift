@@ -19,7 +19,11 @@ enum Answer {
     static let serverError = "Server error: try again later"
 
     static func usage(_ usage: String) -> String { "Wrong arguments: \(usage)" }
-    static func noSuchISBN(_ isbn: String) -> String { "No book with ISBN \(isbn)" }
+    /// At most `echoedISBNLength` characters of what the client sent are said back.
+    static func noSuchISBN(_ isbn: String) -> String {
+        "No book with ISBN \(isbn.count > echoedISBNLength ? String(isbn.prefix(echoedISBNLength)) + "…" : isbn)"
+    }
+    static let echoedISBNLength = 20
     static func notLoggedInAs(_ username: String) -> String { "You are not logged in as \(username)" }
     static func noCopies(_ title: String) -> String { "No more copies available for the book: \(title)" }
     static func loansMade(_ max: Int) -> String { "You have already made \(max) loans" }

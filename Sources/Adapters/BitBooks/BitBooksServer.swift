@@ -36,6 +36,8 @@ public struct BitBooksServer: Service {
             listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 1_024)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                // A client that shuts down its sending side (`nc -N`, shutdown(SHUT_WR)) still gets its answers.
+                .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 2 * CommandFraming.maxLineBytes))
                 .bind(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -55,21 +57,33 @@ public struct BitBooksServer: Service {
 
     /// Serves each connection in a task of its own, until graceful shutdown cancels them all.
     private func accept(_ listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>) async throws {
-        let open = ConnectionCount()
+        let open = ConnectionCount(limits: limits)
         try await cancelWhenGracefulShutdown {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { connections in
                     for try await connection in connections {
-                        let admitted = open.admit(limit: limits.maxConnections)
+                        let address = connection.channel.remoteAddress?.ipAddress ?? "unknown"
+                        let admission = open.admit(from: address)
                         group.addTask {
-                            guard admitted else { return await refuse(connection) }
+                            guard admission == .admitted else {
+                                if let count = open.refused(address) { logRefusal(of: address, admission, count: count) }
+                                return await refuse(connection)
+                            }
                             await serve(connection)
-                            open.release()
+                            open.release(from: address)
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Tells the operator a client was turned away: at most one line a minute for each address.
+    private func logRefusal(of address: String, _ admission: ConnectionCount.Admission, count: Int) {
+        let limit =
+            admission == .addressFull
+            ? "it already holds \(limits.maxConnectionsPerAddress) connections" : "the server holds \(limits.maxConnections) connections"
+        logger.notice("BitBooks refused \(count) connection(s) from \(address): \(limit) (at most one such line a minute for each address)")
     }
 
     /// Over the limit: one answer saying so, then the connection closes.
@@ -81,7 +95,8 @@ public struct BitBooksServer: Service {
 
     /// Answers a connection's commands, each answer its text alone in one write (pipelined
     /// commands' answers follow each other with no separator), until it closes, stays silent past
-    /// the idle timeout or sends a line too long; then closes its login.
+    /// the idle timeout or sends a line too long; then closes its login. When the client ends its
+    /// sending side, every command it sent is answered before the connection closes.
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         var session = BitBooksSession(library: library, client: connection.channel.remoteAddress?.ipAddress, logger: logger)
         let idle = IdleWatch(timeout: limits.idleTimeout)
@@ -121,32 +136,18 @@ extension BitBooksServer: CustomStringConvertible {
     public var description: String { "BitBooksServer(\(host):\(port))" }
 }
 
-/// The connections being served.
-final class ConnectionCount: Sendable {
-    private let count = Mutex(0)
-
-    /// Counts one more connection if fewer than `limit` are served; false when it must be refused.
-    func admit(limit: Int) -> Bool {
-        count.withLock { count in
-            guard count < limit else { return false }
-            count += 1
-            return true
-        }
-    }
-
-    /// A connection closed.
-    func release() { count.withLock { $0 -= 1 } }
-}
-
 /// The bounds that keep one client from holding the server.
 public struct BitBooksLimits: Sendable {
     /// How long a connection may stay silent before it is closed.
     public var idleTimeout: Duration = .seconds(300)
     /// The most connections served at once; one more is told to try again later and closed.
     public var maxConnections = 256
-    public init(idleTimeout: Duration = .seconds(300), maxConnections: Int = 256) {
+    /// The most connections served at once from one client address; one more is refused the same way.
+    public var maxConnectionsPerAddress = 16
+    public init(idleTimeout: Duration = .seconds(300), maxConnections: Int = 256, maxConnectionsPerAddress: Int = 16) {
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
     }
 }
 

@@ -16,6 +16,8 @@ struct BitBooksSession {
     struct Login {
         /// The name typed at `LOGIN`.
         let typed: String
+        /// The account's email address.
+        let email: EmailAddress
         /// The account's username, when it has one.
         let username: Username?
         /// The library session's bearer token: checked again for every command, so a session
@@ -81,7 +83,7 @@ struct BitBooksSession {
         do {
             let signedIn = try await library.accounts.logIn.execute(login: username, password: password, client: client)
             guard let token = signedIn.session?.token else { return Answer.failedLogin }
-            login = Login(typed: username, username: signedIn.account.username, token: token)
+            login = Login(typed: username, email: signedIn.account.email, username: signedIn.account.username, token: token)
             return Answer.loggedIn
         } catch {
             if Catalogues.english.line(of: error) == nil { logger.error("BitBooks login failed: \(error)") }
@@ -102,14 +104,18 @@ struct BitBooksSession {
         guard let login, let principal = try? await library.accounts.authenticate.execute(token: login.token) else {
             throw Refusal(answer: Answer.logInFirst)
         }
-        guard username == login.typed || (try? Username(parsing: username)).map({ $0 == login.username }) == true else {
-            throw Refusal(answer: Answer.notLoggedInAs(username))
-        }
+        guard login.isNamed(username) else { throw Refusal(answer: Answer.notLoggedInAs(username)) }
         return principal
     }
+}
 
-    /// The principal of this connection's login when `username` names it, else nil.
-    func principalIfLoggedIn(as username: String) async throws -> Principal? {
-        do { return try await principal(as: username) } catch is Refusal { return nil }
+extension BitBooksSession.Login {
+    /// Whether `name` names the logged-in account: the login as typed at `LOGIN`, its email
+    /// address or its username, each compared as a login compares it (an address normalised, a
+    /// name lower-cased), so whichever the client logged in with it may send back.
+    func isNamed(_ name: String) -> Bool {
+        if name == typed { return true }
+        if Username.looksLikeUsername(name) { return username != nil && (try? Username(parsing: name)) == username }
+        return (try? EmailAddress(parsing: name)) == email
     }
 }

@@ -36,9 +36,13 @@ extension BitBooksSession {
     }
 
     /// `CHECK_NOTIFICATIONS USERNAME`: the logged-in member's unread loan notices (due soon,
-    /// overdue), oldest first, each marked read as it is answered; `[]` before login or for another name.
+    /// overdue), oldest first, each marked read as it is answered; `[]` before login (the original
+    /// clients ask before they log in), and for another user's name the line saying so.
     func notices(_ username: String) async throws -> String {
-        guard let principal = try await principalIfLoggedIn(as: username) else { return Answer.emptyList }
+        let principal: Principal
+        do { principal = try await self.principal(as: username) } catch let refusal as Refusal where refusal.answer == Answer.logInFirst {
+            return Answer.emptyList
+        }
         let notices = try await Page.all { try await library.circulation.notices.list(page: $0, by: principal).page }
         let unread = notices.filter { !$0.read && NoticeKind.ofLoans.contains($0.kind) }
         guard !unread.isEmpty else { return Answer.emptyList }

@@ -1,0 +1,128 @@
+import Application
+import BitBooks
+import Domain
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+/// What an outside tester found: a client that closes its sending side, logins by address,
+/// passwords with spaces, one address holding every slot, blank-looking lines and echoed junk.
+@Suite("BitBooks protocol: edges")
+struct BitBooksEdgeTests {
+    @Test func aClientThatEndsItsSendingSideGetsEveryAnswerThenTheConnectionCloses() async throws {
+        try await withBitBooks { bitbooks in
+            try await bitbooks.book("Dune", isbn: "9780000001061")
+            try await bitbooks.member("carol", password: "Member-Pass3")
+            let client = try bitbooks.connect()
+            // The last command has no newline: the end of the input ends it.
+            try client.send("LOGIN carol Member-Pass3\nLOAN carol 9780000001061")
+            client.finishSending()
+            #expect(await client.answers(["Successfully logged", "Loan confirmed"]) == "Successfully loggedLoan confirmed")
+            #expect(await client.closed())
+            let dune = try await bitbooks.library.catalogue.listBooks.execute(CatalogueQuery())
+            #expect(dune.items.first?.onLoan == 1)
+
+            // As `printf 'GET_BOOKS\n' | nc -N` sends it.
+            let once = try bitbooks.connect()
+            try once.send("GET_BOOKS\n")
+            once.finishSending()
+            #expect(try objects(await once.answer()).count == 1)
+        }
+    }
+
+    @Test func theLoggedInAccountIsNamedByTheLoginTypedItsAddressOrItsUsername() async throws {
+        try await withBitBooks { bitbooks in
+            try await bitbooks.member("ada")
+            let byAddress = try await bitbooks.loggedIn("ada@example.org")
+            for name in ["ada@example.org", "ADA@Example.org", "ada", "Ada"] {
+                #expect(try await byAddress.ask("GET_LOANS \(name)") == "[]", "\(name)")
+            }
+            #expect(try await byAddress.ask("GET_LOANS bob@example.org") == "You are not logged in as bob@example.org")
+            let byName = try await bitbooks.loggedIn("ADA")
+            #expect(try await byName.ask("GET_LOANS ada@example.org") == "[]")
+            #expect(try await byName.ask("CHECK_NOTIFICATIONS ada@example.org") == "[]")
+
+            // An account with no username is named by its address only.
+            let form = SignupForm(email: "lib@example.org", password: BitBooksHarness.password, country: "FR")
+            _ = try await bitbooks.library.accounts.signUp.execute(form, openSession: false, by: .cliOperator)
+            let noName = try await bitbooks.loggedIn("lib@example.org")
+            #expect(try await noName.ask("GET_LOANS lib@example.org") == "[]")
+            #expect(try await noName.ask("GET_LOANS Lib@Example.org") == "[]")
+            #expect(try await noName.ask("GET_LOANS lib") == "You are not logged in as lib")
+        }
+    }
+
+    @Test func aPasswordIsTheRestOfTheLineSpacesIncluded() async throws {
+        try await withBitBooks { bitbooks in
+            try await bitbooks.member("spacey", password: "Space Pass-12")
+            let client = try bitbooks.connect()
+            #expect(try await client.ask("LOGIN spacey Space Pass-12") == "Successfully logged")
+            #expect(try await client.ask("LOGIN spacey Space  Pass-12") == "Failed login")
+            #expect(try await client.ask("LOGIN spacey") == "Wrong arguments: LOGIN USERNAME PASSWORD")
+            #expect(
+                try await client.ask("ADD_USER Grace Hopper grace Secret Pass-12")
+                    == "Ask a librarian to register you (an account needs an email address); then log in here with your username")
+            #expect(try await client.ask("ADD_USER Grace Hopper grace") == "Wrong arguments: ADD_USER NAME SURNAME USERNAME PASSWORD")
+        }
+    }
+
+    @Test func oneAddressCannotHoldEverySlotAndRefusalsAreLogged() async throws {
+        let lines = LogLines()
+        let logger = Logger(label: "bitbooks-test") { _ in lines }
+        let limits = BitBooksLimits(idleTimeout: .seconds(60), maxConnections: 256, maxConnectionsPerAddress: 3)
+        try await withBitBooks(limits: limits, logger: logger) { bitbooks in
+            var held: [BitBooksClient] = []
+            for _ in 0..<3 {
+                let client = try bitbooks.connect()
+                #expect(try await client.ask("GET_BOOKS") == "[]")
+                held.append(client)
+            }
+            for _ in 0..<4 {
+                let refused = try bitbooks.connect()
+                #expect(await refused.answer() == "Too many connections: try again later")
+                #expect(await refused.closed())
+            }
+            // Four refusals, one line for the operator.
+            let notices = lines.all.filter { $0.contains("BitBooks refused") }
+            #expect(
+                notices == [
+                    "BitBooks refused 1 connection(s) from 127.0.0.1: it already holds 3 connections (at most one such line a minute for each address)"
+                ])
+            held.removeAll()  // closed: their slots free up
+            var served = false
+            for _ in 0..<100 where !served {
+                served = try await bitbooks.connect().ask("GET_BOOKS") == "[]"
+                if !served { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(served)
+        }
+    }
+
+    @Test func blankLookingLinesAreSkippedAndEchoedISBNsAreShort() async throws {
+        try await withBitBooks { bitbooks in
+            let client = try bitbooks.connect()
+            try client.send("  \t \n \r\nGET_BOOKS\n")
+            #expect(await client.answer() == "[]")
+            let junk = String(repeating: "7", count: 4_000)
+            #expect(try await client.ask("GET_BOOK \(junk)") == "No book with ISBN 77777777777777777777…")
+            #expect(try await client.ask("GET_BOOK 9780000000002") == "No book with ISBN 9780000000002")
+        }
+    }
+}
+
+/// Every line logged, at any level.
+final class LogLines: LogHandler, @unchecked Sendable {  // the lines behind a mutex; the rest set once
+    private let lines = Mutex<[String]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    var all: [String] { lines.withLock { $0 } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) { lines.withLock { $0.append("\(event.message)") } }
+}
