@@ -15,12 +15,15 @@ struct ProlificCLITests {
         let key = try #require(lines.first)
         #expect(key.count == 24 && key.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(created.stdout)")
         #expect(lines.count == 2 && lines[1].contains("/\(key)/"), "one line on how to use it: \(created.stdout)")
+        #expect(!lines[1].contains("8080") && lines[1].contains("http://HOST:PORT/\(key)/"), "no invented port: \(created.stdout)")
 
         let json = try run("--json", "compat", "prolific-key", "create", "--as", "lib@example.org")
         #expect(json.status == 0 && json.stdout.contains(#""baseURL""#), "\(json.stdout)")
 
         let revoked = try run("compat", "prolific-key", "revoke", key)
         #expect(revoked.status == 0 && revoked.stdout.contains("Revoked"), "\(revoked.stderr)")
+        let again = try run("compat", "prolific-key", "revoke", key)
+        #expect(again.status == 0 && again.stdout.contains("revoked already") && !again.stdout.contains("Revoked:"), "\(again.stdout)")
         let unknown = try run("compat", "prolific-key", "revoke", "0123456789abcdef01234567")
         #expect(unknown.status != 0 && unknown.stderr.hasPrefix("Error: no such key"), "\(unknown.stderr)")
     }

@@ -67,7 +67,9 @@ struct ProlificKeyTests {
             }
             let patch = try await app.send(.patch, "books")
             #expect(patch.status == .methodNotAllowed && patch.headers[.allow] == "GET, HEAD, POST", "\(patch.text)")
-            #expect(patch.error?.contains("/{key}/books") == true && patch.error?.contains(app.key) == false, "\(patch.text)")
+            #expect(
+                patch.error?.hasPrefix("books does not answer PATCH") == true && patch.error?.contains(app.key) == false, "\(patch.text)")
+            #expect(patch.error?.contains("{key}") == false, "\(patch.text)")
             #expect(try await app.send(.get, "clean").status == .methodNotAllowed)
             #expect(try await app.send(.post, "books/1", body: "{}", contentType: "application/json").status == .methodNotAllowed)
         }

@@ -26,7 +26,8 @@ struct ConfirmationTests {
         .resetCodeIssued(email: "ada@example.org", code: "7K3M-Q9TD-X2FB", until: moment), .passwordReset(email: "ada@example.org"),
         .lentAtDesk(member: "Ada Lovelace", card: "27410 38514", books: 2), .lentAtDesk(member: "Ada", card: nil, books: 1),
         .cardsIssued(count: 0), .cardsIssued(count: 3), .libraryCard("27410 38514"), .cardDrawn("27410 38514", file: "card.svg"),
-        .prolificKeyCreated(key: "0123456789abcdef01234567", email: "ada@example.org"), .prolificKeyRevoked,
+        .prolificKeyCreated(key: "0123456789abcdef01234567", email: "ada@example.org"), .prolificKeyRevoked(already: false),
+        .prolificKeyRevoked(already: true),
     ]
     static let circulation: [Application.Confirmation] = [
         .noticesIssued(count: 1), .noticesIssued(count: 0), .noticesRehearsed(count: 2, asOf: moment), .unreadNotices(count: 2),

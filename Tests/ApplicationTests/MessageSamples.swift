@@ -15,6 +15,7 @@ enum MessageKey: CaseIterable {
     case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
     case backup
     case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet, appKey
+    case appRequest
 }
 
 /// A sample of every message; `key(of:)` has no default, so a new case needs a key (and a sample).
@@ -30,6 +31,7 @@ enum MessageSamples {
         case .memberHasBookAlready: .memberHasBookAlready
         case .walkInLimitReached: .walkInLimitReached
         case .appKey: .appKey
+        case .appRequest: .appRequest
         case .noCardYet: .noCardYet
         case .invalidInput: .invalidInput
         case .badSetting: .badSetting
@@ -110,6 +112,7 @@ enum MessageSamples {
         case .walkInLimitReached: .walkInLimitReached(name: "Mrs Hudson", max: 5, active: 5)
         case .noCardYet: .noCardYet
         case .appKey: .appKey(.notALibrarian(email: "ada@example.org"))
+        case .appRequest: .appRequest(.noBookNumbered(7))
         case .copyOnShelf: .copyOnShelf(hobbit, available: 1)
         case .alreadyHolding: .alreadyHolding(hobbit, position: 3)
         case .holdOnBorrowedBook: .holdOnBorrowedBook(hobbit)
@@ -149,7 +152,8 @@ enum FieldProblemKey: CaseIterable {
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case passwordsDiffer, notAResetCode
-    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, taken, notAWebAddress, notAnIPAddress, folderUnusable,
+    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, taken, notAWebAddress,
+        notAnIPAddress, folderUnusable,
         folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration

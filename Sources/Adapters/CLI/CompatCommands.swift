@@ -46,9 +46,9 @@ struct CompatCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let library = try await global.library()
-                try await library.appKeys.revoke.execute(key: key, by: try await SavedSession.principal(library))
+                let revoked = try await library.appKeys.revoke.execute(key: key, by: try await SavedSession.principal(library))
                 if global.json { return try printJSON(["revoked": true]) }
-                print(say(.prolificKeyRevoked))
+                print(say(.prolificKeyRevoked(already: !revoked)))
             }
         }
     }

@@ -3,10 +3,12 @@ import Domain
 import Foundation
 import Hummingbird
 
-/// A request this adapter cannot read, said in the catalogue's words.
+/// A request this adapter cannot read, said in the catalogue's words (the apps' own terms where
+/// the API's words would name what the apps never send: `AppRequestProblem`).
 enum ProlificRequestRefused: MessageConvertible, Equatable {
-    case notJSON, notAnObject, notAForm, unsupportedMediaType
+    case notJSON, notAnObject, formMalformed, unsupportedMediaType
     case duplicateKey(String)
+    case formNamesTwice(String)
     case tooLarge(max: Int)
     case noSuchPath(String)
     case methodNotAllowed(method: String, path: String, allowed: [String])
@@ -15,11 +17,12 @@ enum ProlificRequestRefused: MessageConvertible, Equatable {
         switch self {
         case .notJSON: .request(.notJSON)
         case .notAnObject: .request(.notAnObject)
-        case .notAForm: .request(.notAForm)
-        case .unsupportedMediaType: .request(.unsupportedMediaType)
+        case .formMalformed: .appRequest(.formMalformed)
+        case .unsupportedMediaType: .appRequest(.neitherJSONNorForm)
         case .duplicateKey(let key): .request(.duplicateKey(key))
+        case .formNamesTwice(let name): .appRequest(.formNamesTwice(name))
         case .tooLarge(let max): .request(.bodyTooLarge(max: max))
-        case .noSuchPath(let path): .request(.noSuchPath(path))
+        case .noSuchPath(let path): .appRequest(.noSuchRoute(path: path))
         case .methodNotAllowed(let method, let path, let allowed): .request(.methodNotAllowed(method: method, path: path, allowed: allowed))
         }
     }
@@ -62,11 +65,11 @@ enum ProlificAnswer {
     /// rule refused 409 (422 for field errors would confuse the apps no more than 400 does).
     static func status(_ message: Message) -> HTTPResponse.Status {
         switch message {
-        case .notFound, .appKey, .request(.noSuchPath): .notFound
+        case .notFound, .appKey, .request(.noSuchPath), .appRequest(.noBookNumbered), .appRequest(.noSuchRoute): .notFound
+        case .request(.unsupportedMediaType), .appRequest(.neitherJSONNorForm): .unsupportedMediaType
         case .invalidInput, .request(.notJSON), .request(.notAnObject), .request(.notAForm), .request(.duplicateKey),
-            .request(.valueUnreadable):
+            .request(.valueUnreadable), .appRequest:
             .badRequest
-        case .request(.unsupportedMediaType): .unsupportedMediaType
         case .request(.bodyTooLarge): .contentTooLarge
         case .request(.methodNotAllowed): .methodNotAllowed
         case .unauthenticated: .unauthorized

@@ -63,15 +63,15 @@ struct ProlificBookBody: Equatable {
 
     /// `application/x-www-form-urlencoded`; an empty value reads as null, a name given twice is refused.
     static func form(_ bytes: [UInt8]) throws -> ProlificBookBody {
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw ProlificRequestRefused.notAForm }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw ProlificRequestRefused.formMalformed }
         var body = ProlificBookBody()
         var seen: Set<String> = []
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
-                throw ProlificRequestRefused.notAForm
+                throw ProlificRequestRefused.formMalformed
             }
-            guard seen.insert(name).inserted else { throw ProlificRequestRefused.duplicateKey(name) }
+            guard seen.insert(name).inserted else { throw ProlificRequestRefused.formNamesTwice(name) }
             guard fields.contains(name) else { continue }
             body[name] = value.isEmpty ? .null : .text(value)
         }

@@ -11,8 +11,8 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         guard let (key, route) = ProlificRoute.parse(request.uri.path) else { return ProlificAnswer.error(AppKeyRefused(.unknownKey)) }
-        // Said back without the key: an answer may end up in a log.
-        let path = "/{key}" + request.uri.path.dropFirst(1 + AppKeyText.length)
+        // Said back without the key (an answer may end up in a log), as the part after it.
+        let path = String(request.uri.path.dropFirst(1 + AppKeyText.length + 1))
         do {
             let principal = try await library.appKeys.authenticate.execute(key: key)
             let method = request.method.rawValue
@@ -31,8 +31,16 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
             default: throw ProlificRequestRefused.noSuchPath(path)
             }
         } catch {
-            return ProlificAnswer.error(error)
+            return ProlificAnswer.error(Self.numbered(error, route))
         }
+    }
+
+    /// A book not found, named by the app's number (the use cases name it by its id, which the
+    /// apps never see).
+    static func numbered(_ error: any Error, _ route: ProlificRoute) -> any Error {
+        guard let convertible = error as? any MessageConvertible, case .notFound(.book, _) = convertible.message else { return error }
+        guard case .book(let number) = route else { return AppRequestRefused(.noBookNumbered(nil)) }
+        return AppRequestRefused(.noBookNumbered(number))
     }
 
     /// The request's body, within the size limit, read as the content type says.
@@ -43,7 +51,7 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
         }
         let body = try ProlificBookBody.parse(Array(buffer.readableBytesView), contentType: request.headers[.contentType])
         if let time = body.lastCheckedOut.text, ProlificDates.parse(time) == nil {
-            throw InvalidInput("lastCheckedOut", .wrongType(.time))
+            throw AppRequestRefused(.checkoutTimeUnreadable)
         }
         return body
     }
@@ -82,12 +90,19 @@ struct ProlificBooks {
         return ProlificAnswer.json(ProlificBook.object(entry, number: number), status: .created, headers: headers)
     }
 
-    /// Changes only the fields sent; then, for a checkout (`checkoutName`), lends the book at the
-    /// desk under that name (a walk-in loan: the server sets the time).
+    /// Changes only the fields sent and, for a checkout (`checkoutName`), lends the book at the
+    /// desk under that name (a walk-in loan: the server sets the time). All or nothing as far as
+    /// two use cases allow: the edit is checked first (recording nothing), then the checkout is
+    /// made (refused, nothing changed), then the edit. A retried checkout lends no second copy
+    /// (`unlessLentAlready`).
     func change(_ id: BookID, _ body: ProlificBookBody) async throws -> Response {
         let changes = body.changes
-        if changes != BookChanges() { _ = try await library.catalogue.editBook.execute(id, changes: changes, by: principal) }
-        if let name = body.checkoutName { _ = try await library.circulation.checkout.execute(id, borrowerName: name, by: principal) }
+        let edits = changes != BookChanges()
+        if edits { try await library.catalogue.editBook.check(id, changes: changes, by: principal) }
+        if let name = body.checkoutName {
+            _ = try await library.circulation.checkout.execute(id, borrowerName: name, unlessLentAlready: true, by: principal)
+        }
+        if edits { _ = try await library.catalogue.editBook.execute(id, changes: changes, by: principal) }
         return ProlificAnswer.json(try await object(id))
     }
 

@@ -88,13 +88,19 @@ public struct IssueAppKey: Sendable {
 public struct RevokeAppKey: Sendable {
     let deps: AppKeyDependencies
 
-    public func execute(key: String, by principal: Principal) async throws {
+    /// Revokes the key; false when it was revoked already (and nothing was recorded).
+    @discardableResult
+    public func execute(key: String, by principal: Principal) async throws -> Bool {
         try Authorization.require(.revokeAppKey, by: principal)
         guard AppKeyText.isKeyShaped(key), let record = try await deps.register.appKey(digest: deps.tokens.digest(key)) else {
             throw AppKeyRefused(.unknownKey)
         }
-        try await deps.runner.transact(AppKeyAggregate.self, .appKey(record.key), by: principal) { state in
-            do { return try AppKeyAggregate.decide(.revoke, state) } catch { throw AppKeyRefused(.unknownKey) }
+        return try await deps.runner.transact(by: principal) { transaction in
+            let stream = try await transaction.load(AppKeyAggregate.self, .appKey(record.key))
+            let events: [AppKeyEvent]
+            do { events = try AppKeyAggregate.decide(.revoke, stream.state) } catch { throw AppKeyRefused(.unknownKey) }
+            transaction.record(stream, events)
+            return !events.isEmpty
         }
     }
 }

@@ -13,16 +13,31 @@ public struct EditBook: Sendable {
     ) async throws -> CatalogueEntry {
         try Authorization.require(.editBook, by: principal)
         try await runner.transact(by: principal) { transaction in
-            let book = try await runner.loadBook(id)
-            let events = try decide(id, changes, copies, book.state)
-            transaction.record(book, events)
-            var claims = ISBNClaims(runner: runner, catalogue: catalogue)
-            try await claims.follow(id, from: book.state, events, allowDuplicate: allowDuplicate)
-            claims.record(in: &transaction)
-            try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: policy)
+            try await plan(id, changes, copies, allowDuplicate: allowDuplicate, &transaction)
         }
         guard let entry = try await catalogue.entry(id) else { throw NotFound(.book, id.description) }
         return entry
+    }
+
+    /// Whether the edit would be accepted now: the same checks and refusals as `execute`, and
+    /// nothing recorded (a caller doing more than the edit asks first, then does the rest).
+    public func check(_ id: BookID, changes: BookChanges, by principal: Principal) async throws {
+        try Authorization.require(.editBook, by: principal)
+        var transaction = Transaction(runner: runner)
+        try await plan(id, changes, nil, allowDuplicate: false, &transaction)
+    }
+
+    /// Loads the book, decides the edit and its ISBN claims and holds, into `transaction`.
+    private func plan(
+        _ id: BookID, _ changes: BookChanges, _ copies: Int?, allowDuplicate: Bool, _ transaction: inout Transaction
+    ) async throws {
+        let book = try await runner.loadBook(id)
+        let events = try decide(id, changes, copies, book.state)
+        transaction.record(book, events)
+        var claims = ISBNClaims(runner: runner, catalogue: catalogue)
+        try await claims.follow(id, from: book.state, events, allowDuplicate: allowDuplicate)
+        claims.record(in: &transaction)
+        try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: policy)
     }
 
     /// The edit's events followed by the copies' events; field errors of both are reported together.

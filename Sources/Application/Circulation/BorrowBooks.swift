@@ -52,14 +52,24 @@ public struct BorrowBooks: Sendable {
 public struct CheckoutWalkIn: Sendable {
     let deps: CirculationDependencies
 
-    public func execute(_ bookID: BookID, borrowerName raw: String, by principal: Principal) async throws -> LoanSummary {
+    /// Lends a copy of the book under the name. With `unlessLentAlready`, a request repeating one
+    /// that took effect (`WalkInRepeat`) answers that loan and records nothing.
+    public func execute(
+        _ bookID: BookID, borrowerName raw: String, unlessLentAlready: Bool = false, by principal: Principal
+    ) async throws -> LoanSummary {
         try Authorization.require(.lendWalkIn, by: principal)
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw InvalidInput("borrowerName", .required) }
         guard name.count <= 100 else { throw InvalidInput("borrowerName", .tooLong(max: 100)) }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
         let loanID = LoanID(deps.runner.ids.next())
-        try await deps.runner.transact(by: principal) { transaction in
+        let lent = try await deps.runner.transact(by: principal) { transaction in
+            // Read again at each attempt: a concurrent first attempt's loan is seen by the retry.
+            if unlessLentAlready,
+                let open = WalkInRepeat.openLoan(try await deps.loans.loans(LoanFilter(book: bookID, includeReturned: true)), to: name)
+            {
+                return open.id
+            }
             let now = deps.now
             let book = try await transaction.load(BookAggregate.self, .book(bookID))
             guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
@@ -70,8 +80,21 @@ public struct CheckoutWalkIn: Sendable {
             try await deps.lendPast(holdsOn: record, to: nil, loanID, &transaction)
             try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0, in: book.state) }
             try transaction.decide(.open(opened), on: Loaded<LoanAggregate>.new(.loan(loanID)), else: LoanRefused.init)
+            return loanID
         }
-        return try await deps.summary(loanID)
+        return try await deps.summary(lent)
+    }
+}
+
+/// The rule for a repeated walk-in checkout: the book's last checkout (its latest loans, returned
+/// or not) is still open and was lent at the desk under the same name, as `WalkInName.key`
+/// compares names. A client retrying a checkout then gets that loan instead of a second copy.
+enum WalkInRepeat {
+    /// The open walk-in loan to `name` among the book's latest `loans`, or nil.
+    static func openLoan(_ loans: [LoanSummary], to name: String) -> LoanSummary? {
+        guard let last = loans.map(\.lentAt).max() else { return nil }
+        let key = WalkInName.key(name)
+        return loans.first { $0.lentAt == last && $0.returnedAt == nil && $0.borrower == nil && WalkInName.key($0.borrowerName) == key }
     }
 }
 

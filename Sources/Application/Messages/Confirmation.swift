@@ -42,8 +42,8 @@ public enum Confirmation: Equatable, Sendable {
     case lentAtDesk(member: String, card: String?, books: Int)
     /// A Prolific key was made for a librarian: the key, shown once, and how the apps use it.
     case prolificKeyCreated(key: String, email: String)
-    /// A Prolific key was revoked.
-    case prolificKeyRevoked
+    /// A Prolific key was revoked, or (`already`) had been revoked before.
+    case prolificKeyRevoked(already: Bool)
     /// Library cards were issued to the accounts that had none.
     case cardsIssued(count: Int)
     /// The member's library card number (grouped as printed).

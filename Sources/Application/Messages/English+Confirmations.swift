@@ -32,8 +32,10 @@ extension English {
         case .lentAtDesk(let member, let card, let books):
             "Lent \(books == 1 ? "1 book" : "\(books) books") to \(member)\(card.map { " (card \($0))" } ?? "")."
         case .prolificKeyCreated(let key, let email):
-            "\(key)\nThe Prolific apps' base URL is /\(key)/ on this server (e.g. http://127.0.0.1:8080/\(key)/); they act as \(email)."
-        case .prolificKeyRevoked: "Revoked: the apps using this key get 404 from now on."
+            "\(key)\nThe Prolific apps' base URL is /\(key)/ on the address `shelfmark serve` listens on"
+                + " (http://HOST:PORT/\(key)/); they act as \(email)."
+        case .prolificKeyRevoked(false): "Revoked: the apps using this key get 404 from now on."
+        case .prolificKeyRevoked(true): "That key was revoked already: the apps using it get 404."
         case .cardsIssued(0): "Every account has a library card already."
         case .cardsIssued(let count): "Issued \(count == 1 ? "1 library card" : "\(count) library cards")."
         case .libraryCard(let number): "Your library card: \(number). Show it at the desk, or draw its barcode with --svg FILE."

@@ -45,6 +45,7 @@ public struct English: MessageCatalogue {
             "\(name) has \(active == 1 ? "1 book" : "\(active) books") on loan at the desk, and a walk-in borrower may have at most"
                 + " \(max): a book must come back first, or \(name) can sign up as a member"
         case .appKey(let problem): appKey(problem)
+        case .appRequest(let problem): appRequest(problem)
         case .noCardYet: "your account has no library card yet: log out and log in again to get one, or ask at the desk"
         case .copyOnShelf(let book, let available):
             "\(available == 1 ? "a copy" : "\(available) copies") of \(name(book)) \(available == 1 ? "is" : "are") on the shelf: borrow it"

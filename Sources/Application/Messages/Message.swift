@@ -124,6 +124,8 @@ public enum Message: Equatable, Sendable {
 
     /// A confirmation of what a command did (the CLI's).
     case done(Confirmation)
+    /// A request from an old client app (under an app key) cannot be read, in that app's terms.
+    case appRequest(AppRequestProblem)
 }
 
 /// A book as a message names it: by its title when it is known, else by its id.
