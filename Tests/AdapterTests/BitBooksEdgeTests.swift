@@ -1,10 +1,11 @@
 import Application
-import BitBooks
 import Domain
 import Foundation
 import Logging
 import Synchronization
 import Testing
+
+@testable import BitBooks
 
 /// What an outside tester found: a client that closes its sending side, logins by address,
 /// passwords with spaces, one address holding every slot, blank-looking lines and echoed junk.
@@ -125,4 +126,43 @@ final class LogLines: LogHandler, @unchecked Sendable {  // the lines behind a m
     }
 
     func log(event: LogEvent) { lines.withLock { $0.append("\(event.message)") } }
+}
+
+/// `GET_BOOKS` for a crowd: one computation at a time, shared by those who asked before it began.
+@Suite("BitBooks protocol: a shared book list")
+struct BitBooksSharedAnswerTests {
+    @Test func askersWhileOneComputationRunsShareTheNextOneAndNoneGetsAnOlderAnswer() async throws {
+        let shared = SharedAnswer()
+        let runs = Mutex(0)
+        let (started, startedSignal) = AsyncStream.makeStream(of: Int.self)
+        // Each computation waits until the test lets it end.
+        let gates = [AsyncStream.makeStream(of: Void.self), AsyncStream.makeStream(of: Void.self)]
+        let passes = gates.map(\.stream)
+        let compute: @Sendable () async throws -> String = {
+            let run = runs.withLock { count in
+                count += 1
+                return count
+            }
+            startedSignal.yield(run)
+            for await _ in passes[run - 1] { break }
+            return "answer \(run)"
+        }
+        var begun = started.makeAsyncIterator()
+        async let first = shared.answer(compute)
+        #expect(await begun.next() == 1)
+        // Nine more ask while the first runs: one of them asks for the next computation, the rest join it.
+        let later = Task {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<9 { group.addTask { try await shared.answer(compute) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        while await shared.joined < 8 { await Task.yield() }
+        gates[0].continuation.yield()
+        #expect(try await first == "answer 1")
+        #expect(await begun.next() == 2)
+        gates[1].continuation.yield()
+        #expect(try await later.value == Array(repeating: "answer 2", count: 9))
+        #expect(runs.withLock { $0 } == 2)
+    }
 }

@@ -15,6 +15,8 @@ public struct BitBooksServer: Service {
     let limits: BitBooksLimits
     let logger: Logger
     let onListening: @Sendable (Int) async -> Void
+    /// `GET_BOOKS`, worked out once for all the connections asking at the same time.
+    let bookList = SharedAnswer()
 
     /// A server for `library` on `host:port` (0: a free port, told to `onListening`).
     public init(
@@ -38,6 +40,9 @@ public struct BitBooksServer: Service {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 // A client that shuts down its sending side (`nc -N`, shutdown(SHUT_WR)) still gets its answers.
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
+                // The kernel would otherwise buffer megabytes for a client that never reads, and the
+                // server would work out that many answers for nobody before its writes stall.
+                .childChannelOption(.socketOption(.so_sndbuf), value: BitBooksLimits.sendBufferBytes)
                 .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 2 * CommandFraming.maxLineBytes))
                 .bind(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -98,7 +103,8 @@ public struct BitBooksServer: Service {
     /// the idle timeout or sends a line too long; then closes its login. When the client ends its
     /// sending side, every command it sent is answered before the connection closes.
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        var session = BitBooksSession(library: library, client: connection.channel.remoteAddress?.ipAddress, logger: logger)
+        var session = BitBooksSession(
+            library: library, client: connection.channel.remoteAddress?.ipAddress, logger: logger, bookList: bookList)
         let idle = IdleWatch(timeout: limits.idleTimeout)
         let channel = connection.channel
         do {
@@ -142,6 +148,8 @@ public struct BitBooksLimits: Sendable {
     public var idleTimeout: Duration = .seconds(300)
     /// The most connections served at once; one more is told to try again later and closed.
     public var maxConnections = 256
+    /// The kernel's send buffer of each connection: what a client that never reads can leave unread.
+    static let sendBufferBytes = 128 * 1_024
     /// The most connections served at once from one client address; one more is refused the same way.
     public var maxConnectionsPerAddress = 16
     public init(idleTimeout: Duration = .seconds(300), maxConnections: Int = 256, maxConnectionsPerAddress: Int = 16) {

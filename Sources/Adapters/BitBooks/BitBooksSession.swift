@@ -10,6 +10,8 @@ struct BitBooksSession {
     /// The client's network address, which limits and throttles its logins as the web's are.
     let client: String?
     let logger: Logger
+    /// `GET_BOOKS`, worked out once for the connections asking at the same time.
+    let bookList: SharedAnswer
     private(set) var login: Login?
 
     /// Who logged in on this connection.
@@ -30,10 +32,11 @@ struct BitBooksSession {
         let answer: String
     }
 
-    init(library: Library, client: String?, logger: Logger) {
+    init(library: Library, client: String?, logger: Logger, bookList: SharedAnswer) {
         self.library = library
         self.client = client
         self.logger = logger
+        self.bookList = bookList
     }
 
     /// The answer to `command`: one line of text, sent as it is (no line ending).

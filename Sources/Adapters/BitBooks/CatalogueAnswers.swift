@@ -2,10 +2,14 @@ import Application
 import Domain
 
 extension BitBooksSession {
-    /// `GET_BOOKS`: the whole catalogue, in the order books were added.
+    /// `GET_BOOKS`: the whole catalogue, in the order books were added, as anyone sees it (so
+    /// one computation serves every connection asking at the same time).
     func books() async throws -> String {
-        let entries = try await Page.all { try await library.catalogue.listBooks.execute(CatalogueQuery(sort: .oldest), page: $0) }
-        return try ProtocolJSON.encode(entries.map(BookJSON.init))
+        let library = library
+        return try await bookList.answer {
+            let entries = try await Page.all { try await library.catalogue.listBooks.execute(CatalogueQuery(sort: .oldest), page: $0) }
+            return try ProtocolJSON.encode(entries.map(BookJSON.init))
+        }
     }
 
     /// `GET_BOOK ISBN`: one book, or a line saying there is none with that ISBN.
