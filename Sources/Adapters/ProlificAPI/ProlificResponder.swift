@@ -69,11 +69,12 @@ struct ProlificBooks {
         return try await library.numbers.book(numbered: number)
     }
 
+    /// Every book by number: two reads (the numbers, the catalogue) joined here, not one read per book.
     func list() async throws -> Response {
-        var books: [[String: Any]] = []
-        for (number, id) in try await library.numbers.numbered() {
-            guard let entry = try? await library.catalogue.showBook.execute(id, by: principal) else { continue }
-            books.append(ProlificBook.object(entry, number: number))
+        let entries = try await library.catalogue.showBook.all(by: principal)
+        let byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let books = try await library.numbers.numbered().compactMap { number, id in
+            byID[id].map { ProlificBook.object($0, number: number) }
         }
         return ProlificAnswer.json(books)
     }

@@ -43,6 +43,12 @@ public struct SQLiteCatalogue: Catalogue {
         }
     }
 
+    public func all() async throws -> [CatalogueEntry] {
+        try pool.readHere { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM catalogue_books ORDER BY seq").map(Self.entry)
+        }
+    }
+
     public func allIDs() async throws -> [BookID] {
         try pool.readHere { db in
             try String.fetchAll(db, sql: "SELECT id FROM catalogue_books ORDER BY seq").compactMap(BookID.init)

@@ -94,6 +94,8 @@ public protocol Catalogue: Sendable {
     func entry(_ id: BookID) async throws -> CatalogueEntry?
     /// The ids of every book in the catalogue.
     func allIDs() async throws -> [BookID]
+    /// Every book in the catalogue, in the order added, in one read.
+    func all() async throws -> [CatalogueEntry]
     /// The books of the catalogue with this ISBN, oldest first.
     func books(withISBN isbn: ISBN) async throws -> [BookID]
 }

@@ -22,4 +22,10 @@ public struct ShowBook: Sendable {
         guard let entry = try await catalogue.entry(id) else { throw NotFound(.book, id.description) }
         return try await privacy.redact([entry], for: principal)[0]
     }
+
+    /// Every book of the catalogue in one read (an old app's whole list), in the order added,
+    /// borrowers shown as `execute` shows them.
+    public func all(by principal: Principal = .anonymous) async throws -> [CatalogueEntry] {
+        try await privacy.redact(try await catalogue.all(), for: principal)
+    }
 }
