@@ -166,3 +166,20 @@ struct BitBooksSharedAnswerTests {
         #expect(runs.withLock { $0 } == 2)
     }
 }
+
+/// Stopping the server while connections wait to be taken: NIO may accept one the stopped
+/// listener no longer hands over; it must not bring the process down (it did: "Deinited
+/// NIOAsyncWriter without calling finish()", a trap that ends this test run).
+@Suite("BitBooks protocol: stopping under a crowd")
+struct BitBooksStopTests {
+    @Test func theServerStopsWhileConnectionsWaitToBeTaken() async throws {
+        for _ in 0..<5 {
+            let crowd = try await withBitBooks { bitbooks in
+                try await offPool { try (0..<200).map { _ in try RawConnection(port: bitbooks.port) } }
+            }
+            #expect(crowd.count == 200)
+        }
+        // The process is still here, and a new server answers.
+        #expect(try await withBitBooks { try await $0.connect().ask("GET_BOOKS") } == "[]")
+    }
+}

@@ -46,37 +46,45 @@ public struct BitBooksServer: Service {
                 .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 2 * CommandFraming.maxLineBytes))
                 .bind(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        try (TornDownOnDeinit.self as any ConnectionWrapping.Type).wrap(channel)
                     }
                 }
         } catch {
             throw BitBooksListenError(host: host, port: port, cause: error)
         }
         await onListening(listener.channel.localAddress?.port ?? port)
-        do {
-            try await accept(listener)
-        } catch is CancellationError {
-            // Graceful shutdown: the connections were cancelled with the listener.
+        // Cancelling the loop that takes accepted connections would drop the ones not taken yet,
+        // which NIO treats as a fatal error: at graceful shutdown or cancellation the listener is
+        // closed instead, the loop takes what was accepted and ends, and then every connection is cancelled.
+        let accepting = Task { try await accept(listener) }
+        let channel = listener.channel
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                if case .failure(let error) = await accepting.result { logger.error("BitBooks listener failed: \(error)") }
+            } onGracefulShutdown: {
+                channel.close(promise: nil)
+            }
+        } onCancel: {
+            channel.close(promise: nil)
         }
     }
 
-    /// Serves each connection in a task of its own, until graceful shutdown cancels them all.
+    /// Serves each connection in a task of its own until the listener closes, then cancels them all.
     private func accept(_ listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>) async throws {
         let open = ConnectionCount(limits: limits)
-        try await cancelWhenGracefulShutdown {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await listener.executeThenClose { connections in
-                    for try await connection in connections {
-                        let address = connection.channel.remoteAddress?.ipAddress ?? "unknown"
-                        let admission = open.admit(from: address)
-                        group.addTask {
-                            guard admission == .admitted else {
-                                if let count = open.refused(address) { logRefusal(of: address, admission, count: count) }
-                                return await refuse(connection)
-                            }
-                            await serve(connection)
-                            open.release(from: address)
+        try await withThrowingDiscardingTaskGroup { group in
+            defer { group.cancelAll() }
+            try await listener.executeThenClose { connections in
+                for try await connection in connections {
+                    let address = connection.channel.remoteAddress?.ipAddress ?? "unknown"
+                    let admission = open.admit(from: address)
+                    group.addTask {
+                        guard admission == .admitted else {
+                            if let count = open.refused(address) { logRefusal(of: address, admission, count: count) }
+                            return await refuse(connection)
                         }
+                        await serve(connection)
+                        open.release(from: address)
                     }
                 }
             }
@@ -164,4 +172,22 @@ public struct BitBooksListenError: Error {
     public let host: String
     public let port: Int
     public let cause: any Error
+}
+
+/// Wraps an accepted connection so that dropping it unserved does not trap the process (NIO tears
+/// it down on deinit instead; a test saw some such connections stay open until the client left).
+/// NIO can accept a connection the listener's stream no longer takes (the listener closing at
+/// shutdown: swift-nio issues 2637 and 3481); the non-deprecated wrapper then stops the process
+/// with "Deinited NIOAsyncWriter without calling finish()". Served connections are closed by
+/// `executeThenClose` as before.
+private protocol ConnectionWrapping {
+    static func wrap(_ channel: any Channel) throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer>
+}
+
+private enum TornDownOnDeinit: ConnectionWrapping {
+    // Deprecated by NIO only to discourage relying on deinit: here it is the fallback, never the way connections close.
+    @available(*, deprecated, message: "tears down a connection NIO drops unserved")
+    static func wrap(_ channel: any Channel) throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        try NIOAsyncChannel(synchronouslyWrapping: channel)
+    }
 }
