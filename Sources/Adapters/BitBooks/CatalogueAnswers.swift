@@ -7,8 +7,8 @@ extension BitBooksSession {
     func books() async throws -> String {
         let library = library
         return try await bookList.answer {
-            let entries = try await Page.all { try await library.catalogue.listBooks.execute(CatalogueQuery(sort: .oldest), page: $0) }
-            return try ProtocolJSON.encode(entries.map(BookJSON.init))
+            // One read of the whole catalogue, not a page at a time.
+            try ProtocolJSON.encode(try await library.catalogue.showBook.all().map(BookJSON.init))
         }
     }
 
