@@ -51,6 +51,23 @@ struct ProlificPutTests {
         }
     }
 
+    /// The Objective-C app writes nil as "(null)" and NSNull as "<null>" in its forms: an edit from
+    /// it must not lend the book to a walk-in of that name, nor blank a field it did not mean to set.
+    @Test func theObjectiveCAppsNilSpellingsReadAsNull() async throws {
+        try await withProlific { app in
+            try await Self.add(app, ["Dune"])
+            for nilSpelling in ["(null)", "%28null%29", "%3Cnull%3E"] {
+                let edit = try await app.form(
+                    .put, "books/1", "title=Dune+Messiah&author=Frank+Herbert&lastCheckedOutBy=\(nilSpelling)&publisher=\(nilSpelling)")
+                #expect(edit.status == .ok, "\(edit.text)")
+                let book = try edit.object
+                #expect(book["lastCheckedOutBy"] is NSNull && book["publisher"] is NSNull, "\(book)")
+            }
+            #expect(try await active(app).isEmpty, "an edit from the Objective-C app lent the book to \"(null)\"")
+            #expect(try await app.send(.get, "books/1").object["title"] as? String == "Dune Messiah")
+        }
+    }
+
     @Test func aRetriedCheckoutLendsNoSecondCopy() async throws {
         try await withProlific { app in
             try await Self.add(app, ["Two copies", "One copy"], copies: 2)

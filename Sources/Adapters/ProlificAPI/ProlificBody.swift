@@ -61,7 +61,9 @@ struct ProlificBookBody: Equatable {
         return body
     }
 
-    /// `application/x-www-form-urlencoded`; an empty value reads as null, a name given twice is refused.
+    /// `application/x-www-form-urlencoded`; an empty value reads as null, and so do `(null)` and
+    /// `<null>`, which is how the Objective-C app writes nil and NSNull into a form (an edit would
+    /// otherwise lend the book to a walk-in named "(null)"). A name given twice is refused.
     static func form(_ bytes: [UInt8]) throws -> ProlificBookBody {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw ProlificRequestRefused.formMalformed }
         var body = ProlificBookBody()
@@ -73,10 +75,13 @@ struct ProlificBookBody: Equatable {
             }
             guard seen.insert(name).inserted else { throw ProlificRequestRefused.formNamesTwice(name) }
             guard fields.contains(name) else { continue }
-            body[name] = value.isEmpty ? .null : .text(value)
+            body[name] = value.isEmpty || nilSpellings.contains(value) ? .null : .text(value)
         }
         return body
     }
+
+    /// How Objective-C's string formatting writes nil (`%@` of nil) and `NSNull`.
+    static let nilSpellings: Set<String> = ["(null)", "<null>"]
 
     private static func decode(_ part: Substring) -> String? {
         part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding

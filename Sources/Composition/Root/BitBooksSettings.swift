@@ -42,7 +42,8 @@ public struct BitBooksSettings: Sendable, Equatable {
         return [
             BitBooksServer(library: library, host: settings.host, port: port, limits: limits, logger: logger) { port in
                 logger.info(
-                    "Shelfmark is serving BitBooks clients on \(settings.host):\(port) (at most \(limits.maxConnections) connections)")
+                    "Shelfmark is serving BitBooks clients on \(settings.host):\(port) (at most \(limits.maxConnections) connections, \(limits.maxConnectionsPerAddress) from one address)"
+                )
             }
         ]
     }
