@@ -22,6 +22,20 @@ struct BookTests {
         #expect(when(.add(id, draft, copies: 2), given()) == .success([added]))
     }
 
+    /// One title, one spelling: a combining accent (as some apps and keyboards send it) is stored
+    /// composed, so "café" is found, sorted and compared as one title however it was typed.
+    @Test func textIsStoredComposedWhateverTheKeyboardSent() {
+        var errors: [FieldError] = []
+        let decomposed = BookDraft(
+            title: "Cafe\u{0301} society", authors: ["Zoe\u{0308}"], publisher: "E\u{0301}ditions", categories: ["Ro\u{0302}le"])
+        let details = decomposed.validate(into: &errors)
+        #expect(errors.isEmpty)
+        #expect(details.title.unicodeScalars.elementsEqual("Caf\u{00E9} society".unicodeScalars))
+        #expect(details.authors[0].unicodeScalars.elementsEqual("Zo\u{00EB}".unicodeScalars))
+        #expect(details.publisher?.unicodeScalars.elementsEqual("\u{00C9}ditions".unicodeScalars) == true)
+        #expect(details.categories.first?.unicodeScalars.elementsEqual("R\u{00F4}le".unicodeScalars) == true)
+    }
+
     @Test func addingReportsEveryInvalidField() {
         let bad = BookDraft(title: " ", authors: [" "], isbn: "978-0-441-17271-0", coverURL: "ftp://x")
         let errors: [FieldError] = [

@@ -22,7 +22,9 @@ extension BookDraft {
         _ raw: String?, field: String, max: Int, required: Bool = false, multiline: Bool = false,
         into errors: inout [FieldError]
     ) -> String? {
-        let trimmed = raw?.trimmingWhitespace() ?? ""
+        // Composed (NFC): "café" typed with a combining accent is the title typed with "é", one
+        // spelling to search, sort and compare, whichever keyboard or app sent it.
+        let trimmed = (raw?.trimmingWhitespace() ?? "").precomposedStringWithCanonicalMapping
         if trimmed.isEmpty {
             if required { errors.append(FieldError(field, .required)) }
             return nil
