@@ -129,30 +129,6 @@ public struct RoleChanged: Equatable, Sendable, Codable {
     }
 }
 
-/// A login opened a session; only the SHA-256 digest of its token is recorded.
-public struct SessionOpened: Equatable, Sendable, Codable {
-    public let user: UserID
-    public let session: SessionID
-    public let tokenDigest: String
-    public let expiresAt: Date
-    public init(user: UserID, session: SessionID, tokenDigest: String, expiresAt: Date) {
-        self.user = user
-        self.session = session
-        self.tokenDigest = tokenDigest
-        self.expiresAt = expiresAt
-    }
-}
-
-/// A session was logged out.
-public struct SessionClosed: Equatable, Sendable, Codable {
-    public let user: UserID
-    public let session: SessionID
-    public init(user: UserID, session: SessionID) {
-        self.user = user
-        self.session = session
-    }
-}
-
 /// A registered account.
 public struct Account: Equatable, Sendable {
     public var id: UserID
@@ -286,16 +262,9 @@ public enum UserAggregate: Aggregate {
         case .changeEmail(let email): return changeEmail(email, account)
         case .changeUsername(let name): return changeUsername(name, account)
         case .issueCard(let card): return issueCard(card, account)
-        case .openSession(let session, let digest, let expiresAt):
-            guard !account.sessions.contains(session) else { return [] }
-            return [.sessionOpened(SessionOpened(user: account.id, session: session, tokenDigest: digest, expiresAt: expiresAt))]
-        case .closeSession(let session):
-            guard account.sessions.contains(session) else { return [] }
-            return [.sessionClosed(SessionClosed(user: account.id, session: session))]
-        case .closeAllSessions:
-            return account.sessions.sorted { $0.description < $1.description }.map {
-                .sessionClosed(SessionClosed(user: account.id, session: $0))
-            }
+        case .openSession(let session, let digest, let expiresAt): return openSession(session, digest, expiresAt, account)
+        case .closeSession(let session): return closeSession(session, account)
+        case .closeAllSessions: return closeAllSessions(account)
         }
     }
 }
