@@ -6,6 +6,7 @@ let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "Shelfmark",
+    defaultLocalization: "en",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "shelfmark", targets: ["shelfmark"]),
@@ -45,6 +46,12 @@ let package = Package(
             path: "Sources/Adapters/SQLiteStore"
         ),
         .target(name: "InMemory", dependencies: ["Application"], path: "Sources/Adapters/InMemory"),
+        // The library's words for every message, in English and French (`en.lproj`, `fr.lproj`), and
+        // the reader's language: what every driving adapter words the use cases' answers with.
+        .target(
+            name: "Wording", dependencies: ["Application"], path: "Sources/Adapters/Wording",
+            resources: [.process("en.lproj"), .process("fr.lproj")]
+        ),
         .target(
             name: "Security",
             dependencies: [
@@ -82,7 +89,7 @@ let package = Package(
         .target(
             name: "APIContract",
             dependencies: [
-                "Application",
+                "Application", "Wording",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             path: "Sources/Adapters/APIContract",
@@ -91,7 +98,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "Application", "APIContract", .product(name: "Yams", package: "Yams"),
+                "Application", "APIContract", "Wording", .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -106,7 +113,7 @@ let package = Package(
         ),
         .target(
             name: "CLI",
-            dependencies: ["Application", "APIContract", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Application", "APIContract", "Wording", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/Adapters/CLI"
         ),
         // The web pages: server-rendered HTML forms over the same use cases, templates and static files
@@ -114,7 +121,7 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "Application", .product(name: "Hummingbird", package: "hummingbird"),
+                "Application", "Wording", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"), .product(name: "Crypto", package: "swift-crypto"), logging,
             ],
             path: "Sources/Adapters/Web",
@@ -124,7 +131,7 @@ let package = Package(
         // The Prolific catalogue apps' REST API under `/{key}/`: one more driving adapter over the same use cases.
         .target(
             name: "ProlificAPI",
-            dependencies: ["Application", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["Application", "Wording", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Sources/Adapters/ProlificAPI"
         ),
 
@@ -132,7 +139,7 @@ let package = Package(
         .target(
             name: "BitBooks",
             dependencies: [
-                "Application", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "Application", "Wording", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
             ],
             path: "Sources/Adapters/BitBooks"
@@ -143,7 +150,7 @@ let package = Package(
             name: "Composition",
             dependencies: [
                 "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI",
-                "CLI", "Web", "BitBooks", "ProlificAPI",
+                "CLI", "Web", "BitBooks", "ProlificAPI", "Wording",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -158,14 +165,14 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
         .testTarget(
             name: "ApplicationTests",
-            dependencies: ["Application", "SQLiteStore", "InMemory", "Countries", "Security", "Composition", grdb],
+            dependencies: ["Application", "SQLiteStore", "InMemory", "Countries", "Security", "Composition", "Wording", grdb],
             path: "Tests/ApplicationTests"
         ),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
                 "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries", "IPinfo",
-                "OpenLibrary", "Web", "BitBooks", "ProlificAPI", grdb,
+                "OpenLibrary", "Web", "BitBooks", "ProlificAPI", "Wording", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

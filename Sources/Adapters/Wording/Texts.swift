@@ -1,0 +1,108 @@
+import Domain
+import Foundation
+
+/// The texts of one adapter in every language the library speaks: the `Localizable.strings` of
+/// its `en.lproj` and `fr.lproj` resources. A key missing in a language is said in English (the
+/// consistency test keeps that from happening); a key missing everywhere is shown as itself.
+public struct Texts: Sendable {
+    private let bundles: [Language: Bundle]
+
+    /// The texts in `bundle`'s language folders (an adapter passes its `Bundle.module`).
+    public init(bundle: Bundle) {
+        var bundles: [Language: Bundle] = [:]
+        for language in Language.allCases {
+            if let path = bundle.path(forResource: language.rawValue, ofType: "lproj"), let folder = Bundle(path: path) {
+                bundles[language] = folder
+            }
+        }
+        self.bundles = bundles
+    }
+
+    /// The text for `key` in `language`, its placeholders (`%@`, `%1$@`) replaced by `arguments`.
+    public func callAsFunction(_ key: String, in language: Language, _ arguments: String...) -> String {
+        text(key, in: language, arguments)
+    }
+
+    /// The text for `key` in `language`, its placeholders replaced by `arguments`.
+    public func text(_ key: String, in language: Language, _ arguments: [String]) -> String {
+        Placeholders.fill(template(key, in: language), with: arguments)
+    }
+
+    /// The raw text for `key` in `language` (English when the language lacks it).
+    public func template(_ key: String, in language: Language) -> String {
+        if let text = lookup(key, in: language) { return text }
+        return lookup(key, in: .standard) ?? key
+    }
+
+    /// Whether `language` has its own text for `key`.
+    public func has(_ key: String, in language: Language) -> Bool { lookup(key, in: language) != nil }
+
+    private func lookup(_ key: String, in language: Language) -> String? {
+        guard let bundle = bundles[language] else { return nil }
+        let text = bundle.localizedString(forKey: key, value: Self.missing, table: nil)
+        return text == Self.missing ? nil : text
+    }
+
+    private static let missing = "\u{1}missing\u{1}"
+}
+
+/// `printf`-style placeholders in a text: `%@` (the next argument), `%1$@` (the first), `%%`.
+/// Every argument is already a string (numbers and dates are formatted for the language first).
+public enum Placeholders {
+    /// `template` with each placeholder replaced; a placeholder with no argument is left empty.
+    public static func fill(_ template: String, with arguments: [String]) -> String {
+        guard template.contains("%") else { return template }
+        var result = ""
+        var next = 0
+        var rest = Substring(template)
+        while let percent = rest.firstIndex(of: "%") {
+            result += rest[..<percent]
+            rest = rest[rest.index(after: percent)...]
+            if rest.first == "%" {
+                result += "%"
+                rest = rest.dropFirst()
+                continue
+            }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$@"), let position = Int(digits) {
+                result += argument(position - 1, arguments)
+                rest = rest.dropFirst(digits.count + 2)
+            } else if rest.first == "@" {
+                result += argument(next, arguments)
+                next += 1
+                rest = rest.dropFirst()
+            } else {
+                result += "%"
+            }
+        }
+        return result + rest
+    }
+
+    /// The placeholders of `template`, as positions (`%@` counted in order), for the consistency test.
+    public static func positions(in template: String) -> [Int] {
+        var positions: [Int] = []
+        var next = 1
+        var rest = Substring(template)
+        while let percent = rest.firstIndex(of: "%") {
+            rest = rest[rest.index(after: percent)...]
+            if rest.first == "%" {
+                rest = rest.dropFirst()
+                continue
+            }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$@"), let position = Int(digits) {
+                positions.append(position)
+                rest = rest.dropFirst(digits.count + 2)
+            } else if rest.first == "@" {
+                positions.append(next)
+                next += 1
+                rest = rest.dropFirst()
+            }
+        }
+        return positions.sorted()
+    }
+
+    private static func argument(_ index: Int, _ arguments: [String]) -> String {
+        arguments.indices.contains(index) ? arguments[index] : ""
+    }
+}
