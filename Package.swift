@@ -125,7 +125,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"), .product(name: "Crypto", package: "swift-crypto"), logging,
             ],
             path: "Sources/Adapters/Web",
-            resources: [.copy("Templates"), .copy("Static")]
+            resources: [.copy("Templates"), .copy("Static"), .process("en.lproj"), .process("fr.lproj")]
         ),
 
         // The Prolific catalogue apps' REST API under `/{key}/`: one more driving adapter over the same use cases.
