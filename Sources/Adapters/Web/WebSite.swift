@@ -16,6 +16,7 @@ public enum WebSite {
         router.add(middleware: PageErrors(pages: pages))
         router.add(middleware: FormMiddleware(maxBytes: settings.maxFormBytes))
         router.get("/static/{name}") { _, context in try files.response(try context.parameters.require("name")) }
+        router.get(RouterPath(LanguageChoice.path)) { request, _ in LanguageChoice.choose(request, secure: Visit.current.secure) }
         let site = Site(library: library, pages: pages, settings: settings)
         EntryPages(site: site).register(on: router)
         CataloguePages(site: site).register(on: router)

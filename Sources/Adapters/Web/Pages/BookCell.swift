@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Wording
 
 /// A catalogue book as a list shows it.
 struct BookCell: Sendable {
@@ -11,6 +12,12 @@ struct BookCell: Sendable {
     let available: Int
     let copies: Int
     let waiting: Int
+    /// "2 of 3 available".
+    let availability: String
+    /// "1 waiting".
+    let waitingText: String
+    /// The cover's description, or the missing cover's.
+    let coverAlt: String
     let isAvailable: Bool
     let hasWaiting: Bool
     /// "Last checked out by NAME on DATE", or "Last checked out on DATE" when the name is not the reader's to see.
@@ -26,15 +33,18 @@ struct BookCell: Sendable {
         waiting = entry.holdCount
         isAvailable = entry.available > 0
         hasWaiting = entry.holdCount > 0
+        availability = t("web.bookcell.available", count: available, number(available), number(entry.copies))
+        waitingText = t("web.bookcell.waiting", count: entry.holdCount, number(entry.holdCount))
+        coverAlt = Covers.alt(title, present: cover != nil)
         lastCheckout = entry.lastCheckout.map(Self.checkout)
     }
 
     static func checkout(_ checkout: CatalogueEntry.Checkout) -> String {
         let day = Dates.day(checkout.at)
         switch checkout.name {
-        case nil: return "Last checked out on \(day)"
-        case CatalogueEntry.Checkout.erasedName?: return "Last checked out by an erased member on \(day)"
-        case let name?: return "Last checked out by \(name) on \(day)"
+        case nil: return t("web.bookcell.lastCheckout", day)
+        case CatalogueEntry.Checkout.erasedName?: return t("web.bookcell.lastCheckoutErased", day)
+        case let name?: return t("web.bookcell.lastCheckoutBy", name, day)
         }
     }
 }
@@ -45,30 +55,22 @@ enum Covers {
         guard let url, let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "https" || scheme == "http" else { return nil }
         return url
     }
+
+    /// A cover's `alt` ("Cover of Dune"), or the label of the empty box shown when there is none.
+    static func alt(_ title: String, present: Bool) -> String {
+        present ? t("web.cover.of", title) : t("web.cover.none", title)
+    }
 }
 
-/// Dates and times as a reader of English reads them, in UTC (the library's time).
+/// Dates and times as the reader's language writes them, in UTC (the library's time).
 enum Dates {
-    nonisolated(unsafe) private static let dayFormat: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "MMMM d, yyyy"
-        return formatter
-    }()
-    nonisolated(unsafe) private static let momentFormat: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "MMMM d, yyyy 'at' HH:mm 'UTC'"
-        return formatter
-    }()
-    private static let lock = NSLock()
-
-    /// "November 22, 2026".
-    static func day(_ date: Date) -> String { lock.withLock { dayFormat.string(from: date) } }
-    /// "November 22, 2026 at 14:05 UTC".
-    static func moment(_ date: Date) -> String { lock.withLock { momentFormat.string(from: date) } }
+    /// "November 22, 2026", "22 novembre 2026".
+    static func day(_ date: Date) -> String { Formats(Reader.language).day(date) }
+    /// "November 22, 2026 at 14:05 UTC", "22 novembre 2026 à 14:05 UTC".
+    static func moment(_ date: Date) -> String { Formats(Reader.language).moment(date) }
     /// The date as a `datetime` attribute wants it.
     static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 }
+
+/// Counts as the reader's language writes them ("1,234", "1 234").
+func number(_ value: Int) -> String { Formats(Reader.language).number(value) }

@@ -20,7 +20,7 @@ struct EntryPages: Sendable {
         if site.visit.account != nil { return Redirect.see("/search") }
         let newest = try await site.library.catalogue.listBooks.execute(
             CatalogueQuery(sort: .newest), page: try PageRequest(limit: 6), by: site.visit.principal)
-        return site.pages.render("landing", LandingView(newest: newest.items.map { BookCell($0) }), title: "Welcome")
+        return site.pages.render("landing", LandingView(newest: newest.items.map { BookCell($0) }), title: t("web.landing.title"))
     }
 
     func signupForm(_ feedback: Feedback = Feedback(), status: HTTPResponse.Status = .ok) async throws -> Response {
@@ -32,7 +32,8 @@ struct EntryPages: Sendable {
                 clientIP: site.visit.clientIP, acceptLanguage: site.visit.languages)?.code
         }
         let options = countries.map { CountryOption(code: $0.code, name: $0.name, selected: $0.code == chosen) }
-        return site.pages.render("signup", SignupView(feedback: feedback, countries: options), title: "Sign up", status: status)
+        return site.pages.render(
+            "signup", SignupView(feedback: feedback, countries: options), title: t("web.signup.heading"), status: status)
     }
 
     func signUp() async throws -> Response {
@@ -43,7 +44,7 @@ struct EntryPages: Sendable {
         do {
             let signed = try await site.library.accounts.signUp.execute(signup, client: site.visit.clientIP, by: .anonymous)
             guard let session = signed.session else { throw PageError(.internalServerError, message: Words.say(.serverFailed)) }
-            return Redirect.see("/search", flash: "Welcome to the library, \(signed.account.displayName).").setting(
+            return Redirect.see("/search", flash: t("web.signup.welcome", signed.account.displayName)).setting(
                 cookie: site.sessionCookie(session))
         } catch {
             guard var feedback = Feedback(error, values: values) else { throw error }
@@ -57,7 +58,7 @@ struct EntryPages: Sendable {
 
     func loginForm(next: String?, _ feedback: Feedback = Feedback(), status: HTTPResponse.Status = .ok) -> Response {
         if site.visit.account != nil { return Redirect.see(Redirect.local(next, or: "/search")) }
-        return site.pages.render("login", LoginView(feedback: feedback, next: next ?? ""), title: "Log in", status: status)
+        return site.pages.render("login", LoginView(feedback: feedback, next: next ?? ""), title: t("web.login.heading"), status: status)
     }
 
     func logIn() async throws -> Response {
@@ -80,7 +81,7 @@ struct EntryPages: Sendable {
         if site.visit.account != nil {
             try await site.library.accounts.logOut.execute(everywhere: site.form["everywhere"] != nil, by: site.visit.principal)
         }
-        return Redirect.see("/", flash: "You are logged out.").setting(
+        return Redirect.see("/", flash: t("web.login.loggedOut")).setting(
             cookie: Cookies.set(Cookies.session, "", maxAge: 0, secure: site.visit.secure))
     }
 }

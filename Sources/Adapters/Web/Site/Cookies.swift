@@ -12,6 +12,8 @@ enum Cookies {
     static let flash = "shelfmark_flash"
     /// The sort a visitor chose for the catalogue.
     static let catalogueSort = "shelfmark_sort"
+    /// The language chosen with the header's switcher (`en`, `fr`).
+    static let language = "shelfmark_lang"
 
     /// The value of the cookie `name` the request carries; the first one when it carries several.
     static func value(_ name: String, in request: Request) -> String? {

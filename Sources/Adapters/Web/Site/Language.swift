@@ -2,7 +2,7 @@ import Domain
 import Wording
 
 /// The pages' own texts (headings, labels, buttons, help), in every language: this target's
-/// `en.lproj` and `fr.lproj`. Templates name them as `[[key]]`; Swift code as `t("key")`.
+/// `en.lproj` and `fr.lproj`. Templates name them by key in double square brackets; Swift code as `t(key)`.
 let pageTexts = Texts(bundle: .module)
 
 /// The page text `key` in the reader's language, its placeholders filled with `arguments`.

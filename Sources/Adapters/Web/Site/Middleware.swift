@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Wording
 
 /// Headers every response of the site carries: no inline script or style, no framing, no
 /// sniffing, no referrer to other sites.
@@ -24,7 +25,8 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 
 /// Finds out who is visiting from the session cookie (through the same use case as the API's
 /// bearer token), gives a new browser its visitor secret, hands on the last request's flash
-/// message, and counts the member's unread notices for the header.
+/// message, counts the member's unread notices for the header, and sets the reader's language
+/// (`Reader.language`) for everything the request does.
 struct VisitMiddleware<Context: RequestContext & RemoteAddressRequestContext>: RouterMiddleware {
     let library: Library
     let settings: WebSettings
@@ -65,7 +67,12 @@ struct VisitMiddleware<Context: RequestContext & RemoteAddressRequestContext>: R
             visit.flashRefused = flash.hasPrefix("!")
             visit.flash = visit.flashRefused ? String(flash.dropFirst()) : flash
         }
-        var response = try await Visit.$current.withValue(visit) { try await next(request, context) }
+        visit.back = LanguageChoice.back(request, target: visit.target)
+        let language = LanguageChoice.language(
+            cookie: Cookies.value(Cookies.language, in: request), account: nil, acceptLanguage: visit.languages)
+        var response = try await Reader.$language.withValue(language) {
+            try await Visit.$current.withValue(visit) { try await next(request, context) }
+        }
         let setting = response.headers[values: .setCookie]
         if visit.flash != nil, !setting.contains(where: { $0.hasPrefix(Cookies.flash + "=") }) {
             cookies.append(Cookies.set(Cookies.flash, "", maxAge: 0, secure: visit.secure))

@@ -21,12 +21,18 @@ enum Redirect {
         return see("/login?next=" + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
     }
 
-    /// `next` when it is a path of this site (never another site's address), else `fallback`.
+    /// `next` when it is a path of this site other than logging in or signing up, else `fallback`.
     static func local(_ next: String?, or fallback: String) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
-            !next.contains(where: { $0.isNewline || $0 == "\\" }), next != "/login", !next.hasPrefix("/login?"),
-            !next.hasPrefix("/signup")
-        else { return fallback }
+        guard let next = localPath(next), next != "/login", !next.hasPrefix("/login?"), !next.hasPrefix("/signup") else { return fallback }
         return next
+    }
+
+    /// `path` when it is a path of this site as a link writes it (never another site's address: not
+    /// `//host`, `/\host` or anything with a scheme; printable ASCII only), else nil.
+    static func localPath(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
+            path.allSatisfy({ $0 != "\\" && $0.asciiValue.map { $0 >= 0x20 && $0 < 0x7F } == true })
+        else { return nil }
+        return path
     }
 }

@@ -13,8 +13,9 @@ public struct WebSettings: Sendable {
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
     /// The site's public address (`https://library.example.org`), for links shared elsewhere; nil: the request's `Host`.
     public var publicURL: String?
-    /// The application's name in page titles and the header.
-    public var siteName = "Shelfmark"
+    /// The operator's own name for the site, in page titles and the header, the same in every
+    /// language; nil: the library's name in the reader's language ("Shelfmark", "Bibliothèque").
+    public var siteName: String?
 
     public init(secureCookies: Bool = false, trustedProxies: Set<String> = []) {
         self.secureCookies = secureCookies

@@ -40,6 +40,11 @@ extension Frame: MustacheParent {
         case "csrf": return csrf
         case "target": return target
         case "meta": return meta.orAbsent
+        case "lang": return lang
+        case "ogLocale": return ogLocale
+        case "languages": return languages
+        case "unreadLabel": return unreadLabel
+        case "footer": return footer
         default: return nil
         }
     }
@@ -57,6 +62,9 @@ extension BookCell: MustacheParent {
         case "waiting": return waiting
         case "isAvailable": return isAvailable
         case "hasWaiting": return hasWaiting
+        case "availability": return availability
+        case "waitingText": return waitingText
+        case "coverAlt": return coverAlt
         case "lastCheckout": return lastCheckout.orAbsent
         default: return nil
         }

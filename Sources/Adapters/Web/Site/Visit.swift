@@ -20,6 +20,8 @@ struct Visit: Sendable {
     var flashRefused = false
     /// The path and query asked for, to come back to after logging in.
     var target = "/"
+    /// The page the language switcher comes back to: this one, or after a form the page it was on.
+    var back = "/"
     /// The client's address, as the login throttle counts it.
     var clientIP: String?
     /// The browser's `Accept-Language`.

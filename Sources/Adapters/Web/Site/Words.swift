@@ -1,11 +1,13 @@
 import Application
 import Domain
 import HTTPTypes
+import Wording
 
-/// The catalogue's words as pages show them: a sentence starts with a capital and ends with a full stop.
+/// The catalogue's words as pages show them, in the reader's language: a sentence starts with a
+/// capital and ends with a full stop.
 enum Words {
-    /// The catalogue pages are worded in (English until the French issue adds a language).
-    static var catalogue: any MessageCatalogue { Catalogues.preferred() }
+    /// The catalogue of the reader's language (`Reader.language`, set for each request).
+    static var catalogue: any MessageCatalogue { Wording.reader }
 
     /// A message as one sentence.
     static func say(_ message: Message) -> String { sentence(catalogue.text(message)) }
@@ -16,8 +18,11 @@ enum Words {
     /// What is wrong with one field, to show next to it.
     static func say(_ problem: FieldProblem) -> String { sentence(catalogue.text(problem)) }
 
-    /// What is wrong with a field, named by its label ("Password must be at least 8 characters long.").
-    static func say(_ error: FieldError) -> String { sentence("\(labels[error.field] ?? error.field) \(catalogue.text(error.problem))") }
+    /// What is wrong with a field, named by its label ("Password must be at least 8 characters long.",
+    /// "Mot de passe : …").
+    static func say(_ error: FieldError) -> String {
+        sentence(t("web.sentence.fieldError", label(error.field), catalogue.text(error.problem)))
+    }
 
     /// The error's message, or nil when it is a fault a person should not read; fields are named by their labels.
     static func say(error: any Error) -> String? {
@@ -25,36 +30,45 @@ enum Words {
         return catalogue.text(of: error).map(sentence)
     }
 
-    /// The fields' names as the pages' labels say them.
-    static let labels = [
-        "email": "Email address", "password": "Password", "current": "Current password", "new": "New password",
-        "displayName": "Name", "username": "Username", "country": "Country", "title": "Title", "authors": "Authors", "isbn": "ISBN",
-        "copies": "Copies",
-        "coverUrl": "Cover address", "publisher": "Publisher", "categories": "Categories", "description": "Description",
-        "q": "Search words", "member": "Member", "reset-member": "Member", "books": "Books", "at": "Date and time", "book": "Book",
-        "name": "Borrower's name", "borrowerName": "Borrower's name", "confirm": "Confirmation", "workKey": "Open Library work",
-        "role": "Role", "offset": "Page", "limit": "Page size", "sort": "Sort", "loan": "Loan", "hold": "Hold",
-    ]
+    /// A field's name as the pages' labels say it; the name itself when no page labels it.
+    static func label(_ field: String) -> String { labels[field] ?? field }
+
+    /// The fields' names as the pages' labels say them, in the reader's language.
+    static var labels: [String: String] {
+        [
+            "email": t("web.field.email"), "password": t("web.field.password"), "current": t("web.field.current"),
+            "new": t("web.field.new"), "displayName": t("web.field.displayName"), "username": t("web.field.username"),
+            "country": t("web.field.country"), "title": t("web.field.title"), "authors": t("web.field.authors"),
+            "isbn": t("web.field.isbn"), "copies": t("web.field.copies"), "coverUrl": t("web.field.coverUrl"),
+            "publisher": t("web.field.publisher"), "categories": t("web.field.categories"),
+            "description": t("web.field.description"), "q": t("web.field.q"), "member": t("web.field.member"),
+            "reset-member": t("web.field.member"), "books": t("web.field.books"), "at": t("web.field.at"),
+            "book": t("web.field.book"), "name": t("web.field.borrowerName"), "borrowerName": t("web.field.borrowerName"),
+            "confirm": t("web.field.confirm"), "workKey": t("web.field.workKey"), "role": t("web.field.role"),
+            "offset": t("web.field.offset"), "limit": t("web.field.limit"), "sort": t("web.field.sort"),
+            "loan": t("web.field.loan"), "hold": t("web.field.hold"), "language": t("web.field.language"),
+        ]
+    }
 
     /// `text` with a capital first letter and a closing full stop.
     static func sentence(_ text: String) -> String {
         guard let first = text.first else { return text }
         let capital = first.uppercased() + text.dropFirst()
-        return capital.last.map { ".!?".contains($0) } == true ? capital : capital + "."
+        return capital.last.map { ".!?…".contains($0) } == true ? capital : capital + "."
     }
 
     /// An error page's heading.
     static func heading(_ status: HTTPResponse.Status) -> String {
         switch status.code {
-        case 400: "That did not work"
-        case 403: "Not allowed"
-        case 404: "Page not found"
-        case 409: "That cannot be done now"
-        case 413: "Too much at once"
-        case 429: "Too many attempts"
-        case 503: "Busy right now"
-        case 500..<600: "Something went wrong"
-        default: "That did not work"
+        case 400: t("web.heading.badRequest")
+        case 403: t("web.heading.forbidden")
+        case 404: t("web.heading.notFound")
+        case 409: t("web.heading.conflict")
+        case 413: t("web.heading.tooLarge")
+        case 429: t("web.heading.tooMany")
+        case 503: t("web.heading.busy")
+        case 500..<600: t("web.heading.failed")
+        default: t("web.heading.badRequest")
         }
     }
 }
