@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "CLI",
             dependencies: ["Application", "APIContract", "Wording", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/Adapters/CLI"
+            path: "Sources/Adapters/CLI", resources: [.process("en.lproj"), .process("fr.lproj")]
         ),
         // The web pages: server-rendered HTML forms over the same use cases, templates and static files
         // as resources. Knows no other adapter.

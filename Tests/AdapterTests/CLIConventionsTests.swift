@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 
@@ -105,17 +106,19 @@ struct CLIConventionsTests {
         #expect(ExitStatus(httpStatus: 400) == .usage && ExitStatus(httpStatus: 500) == .internalError)
     }
 
-    @Test func tablesWriteDatesInISOOrder() throws {
+    @Test func tablesWriteTheMonthInWords() throws {
         let day = Date(timeIntervalSince1970: 1_796_652_300)  // 2026-12-07 14:05 UTC
-        #expect(TableDates.day(day, in: .gmt) == "2026-12-07")
-        #expect(TableDates.minute(day, in: .gmt) == "2026-12-07 14:05")
-        #expect(TableDates.minute(iso: "2026-12-07T14:05:09.123Z", in: .gmt) == "2026-12-07 14:05")
-        #expect(TableDates.day(day, in: TimeZone(identifier: "Pacific/Auckland")!) == "2026-12-08")
+        #expect(TableDates.day(day, in: .gmt, language: .english) == "December 7, 2026")
+        #expect(TableDates.day(day, in: .gmt, language: .french) == "7 décembre 2026")
+        #expect(TableDates.minute(day, in: .gmt, language: .english) == "December 7, 2026 14:05")
+        #expect(TableDates.minute(day, in: .gmt, language: .french) == "7 décembre 2026 14:05")
+        #expect(TableDates.minute(iso: "2026-12-07T14:05:09.123Z", in: .gmt, language: .english) == "December 7, 2026 14:05")
+        #expect(TableDates.day(day, in: TimeZone(identifier: "Pacific/Auckland")!, language: .english) == "December 8, 2026")
 
         let book = try addBook()
         _ = try run("loan", "checkout", book, "--name", "Mrs Hudson")
-        let list = try run("loan", "list", environment: ["TZ": "UTC"]).stdout
-        #expect(list.contains(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/), "\(list)")
+        let list = try run("loan", "list", environment: ["TZ": "UTC", "LANG": "", "LC_ALL": "", "LC_MESSAGES": ""]).stdout
+        #expect(list.contains(/[A-Z][a-z]+ \d{1,2}, \d{4} \d{2}:\d{2}/), "\(list)")
         #expect(!list.contains(/\d{1,2}\/\d{1,2}\/\d{2,4}/), "\(list)")
     }
 

@@ -6,20 +6,16 @@ import Foundation
 
 struct SignUpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        "signup", abstract: "Create a member account (--login: and act as it from now on).",
-        discussion: """
-            The password is prompted without echo on a terminal, or read from the first line of standard input. \
-            Without --login the CLI goes on acting as before (its saved login, or the operator). \
-            With --json, prints what POST /api/v1/users answers, the session's token included (saved only with --login).
-            """)
+        "signup", abstract: t("cli.signup.abstract"),
+        discussion: t("cli.signup.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Option(help: "Your email address.") var email: String
-    @Option(help: "The name shown to librarians (default: the part of the email before @).") var name: String?
-    @Option(help: "ISO 3166-1 alpha-2 country code, e.g. FR (see `shelfmark countries list`).") var country: String
-    @Option(help: "An optional login name, for apps that log in with one (BitBooks): 3 to 32 letters, digits, . - _")
+    @Option(help: ArgumentHelp(t("cli.signup.email"))) var email: String
+    @Option(help: ArgumentHelp(t("cli.signup.name"))) var name: String?
+    @Option(help: ArgumentHelp(t("cli.signup.country"))) var country: String
+    @Option(help: ArgumentHelp(t("cli.signup.username")))
     var username: String?
-    @Flag(help: "Log in as the new account: later commands run as it until `shelfmark logout`.") var login = false
+    @Flag(help: ArgumentHelp(t("cli.signup.login"))) var login = false
 
     func run() async throws {
         let library = try await global.library()
@@ -37,15 +33,12 @@ struct SignUpCommand: AsyncParsableCommand {
 
 struct LogInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        "login", abstract: "Log in; later commands run as you until `shelfmark logout`.",
-        discussion: """
-            The password is prompted without echo on a terminal, or read from the first line of standard input. \
-            With --json, prints what POST /api/v1/sessions answers, the session's token included.
-            """)
+        "login", abstract: t("cli.login.abstract"),
+        discussion: t("cli.login.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Option(help: "Your email address.") var email: String?
-    @Option(help: "Or the login name you chose (`shelfmark account edit --username`).") var username: String?
+    @Option(help: ArgumentHelp(t("cli.login.email"))) var email: String?
+    @Option(help: ArgumentHelp(t("cli.login.username"))) var username: String?
 
     func validate() throws {
         guard (email == nil) != (username == nil) else { throw usage(.exactlyOneOf(["--email", "--username"])) }
@@ -64,11 +57,11 @@ struct LogInCommand: AsyncParsableCommand {
 
 struct LogOutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        "logout", abstract: "Log out and forget the saved session.",
-        discussion: "With --json, prints nothing, as the API answers 204.")
+        "logout", abstract: t("cli.logout.abstract"),
+        discussion: t("cli.logout.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Flag(help: "Log out every session of this account, on every device.") var everywhere = false
+    @Flag(help: ArgumentHelp(t("cli.logout.everywhere"))) var everywhere = false
 
     func run() async throws {
         defer { SavedSession.forget() }
@@ -83,8 +76,8 @@ struct LogOutCommand: AsyncParsableCommand {
 
 struct WhoAmI: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        "whoami", abstract: "Show who the CLI acts as, and how to switch.",
-        discussion: "With --json, prints what GET /api/v1/me answers; the operator, who has no account, is {\"role\": \"operator\"}.")
+        "whoami", abstract: t("cli.whoami.abstract"),
+        discussion: t("cli.whoami.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
@@ -110,14 +103,25 @@ func signedInAnswer(_ signedIn: SignedIn, _ library: Library) async throws -> Co
     return .init(signedIn.account, session: session, notices: notices)
 }
 
+/// A role as a person reads it (the option's values stay `member` and `librarian`).
+func roleName(_ role: Role) -> String {
+    switch role {
+    case .member: t("cli.role.member")
+    case .librarian: t("cli.role.librarian")
+    }
+}
+
 /// Accounts as a table.
 func printAccounts(_ accounts: [AccountSummary]) {
     print(
         table(
-            ["ID", "EMAIL", "NAME", "COUNTRY", "ROLE", "CARD", "REGISTERED"],
+            [
+                t("cli.column.id"), t("cli.column.email"), t("cli.column.name"), t("cli.column.country"), t("cli.column.role"),
+                t("cli.column.card"), t("cli.column.registered"),
+            ],
             accounts.map {
                 [
-                    $0.id.description, $0.email.value, $0.displayName, $0.country, $0.role.rawValue, $0.cardNumber?.grouped ?? "-",
+                    $0.id.description, $0.email.value, $0.displayName, $0.country, roleName($0.role), $0.cardNumber?.grouped ?? "-",
                     TableDates.day($0.registeredAt),
                 ]
             }))

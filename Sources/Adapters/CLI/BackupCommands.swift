@@ -6,23 +6,16 @@ import Foundation
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
         "backup",
-        abstract: "Write a consistent copy of the library, even while `serve` runs and writes.",
-        discussion: """
-            SQLite's online backup copies the library as of one moment: every event acknowledged before the backup began is in \
-            the copy. The chain key goes beside it as FILE.key and the data folder's anchors as FILE.anchors, so \
-            `shelfmark --db FILE audit verify` checks the copy on its own; keep FILE.key with the backup, as secret as the \
-            library's own key. Everything is written under temporary names and renamed into place at the end: a backup that \
-            fails leaves nothing behind. `serve --backup-every` keeps rotating backups. No API twin (it writes files on the \
-            server's disk); with --json, prints {file, events, head, keyFile, anchorFile}.
-            """)
+        abstract: t("cli.backup.abstract"),
+        discussion: t("cli.backup.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Option(help: ArgumentHelp("The backup file to write.", valueName: "file")) var to: String
-    @Flag(help: "Replace the file (and its .key and .anchors) if it exists.") var force = false
+    @Option(help: ArgumentHelp(t("cli.backup.to"), valueName: "file")) var to: String
+    @Flag(help: ArgumentHelp(t("cli.backup.force"))) var force = false
 
     func run() async throws {
         let (library, principal) = try await global.acting()
-        let progress = Progress(label: "backing up", unit: "pages")
+        let progress = Progress(label: t("cli.progress.backingUp"), unit: t("cli.progress.pages"))
         let report = try await library.backUp.execute(to: to, replacing: force, by: principal) { progress.update($0, of: $1) }
         progress.finish()
         if global.json { return try printJSON(BackupAnswer(report)) }
@@ -34,22 +27,15 @@ struct BackupCommand: AsyncParsableCommand {
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
         "restore",
-        abstract: "Put a backup in place of the library (--db) once it verifies, keeping the library it replaces.",
-        discussion: """
-            The backup (with FILE.key and FILE.anchors beside it) is copied next to the library, opened there and put through \
-            every check of `audit verify`; a backup that fails one is refused, naming it, and nothing changes. It is refused \
-            too while any process has the library open (every process holds the lock file <database>.lock while it does): \
-            stop `serve` first. The library replaced is renamed <database>.replaced-<time> with its key and anchors beside it, \
-            never deleted. Runs on the files, as their owner (no login). No API twin (it replaces files on the server's disk); \
-            with --json, prints {backup, database, events, head, replaced}.
-            """)
+        abstract: t("cli.restore.abstract"),
+        discussion: t("cli.restore.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Option(help: ArgumentHelp("The backup file to restore.", valueName: "file")) var from: String
+    @Option(help: ArgumentHelp(t("cli.restore.from"), valueName: "file")) var from: String
 
     func run() async throws {
         let restore = try CLIContext.current().restoring(global.options)
-        let progress = Progress(label: "verifying the backup")
+        let progress = Progress(label: t("cli.progress.verifyingBackup"))
         let report = try await restore.execute(from: from) { progress.update($0, of: $1) }
         progress.finish()
         if global.json { return try printJSON(RestoreAnswer(report)) }

@@ -6,33 +6,32 @@ import Domain
 /// `shelfmark book ...`: the catalogue.
 struct BookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "book", abstract: "Add, list, show, edit and remove catalogue books.",
+        commandName: "book", abstract: t("cli.book.abstract"),
         subcommands: [Add.self, Import.self, List.self, Show.self, Edit.self, Delete.self, Clear.self])
 }
 
 /// The descriptive fields `add` and `edit` share.
 struct BookFields: ParsableArguments {
-    @Option(help: "The title.") var title: String?
-    @Option(name: .customLong("author"), help: "An author; repeat for several.") var authors: [String] = []
-    @Option(help: "ISBN-10 or ISBN-13; hyphens and spaces are fine.") var isbn: String?
-    @Option(help: "The publisher.") var publisher: String?
-    @Option(name: .customLong("category"), help: "A category tag; repeat for several.") var categories: [String] = []
-    @Option(name: .customLong("cover-url"), help: ArgumentHelp("An http(s) URL of the cover image.", valueName: "url")) var coverURL:
-        String?
-    @Option(help: "A description or blurb.") var description: String?
+    @Option(help: ArgumentHelp(t("cli.book.fields.title"))) var title: String?
+    @Option(name: .customLong("author"), help: ArgumentHelp(t("cli.book.fields.authors"))) var authors: [String] = []
+    @Option(help: ArgumentHelp(t("cli.book.fields.isbn"))) var isbn: String?
+    @Option(help: ArgumentHelp(t("cli.book.fields.publisher"))) var publisher: String?
+    @Option(name: .customLong("category"), help: ArgumentHelp(t("cli.book.fields.categories"))) var categories: [String] = []
+    @Option(name: .customLong("cover-url"), help: ArgumentHelp(t("cli.book.fields.coverURL"), valueName: "url")) var coverURL: String?
+    @Option(help: ArgumentHelp(t("cli.book.fields.description"))) var description: String?
 }
 
 extension BookCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Add a book to the catalogue.",
+            abstract: t("cli.book.add.abstract"),
             usage: "shelfmark book add --title T --author A [--author B] [--isbn I] [--publisher P] [--category C]... [--copies N]",
-            discussion: "With --json, prints what POST /api/v1/books answers.")
+            discussion: t("cli.book.add.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @OptionGroup var fields: BookFields
-        @Option(help: "How many copies the library owns.") var copies = 1
-        @Flag(help: "Add a second record of an ISBN the catalogue has already (refused otherwise, naming that book).")
+        @Option(help: ArgumentHelp(t("cli.book.add.copies"))) var copies = 1
+        @Flag(help: ArgumentHelp(t("cli.book.add.allowDuplicate")))
         var allowDuplicate = false
 
         func run() async throws {
@@ -47,16 +46,16 @@ extension BookCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Add a book from Open Library by ISBN (or --work KEY); options given override what it says.",
-            discussion: "With --json, prints what POST /api/v1/books/import answers.")
+            abstract: t("cli.book.import.abstract"),
+            discussion: t("cli.book.import.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(
-            name: .customLong("work"), help: ArgumentHelp("An Open Library work key, e.g. OL27448W, instead of --isbn.", valueName: "key"))
+            name: .customLong("work"), help: ArgumentHelp(t("cli.book.import.workKey"), valueName: "key"))
         var workKey: String?
         @OptionGroup var fields: BookFields
-        @Option(help: "How many copies the library owns.") var copies = 1
-        @Flag(help: "Add a second record of an ISBN the catalogue has already (refused otherwise, naming that book).")
+        @Option(help: ArgumentHelp(t("cli.book.import.copies"))) var copies = 1
+        @Flag(help: ArgumentHelp(t("cli.book.import.allowDuplicate")))
         var allowDuplicate = false
 
         func validate() throws {
@@ -77,8 +76,8 @@ extension BookCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "List the catalogue, sorted and paged, optionally searched.",
-            discussion: "With --json, prints what GET /api/v1/books answers (with --all, one page holding every book).")
+            abstract: t("cli.book.list.abstract"),
+            discussion: t("cli.book.list.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(help: ArgumentHelp("\(CatalogueSort.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "order"))
@@ -86,7 +85,7 @@ extension BookCommand {
         @Option(
             name: [.customShort("q"), .long],
             help: ArgumentHelp(
-                "Words to find in title, authors, ISBN, publisher or categories; author:, title:, isbn: or publisher: limits a word to one field.",
+                t("cli.book.list.query"),
                 valueName: "words"))
         var query: String?
         @OptionGroup var paging: PagingOptions
@@ -112,19 +111,23 @@ extension BookCommand {
             let rows = page.items.map { e in
                 [
                     e.id.description, e.details.title, e.details.authors.joined(separator: ", "), e.details.isbn?.isbn13 ?? "",
-                    "\(e.available)/\(e.copies)", TableDates.day(e.addedAt),
+                    "\(number(e.available))/\(number(e.copies))", TableDates.day(e.addedAt),
                 ]
             }
-            return table(["ID", "TITLE", "AUTHORS", "ISBN", "AVAILABLE", "ADDED"], rows, maxWidth: 40) + "\n" + page.footer
+            return table(
+                [
+                    t("cli.column.id"), t("cli.column.title"), t("cli.column.authors"), "ISBN", t("cli.column.available"),
+                    t("cli.column.added"),
+                ], rows, maxWidth: 40) + "\n" + page.footer
         }
     }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Show one book.", discussion: "With --json, prints what GET /api/v1/books/{id} answers.")
+            abstract: t("cli.book.show.abstract"), discussion: t("cli.book.show.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The book's id.", valueName: "book-id")) var id: String
+        @Argument(help: ArgumentHelp(t("cli.book.show.id"), valueName: "book-id")) var id: String
 
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -134,15 +137,15 @@ extension BookCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Edit a book. Options not given are kept; an empty value clears an optional field.",
+            abstract: t("cli.book.edit.abstract"),
             discussion:
-                "--author and --category replace the whole list when given. With --json, prints what PATCH /api/v1/books/{id} answers.")
+                t("cli.book.edit.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The book's id.", valueName: "book-id")) var id: String
+        @Argument(help: ArgumentHelp(t("cli.book.edit.id"), valueName: "book-id")) var id: String
         @OptionGroup var fields: BookFields
-        @Option(help: "The number of copies the library now owns.") var copies: Int?
-        @Flag(help: "Accept a new ISBN that another book of the catalogue has already.") var allowDuplicate = false
+        @Option(help: ArgumentHelp(t("cli.book.edit.copies"))) var copies: Int?
+        @Flag(help: ArgumentHelp(t("cli.book.edit.allowDuplicate"))) var allowDuplicate = false
 
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -158,11 +161,11 @@ extension BookCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Withdraw one or several books: all of them, or none if any cannot be withdrawn.",
-            discussion: "With --json, prints nothing, as DELETE /api/v1/books/{id} answers 204.")
+            abstract: t("cli.book.delete.abstract"),
+            discussion: t("cli.book.delete.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The books to withdraw.", valueName: "book-id")) var ids: [String]
+        @Argument(help: ArgumentHelp(t("cli.book.delete.ids"), valueName: "book-id")) var ids: [String]
 
         func validate() throws {
             if ids.isEmpty { throw usage("<book-id>", .required) }
@@ -178,14 +181,11 @@ extension BookCommand {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Withdraw every book in the catalogue. Needs --yes.",
-            discussion: """
-                Books that cannot be withdrawn (copies on loan) are kept and listed with the reason. \
-                With --json, prints what DELETE /api/v1/books?confirm=true answers.
-                """)
+            abstract: t("cli.book.clear.abstract"),
+            discussion: t("cli.book.clear.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Flag(help: "Confirm that the whole catalogue is to be withdrawn.") var yes = false
+        @Flag(help: ArgumentHelp(t("cli.book.clear.yes"))) var yes = false
 
         func run() async throws {
             guard yes else { throw InvalidInput([FieldError("--yes", .confirmationNeeded)]) }
@@ -204,16 +204,19 @@ private func show(_ e: CatalogueEntry, _ global: GlobalOptions, saying done: Str
     if let done { print(done) }
     let d = e.details
     let lines: [(String, String?)] = [
-        ("ID", e.id.description), ("Title", d.title), ("Authors", d.authors.joined(separator: ", ")),
-        ("ISBN", d.isbn?.isbn13), ("Publisher", d.publisher),
-        ("Categories", d.categories.isEmpty ? nil : d.categories.joined(separator: ", ")),
-        ("Copies", "\(e.copies) (\(e.available) available, \(e.onLoan) on loan)"),
-        ("Cover", d.coverURL), ("Description", d.description),
-        ("Added", TableDates.minute(e.addedAt)), ("Updated", TableDates.minute(e.updatedAt)),
+        (t("cli.book.label.id"), e.id.description), (t("cli.book.label.title"), d.title),
+        (t("cli.book.label.authors"), d.authors.joined(separator: ", ")), ("ISBN", d.isbn?.isbn13),
+        (t("cli.book.label.publisher"), d.publisher),
+        (t("cli.book.label.categories"), d.categories.isEmpty ? nil : d.categories.joined(separator: ", ")),
+        (t("cli.book.label.copies"), t("cli.book.copies", count: e.available, number(e.copies), number(e.available), number(e.onLoan))),
+        (t("cli.book.label.cover"), d.coverURL), (t("cli.book.label.description"), d.description),
+        (t("cli.book.label.added"), TableDates.minute(e.addedAt)), (t("cli.book.label.updated"), TableDates.minute(e.updatedAt)),
         (
-            "Last out",
+            t("cli.book.label.lastOut"),
             e.lastCheckout.map { c in [TableDates.day(c.at), catalogue.borrower(of: c)].compactMap { $0 }.joined(separator: ", ") }
         ),
     ]
-    for case let (label, value?) in lines { print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
+    // Values line up after the longest label of the language (12 columns in English).
+    let width = max(12, (lines.map(\.0.count).max() ?? 0) + 1)
+    for case let (label, value?) in lines { print(label.padding(toLength: width, withPad: " ", startingAt: 0) + value) }
 }

@@ -7,16 +7,16 @@ import Foundation
 /// `shelfmark bookmark ...`: the logged-in member's bookmarks.
 struct BookmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bookmark", abstract: "Keep Open Library works and catalogue books for later (needs `shelfmark login`).",
+        commandName: "bookmark", abstract: t("cli.bookmark.abstract"),
         subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Bookmark an Open Library work (OL…W) or, with --book, a catalogue book.",
-            discussion: "With --json, prints what PUT /api/v1/me/bookmarks/{key} (or /me/bookmarks/books/{id}) answers.")
+            abstract: t("cli.bookmark.add.abstract"),
+            discussion: t("cli.bookmark.add.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("An Open Library work key, e.g. OL27448W.", valueName: "work-key")) var workKey: String?
-        @Option(help: ArgumentHelp("A catalogue book's id instead.", valueName: "book-id")) var book: String?
+        @Argument(help: ArgumentHelp(t("cli.bookmark.add.workKey"), valueName: "work-key")) var workKey: String?
+        @Option(help: ArgumentHelp(t("cli.bookmark.add.book"), valueName: "book-id")) var book: String?
         func validate() throws {
             if (workKey == nil) == (book == nil) { throw usage(.exactlyOneOf(["<work-key>", "--book"])) }
         }
@@ -34,7 +34,7 @@ struct BookmarkCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "List your bookmarks.", discussion: "With --json, prints what GET /api/v1/me/bookmarks answers.")
+            abstract: t("cli.bookmark.list.abstract"), discussion: t("cli.bookmark.list.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(help: ArgumentHelp("\(BookmarkSort.allCases.map(\.rawValue).joined(separator: " or ")).", valueName: "order"))
         var sort = BookmarkSort.newest.rawValue
@@ -53,10 +53,10 @@ struct BookmarkCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Remove a bookmark by its key (OL…W or book:<id>).",
-            discussion: "With --json, prints nothing, as DELETE /api/v1/me/bookmarks/{key} answers 204.")
+            abstract: t("cli.bookmark.remove.abstract"),
+            discussion: t("cli.bookmark.remove.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The bookmark's key.", valueName: "key")) var key: String
+        @Argument(help: ArgumentHelp(t("cli.bookmark.remove.key"), valueName: "key")) var key: String
         func run() async throws {
             let (library, principal) = try await global.acting()
             try await library.bookmarks.remove(key, by: principal)
@@ -70,7 +70,10 @@ private func printBookmarks(_ page: Page<BookmarkEntry>, _ global: GlobalOptions
     guard !page.items.isEmpty else { return print(page.total == 0 ? say(.nothingListed(.bookmarks)) : page.footer) }
     print(
         table(
-            ["KEY", "TITLE", "AUTHORS", "YEAR", "KEPT", "COVER"],
+            [
+                t("cli.column.key"), t("cli.column.title"), t("cli.column.authors"), t("cli.column.year"), t("cli.column.kept"),
+                t("cli.column.cover"),
+            ],
             page.items.map { e in
                 [
                     e.key, e.work.title, e.work.authors.joined(separator: ", "), e.work.firstPublishYear.map(String.init) ?? "",

@@ -7,16 +7,16 @@ import Foundation
 /// `shelfmark loan ...`.
 struct LoanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "loan", abstract: "Borrow, return and renew books; see who has which book.",
-        discussion: "Borrowing needs a logged-in member (`shelfmark login`); librarians and the operator see every loan.",
+        commandName: "loan", abstract: t("cli.loan.abstract"),
+        discussion: t("cli.loan.discussion"),
         subcommands: [Borrow.self, Return.self, Renew.self, List.self, Checkout.self])
 
     struct Borrow: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Borrow one or more books at once: all of them, or none.",
-            discussion: "With --json, prints what POST /api/v1/loans answers.")
+            abstract: t("cli.loan.borrow.abstract"),
+            discussion: t("cli.loan.borrow.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The books to borrow.", valueName: "book-id")) var bookIDs: [String]
+        @Argument(help: ArgumentHelp(t("cli.loan.borrow.bookIDs"), valueName: "book-id")) var bookIDs: [String]
         func validate() throws { if bookIDs.isEmpty { throw usage("<book-id>", .required) } }
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -30,10 +30,10 @@ struct LoanCommand: AsyncParsableCommand {
 
     struct Return: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Return a loan; the copy is available at once.",
-            discussion: "With --json, prints what POST /api/v1/loans/{id}/return answers.")
+            abstract: t("cli.loan.return.abstract"),
+            discussion: t("cli.loan.return.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The loan's id.", valueName: "loan-id")) var loanID: String
+        @Argument(help: ArgumentHelp(t("cli.loan.return.loanID"), valueName: "loan-id")) var loanID: String
         func run() async throws {
             let (library, principal) = try await global.acting()
             try printLoan(try await library.circulation.giveBack.execute(try parseLoan(loanID), by: principal), library, global)
@@ -42,14 +42,11 @@ struct LoanCommand: AsyncParsableCommand {
 
     struct Renew: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Renew a loan for one more loan period from its due date; with --all, every loan of yours that can be.",
-            discussion: """
-                Refused while overdue, at the renewal limit, or while other members wait for the book. With --json, prints \
-                what POST /api/v1/loans/{id}/renew answers (--all: POST /api/v1/me/loans/renew-all).
-                """)
+            abstract: t("cli.loan.renew.abstract"),
+            discussion: t("cli.loan.renew.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The loan's id.", valueName: "loan-id")) var loanID: String?
-        @Flag(help: "Renew every loan of yours that can be renewed, and say why not of the others.") var all = false
+        @Argument(help: ArgumentHelp(t("cli.loan.renew.loanID"), valueName: "loan-id")) var loanID: String?
+        @Flag(help: ArgumentHelp(t("cli.loan.renew.all"))) var all = false
         func validate() throws {
             if all && loanID != nil { throw usage("--all", .exactlyOneOf(["<loan-id>", "--all"])) }
             if !all && loanID == nil { throw usage("<loan-id>", .required) }
@@ -69,11 +66,11 @@ struct LoanCommand: AsyncParsableCommand {
             guard !report.isEmpty else { return print(say(.nothingListed(.loans))) }
             print(
                 table(
-                    ["LOAN", "BOOK", "DUE", "RENEWED"],
+                    [t("cli.column.loan"), t("cli.column.book"), t("cli.column.due"), t("cli.column.renewed")],
                     report.map { r in
                         [
                             r.loan.id.description, r.loan.bookTitle, TableDates.minute(r.loan.dueAt),
-                            r.refusal.map { "no: \(catalogue.text($0.message))" } ?? "yes",
+                            r.refusal.map { t("cli.renewed.no", catalogue.text($0.message)) } ?? t("cli.yes"),
                         ]
                     }, maxWidth: 120))
         }
@@ -81,19 +78,16 @@ struct LoanCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "A member's own loans; for librarians and the operator, who has which book.",
-            discussion: """
-                With --json, prints what GET /api/v1/me/loans answers for a member without filters, else what \
-                GET /api/v1/loans answers.
-                """)
+            abstract: t("cli.loan.list.abstract"),
+            discussion: t("cli.loan.list.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Option(
-            help: ArgumentHelp("Only this member's active loans (librarians): an email, account id or card number.", valueName: "member"))
+            help: ArgumentHelp(t("cli.loan.list.member"), valueName: "member"))
         var member: String?
-        @Option(help: ArgumentHelp("Only this walk-in borrower's active loans, by name (librarians).", valueName: "name"))
+        @Option(help: ArgumentHelp(t("cli.loan.list.borrower"), valueName: "name"))
         var borrower: String?
-        @Option(help: ArgumentHelp("Only this book's copies out (librarians).", valueName: "book-id")) var book: String?
-        @Flag(help: "Only overdue loans (librarians).") var overdue = false
+        @Option(help: ArgumentHelp(t("cli.loan.list.book"), valueName: "book-id")) var book: String?
+        @Flag(help: ArgumentHelp(t("cli.loan.list.overdue"))) var overdue = false
         @OptionGroup var paging: PagingOptions
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -116,11 +110,11 @@ struct LoanCommand: AsyncParsableCommand {
 
     struct Checkout: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Lend a copy to a walk-in borrower without an account (librarians).",
-            discussion: "With --json, prints what POST /api/v1/books/{id}/checkout answers.")
+            abstract: t("cli.loan.checkout.abstract"),
+            discussion: t("cli.loan.checkout.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The book to lend.", valueName: "book-id")) var bookID: String
-        @Option(help: "The borrower's name.") var name: String
+        @Argument(help: ArgumentHelp(t("cli.loan.checkout.bookID"), valueName: "book-id")) var bookID: String
+        @Option(help: ArgumentHelp(t("cli.loan.checkout.name"))) var name: String
         func run() async throws {
             let (library, principal) = try await global.acting()
             try printLoan(
@@ -147,12 +141,23 @@ func printLoans(_ loans: [LoanSummary], _ list: ListLoans) {
     guard !loans.isEmpty else { return print(say(.nothingListed(.loans))) }
     print(
         table(
-            ["LOAN", "BOOK", "BORROWER", "LENT", "DUE", "STATE"],
+            [
+                t("cli.column.loan"), t("cli.column.book"), t("cli.column.borrower"), t("cli.column.lent"), t("cli.column.due"),
+                t("cli.column.state"),
+            ],
             loans.map { loan in
                 let state =
-                    if let returned = loan.returnedAt { "returned \(TableDates.day(returned))" } else if list.isOverdue(loan) {
-                        "OVERDUE"
-                    } else if loan.renewals > 0 { "renewed \(loan.renewals)x" } else { "out" }
+                    if let returned = loan.returnedAt {
+                        t("cli.loan.state.returnedOn", TableDates.day(returned))
+                    } else if list.isOverdue(
+                        loan)
+                    {
+                        t("cli.loan.state.overdue")
+                    } else if loan.renewals > 0 {
+                        t("cli.loan.state.renewed", count: loan.renewals, number(loan.renewals))
+                    } else {
+                        t("cli.loan.state.out")
+                    }
                 return [
                     loan.id.description, loan.bookTitle, catalogue.borrower(of: loan), TableDates.day(loan.lentAt),
                     TableDates.minute(loan.dueAt),
@@ -161,22 +166,28 @@ func printLoans(_ loans: [LoanSummary], _ list: ListLoans) {
             }))
 }
 
+/// A notice's kind as a person reads it.
+func kindName(_ kind: NoticeKind) -> String {
+    switch kind {
+    case .dueSoon: t("cli.notice.dueSoon")
+    case .overdue: t("cli.notice.overdue")
+    case .readyForPickup: t("cli.notice.readyForPickup")
+    case .holdCancelled: t("cli.notice.holdCancelled")
+    }
+}
+
 /// `shelfmark notices ...`.
 struct NoticesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "notices", abstract: "Due-soon and overdue notices: scan for them, list yours, mark them read.",
+        commandName: "notices", abstract: t("cli.notices.abstract"),
         subcommands: [Scan.self, List.self, Read.self])
 
     struct Scan: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Issue the notices due now; each loan gets each notice once per due date, however often this runs.",
-            discussion: """
-                With --as-of, a rehearsal: lists the notices a scan at that time would issue, and issues none (only the \
-                clock decides what is issued). No API twin (the server scans on its own); with --json, prints \
-                {"issued": N}, or {"issued": 0, "wouldIssue": N} for a rehearsal.
-                """)
+            abstract: t("cli.notices.scan.abstract"),
+            discussion: t("cli.notices.scan.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(name: .customLong("as-of"), help: ArgumentHelp("An ISO 8601 time, e.g. 2026-12-01T09:00:00Z.", valueName: "time"))
+        @Option(name: .customLong("as-of"), help: ArgumentHelp(t("cli.notices.scan.asOf"), valueName: "time"))
         var asOf: String?
         func run() async throws {
             let when = try asOf.map { try parseTime($0, option: "--as-of") }
@@ -185,8 +196,8 @@ struct NoticesCommand: AsyncParsableCommand {
                 let notices = try await library.circulation.scan.rehearse(asOf: when, by: principal)
                 if global.json { return try printJSON(["issued": 0, "wouldIssue": notices.count]) }
                 if !notices.isEmpty {
-                    let rows = notices.map { [$0.kind.rawValue, $0.bookTitle, TableDates.minute($0.dueAt), $0.loan.description] }
-                    print(table(["WOULD ISSUE", "BOOK", "DUE", "LOAN"], rows))
+                    let rows = notices.map { [kindName($0.kind), $0.bookTitle, TableDates.minute($0.dueAt), $0.loan.description] }
+                    print(table([t("cli.column.wouldIssue"), t("cli.column.book"), t("cli.column.due"), t("cli.column.loan")], rows))
                 }
                 return print(say(.noticesRehearsed(count: notices.count, asOf: when)))
             }
@@ -198,8 +209,8 @@ struct NoticesCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Your notices, newest first, with how many are unread.",
-            discussion: "With --json, prints what GET /api/v1/me/notifications answers.")
+            abstract: t("cli.notices.list.abstract"),
+            discussion: t("cli.notices.list.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @OptionGroup var paging: PagingOptions
         func run() async throws {
@@ -217,11 +228,14 @@ struct NoticesCommand: AsyncParsableCommand {
             guard !page.items.isEmpty else { return }
             print(
                 table(
-                    ["ID", "KIND", "BOOK", "DUE", "ISSUED", "READ"],
+                    [
+                        t("cli.column.id"), t("cli.column.kind"), t("cli.column.book"), t("cli.column.due"), t("cli.column.issued"),
+                        t("cli.column.read"),
+                    ],
                     page.items.map {
                         [
-                            $0.id, $0.kind.rawValue, $0.bookTitle, TableDates.minute($0.dueAt), TableDates.minute($0.issuedAt),
-                            $0.read ? "yes" : "no",
+                            $0.id, kindName($0.kind), $0.bookTitle, TableDates.minute($0.dueAt), TableDates.minute($0.issuedAt),
+                            $0.read ? t("cli.yes") : t("cli.no"),
                         ]
                     }, maxWidth: 60))
             print(page.footer)
@@ -230,11 +244,11 @@ struct NoticesCommand: AsyncParsableCommand {
 
     struct Read: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Mark one notice, or all of them, read.",
-            discussion: "With --json, prints nothing, as POST /api/v1/me/notifications/{id}/read (or read-all) answers 204.")
+            abstract: t("cli.notices.read.abstract"),
+            discussion: t("cli.notices.read.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The notice's id.", valueName: "notice-id")) var id: String?
-        @Flag(help: "Mark every notice read.") var all = false
+        @Argument(help: ArgumentHelp(t("cli.notices.read.id"), valueName: "notice-id")) var id: String?
+        @Flag(help: ArgumentHelp(t("cli.notices.read.all"))) var all = false
         func validate() throws {
             if (id == nil) == !all { throw usage(.exactlyOneOf(["<notice-id>", "--all"])) }
         }

@@ -7,14 +7,10 @@ extension AccountCommand {
     /// `shelfmark account close`: the logged-in member closes their own account.
     struct Close: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Close your account and erase your personal data. Asks first, or needs --yes.",
-            discussion: """
-                Your email, name, country, password hash and card number become unreadable everywhere, for good; \
-                the address is free to register again. Refused while you have books on loan or wait for books. \
-                With --json, prints nothing, as DELETE /api/v1/me answers 204.
-                """)
+            abstract: t("cli.account.close.abstract"),
+            discussion: t("cli.account.close.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Flag(help: "Confirm without being asked.") var yes = false
+        @Flag(help: ArgumentHelp(t("cli.account.close.yes"))) var yes = false
 
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -31,14 +27,11 @@ extension UserCommand {
     /// `shelfmark user close EMAIL`: a librarian (or the operator) closes a member's account.
     struct Close: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Close a member's account and erase their personal data. Asks first, or needs --yes.",
-            discussion: """
-                Refused while books are on loan to the member, while they wait for books, and for the last librarian. \
-                With --json, prints nothing, as DELETE /api/v1/users/{idOrEmail} answers 204.
-                """)
+            abstract: t("cli.user.close.abstract"),
+            discussion: t("cli.user.close.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The account's email or id.", valueName: "email-or-id")) var email: String
-        @Flag(help: "Confirm without being asked.") var yes = false
+        @Argument(help: ArgumentHelp(t("cli.user.close.email"), valueName: "email-or-id")) var email: String
+        @Flag(help: ArgumentHelp(t("cli.user.close.yes"))) var yes = false
 
         func run() async throws {
             let library = try await global.library()
@@ -60,7 +53,8 @@ enum ClosingConfirmation {
         if yes { return }
         guard PasswordPrompt.onTerminal else { throw InvalidInput([FieldError("--yes", .confirmationNeeded)]) }
         FileHandle.standardError.write(Data(say(.confirmClosing(name: account.displayName, email: account.email.value)).utf8))
-        guard readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else {
+        let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let answer, ["yes", t("cli.confirm.yes")].contains(answer) else {
             throw InvalidInput([FieldError("--yes", .confirmationNeeded)])
         }
     }

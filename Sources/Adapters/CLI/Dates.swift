@@ -1,33 +1,49 @@
+import Domain
 import Foundation
+import Synchronization
+import Wording
 
-/// Dates in tables, written so no reader can take the day for the month: ISO 8601's order
-/// (`2026-12-07`, `2026-12-07 14:05`), in the local time zone (`TZ`). `--json` writes the API's
-/// UTC date-times instead.
+/// Dates in tables as a reader of the run's language writes them (`December 7, 2026`,
+/// `7 décembre 2026`; to the minute `December 7, 2026 14:05`, `7 décembre 2026 14:05`), in the local
+/// time zone (`TZ`): the month in words, so no reader takes the day for the month. `--json` writes
+/// the API's UTC date-times instead.
 enum TableDates {
-    /// `2026-12-07`.
-    static func day(_ date: Date, in zone: TimeZone = .current) -> String {
-        let c = components(date, zone)
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    /// `December 7, 2026` or `7 décembre 2026`.
+    static func day(_ date: Date, in zone: TimeZone = .current, language: Language = Speaking.language) -> String {
+        format(date, language == .french ? "d MMMM yyyy" : "MMMM d, yyyy", zone, language)
     }
 
-    /// `2026-12-07 14:05`.
-    static func minute(_ date: Date, in zone: TimeZone = .current) -> String {
-        let c = components(date, zone)
-        return day(date, in: zone) + String(format: " %02d:%02d", c.hour ?? 0, c.minute ?? 0)
+    /// `December 7, 2026 14:05` or `7 décembre 2026 14:05`.
+    static func minute(_ date: Date, in zone: TimeZone = .current, language: Language = Speaking.language) -> String {
+        format(date, language == .french ? "d MMMM yyyy HH:mm" : "MMMM d, yyyy HH:mm", zone, language)
     }
 
     /// An ISO 8601 UTC text as the log stores it (`2026-12-07T14:05:09.123Z`), as `minute` writes it;
     /// a text that is not one is shown as it is.
-    static func minute(iso text: String, in zone: TimeZone = .current) -> String {
+    static func minute(iso text: String, in zone: TimeZone = .current, language: Language = Speaking.language) -> String {
         guard let date = (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: fractional)) else { return text }
-        return minute(date, in: zone)
+        return minute(date, in: zone, language: language)
     }
 
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    private static func components(_ date: Date, _ zone: TimeZone) -> DateComponents {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+    private static let formatters = Mutex<[String: DateFormatter]>([:])
+
+    /// `DateFormatter` is not `Sendable`: each pattern's formatter is made once and used under the lock.
+    private static func format(_ date: Date, _ pattern: String, _ zone: TimeZone, _ language: Language) -> String {
+        formatters.withLock { formatters in
+            let key = "\(language.rawValue) \(zone.identifier) \(pattern)"
+            let formatter =
+                formatters[key]
+                ?? {
+                    let formatter = DateFormatter()
+                    formatter.locale = language.locale
+                    formatter.timeZone = zone
+                    formatter.dateFormat = pattern
+                    formatters[key] = formatter
+                    return formatter
+                }()
+            return formatter.string(from: date)
+        }
     }
 }

@@ -7,21 +7,21 @@ import Foundation
 /// `shelfmark desk ...`: the front desk, for librarians and the operator.
 struct DeskCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "desk", abstract: "The front desk (librarians): lend to a member found by library card or email.",
+        commandName: "desk", abstract: t("cli.desk.abstract"),
         discussion:
-            "Returns at the desk are `shelfmark loan return LOAN`; walk-in borrowers without an account: `shelfmark loan checkout`.",
+            t("cli.desk.discussion"),
         subcommands: [Lend.self])
 
     struct Lend: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Lend books to a member, by card number or email: the member's own rules, all of the books or none.",
+            abstract: t("cli.desk.lend.abstract"),
             discussion:
-                "The log records the loans as the librarian's doing, for the member. With --json, prints what POST /api/v1/desk/loans answers."
+                t("cli.desk.lend.discussion")
         )
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: ArgumentHelp("The member's library card number (10 digits; spaces allowed).", valueName: "number")) var card: String?
-        @Option(help: ArgumentHelp("The member's email address.", valueName: "address")) var email: String?
-        @Argument(help: ArgumentHelp("The books to lend.", valueName: "book-id")) var bookIDs: [String] = []
+        @Option(help: ArgumentHelp(t("cli.desk.lend.card"), valueName: "number")) var card: String?
+        @Option(help: ArgumentHelp(t("cli.desk.lend.email"), valueName: "address")) var email: String?
+        @Argument(help: ArgumentHelp(t("cli.desk.lend.bookIDs"), valueName: "book-id")) var bookIDs: [String] = []
 
         func validate() throws {
             if (card == nil) == (email == nil) { throw usage(.exactlyOneOf(["--card", "--email"])) }
@@ -45,10 +45,10 @@ extension UserCommand {
     /// `shelfmark user show`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "A member's record: the account, its library card and the books out.",
-            discussion: "With --json, prints what GET /api/v1/users/{idOrEmail} answers.")
+            abstract: t("cli.user.show.abstract"),
+            discussion: t("cli.user.show.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The account's email, id or library card number.", valueName: "email-id-or-card")) var member: String
+        @Argument(help: ArgumentHelp(t("cli.user.show.member"), valueName: "email-id-or-card")) var member: String
 
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -64,11 +64,8 @@ extension UserCommand {
     /// `shelfmark user issue-cards`.
     struct IssueCards: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            "issue-cards", abstract: "Give a library card to every account that has none (registered before cards).",
-            discussion: """
-                Such accounts also get theirs at their next login; this issues them all at once. Running it again issues \
-                nothing. No API twin; with --json, prints {"issued": N}.
-                """)
+            "issue-cards", abstract: t("cli.user.issueCards.abstract"),
+            discussion: t("cli.user.issueCards.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
         func run() async throws {
@@ -84,13 +81,10 @@ extension AccountCommand {
     /// `shelfmark account card`.
     struct Card: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Your library card's number; with --svg, its scannable barcode drawn into a file.",
-            discussion: """
-                The file holds exactly what GET /api/v1/me/card answers (an SVG image). No JSON twin, since the API answers \
-                the image; with --json, prints {"cardNumber": "…"}.
-                """)
+            abstract: t("cli.account.card.abstract"),
+            discussion: t("cli.account.card.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: ArgumentHelp("Write the card's barcode (SVG) into this new file.", valueName: "file")) var svg: String?
+        @Option(help: ArgumentHelp(t("cli.account.card.svg"), valueName: "file")) var svg: String?
 
         func run() async throws {
             let (library, principal) = try await global.acting()

@@ -53,41 +53,45 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The library database file. Default: $SHELFMARK_DB, else $XDG_DATA_HOME/shelfmark/library.sqlite.",
+            t("cli.global.db"),
             valueName: "path"))
     var db: String?
 
     @Flag(
         name: .long,
-        help: "Print what the API answers for the same operation, as JSON, instead of tables; failures as problem documents on stderr.")
+        help: ArgumentHelp(t("cli.global.json")))
     var json = false
 
     @Option(
         name: .customLong("countries-url"),
         help: ArgumentHelp(
-            "REST Countries base URL ($SHELFMARK_COUNTRIES_URL). Default: the bundled ISO 3166-1 list.", valueName: "url"))
+            t("cli.global.countriesURL"), valueName: "url"))
     var countriesURL: String?
 
     @Option(
         name: .customLong("geo-url"),
         help: ArgumentHelp(
-            "IPinfo base URL ($SHELFMARK_GEO_URL), e.g. https://ipinfo.io. Default: no geolocation.", valueName: "url"))
+            t("cli.global.geoURL"), valueName: "url"))
     var geoURL: String?
 
-    @Option(name: .customLong("geo-token"), help: ArgumentHelp("IPinfo token ($SHELFMARK_GEO_TOKEN), optional.", valueName: "token"))
+    @Option(name: .customLong("geo-token"), help: ArgumentHelp(t("cli.global.geoToken"), valueName: "token"))
     var geoToken: String?
 
     @Option(
         name: .customLong("openlibrary-url"),
         help: ArgumentHelp(
-            "Open Library base URL ($SHELFMARK_OPENLIBRARY_URL). Default: https://openlibrary.org.", valueName: "url"))
+            t("cli.global.openLibraryURL"), valueName: "url"))
     var openLibraryURL: String?
 
     @Option(
         name: .customLong("covers-url"),
         help: ArgumentHelp(
-            "Open Library covers base URL ($SHELFMARK_COVERS_URL). Default: https://covers.openlibrary.org.", valueName: "url"))
+            t("cli.global.coversURL"), valueName: "url"))
     var coversURL: String?
+
+    /// Read before parsing (`Speaking`), so help is already in it; declared so help lists it and parsing accepts it.
+    @Option(name: .long, help: ArgumentHelp(t("cli.global.lang"), valueName: "en|fr"))
+    var lang: String?
 
     var options: LibraryOptions {
         LibraryOptions(

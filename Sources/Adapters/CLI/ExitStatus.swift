@@ -33,13 +33,13 @@ enum ExitStatus: Int32, CaseIterable {
     /// One line of the help's list.
     var meaning: String {
         switch self {
-        case .ok: "success"
-        case .refused: "refused (401, 403, 409, 429), or `audit verify` found the log altered"
-        case .unusableSetting: "a setting cannot be used"
-        case .notFound: "not found (404)"
-        case .unavailable: "unavailable or busy, try again later (503)"
-        case .usage: "invalid command line or input (400)"
-        case .internalError: "internal error"
+        case .ok: t("cli.exit.ok")
+        case .refused: t("cli.exit.refused")
+        case .unusableSetting: t("cli.exit.unusableSetting")
+        case .notFound: t("cli.exit.notFound")
+        case .unavailable: t("cli.exit.unavailable")
+        case .usage: t("cli.exit.usage")
+        case .internalError: t("cli.exit.internalError")
         }
     }
 

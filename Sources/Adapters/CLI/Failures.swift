@@ -15,7 +15,7 @@ enum FailureReport {
         } else {
             // A failure on a library this run created says so in the same line: the path may be a typo.
             let detail = actingAsRefusal(error) ?? problem.detail ?? problem.title
-            write("Error: \(detail)" + (CommandLineNotes.take().map { " (\($0))" } ?? ""))
+            write(t("cli.error", detail + (CommandLineNotes.take().map { " (\($0))" } ?? "")))
         }
         return status
     }
@@ -32,15 +32,16 @@ enum FailureReport {
     /// The problem an error stands for, worded by the catalogue, and the status to exit with.
     static func classify(_ error: any Error) -> (Problem, ExitStatus) {
         if let error = error as? ConfigurationError {
-            let problem = Problem(status: 500, slug: "configuration", title: "Unusable setting", detail: catalogue.text(error.message))
+            let problem = Problem(
+                status: 500, slug: "configuration", title: t("cli.problem.configuration"), detail: catalogue.text(error.message))
             return (problem, .unusableSetting)
         }
         if let problem = Problem.of(error, in: catalogue) { return (problem, ExitStatus(httpStatus: problem.status)) }
         if ShelfmarkCommand.exitCode(for: error) == .validationFailure {
             let detail = ShelfmarkCommand.message(for: error).split(separator: "\n").first.map(String.init)
-            return (Problem(status: 400, slug: "usage", title: "Invalid usage", detail: detail), .usage)
+            return (Problem(status: 400, slug: "usage", title: t("cli.problem.usage"), detail: detail), .usage)
         }
-        return (Problem(status: 500, slug: "internal", title: "Internal error", detail: internalDetail(error)), .internalError)
+        return (Problem(status: 500, slug: "internal", title: t("cli.problem.internal"), detail: internalDetail(error)), .internalError)
     }
 
     /// What went wrong, said without a library's words: the catalogue's when the error has a
@@ -48,12 +49,12 @@ enum FailureReport {
     /// be written); else a bug, whose inside LOG_LEVEL=debug shows.
     private static func internalDetail(_ error: any Error) -> String {
         let level = ProcessInfo.processInfo.environment["LOG_LEVEL"]?.lowercased()
-        if level == "debug" || level == "trace" { return "Shelfmark failed: \(String(reflecting: error))" }
+        if level == "debug" || level == "trace" { return t("cli.failed", String(reflecting: error)) }
         if let text = catalogue.text(of: error) { return text }
         if let error = error as? any CustomStringConvertible, !(error is any LocalizedError), !(error is any CustomNSError) {
             return error.description
         }
-        return "Shelfmark failed unexpectedly (LOG_LEVEL=debug shows why)"
+        return t("cli.failedUnexpectedly")
     }
 
     private static func write(_ line: String) {

@@ -7,19 +7,16 @@ import Foundation
 /// `shelfmark hold ...`.
 struct HoldCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hold", abstract: "Wait for a book that is out: place, list and cancel holds; see a book's line.",
-        discussion: """
-            A hold is placed on a book with no copy on the shelf; the first copy back is kept for the first in line \
-            until the pickup date. Placing needs a logged-in member (`shelfmark login`).
-            """,
+        commandName: "hold", abstract: t("cli.hold.abstract"),
+        discussion: t("cli.hold.discussion"),
         subcommands: [Place.self, List.self, Cancel.self, Queue.self])
 
     struct Place: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Place a hold on a book that is out; prints your place in line.",
-            discussion: "With --json, prints what POST /api/v1/holds answers.")
+            abstract: t("cli.hold.place.abstract"),
+            discussion: t("cli.hold.place.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The book to wait for.", valueName: "book-id")) var bookID: String
+        @Argument(help: ArgumentHelp(t("cli.hold.place.bookID"), valueName: "book-id")) var bookID: String
         func run() async throws {
             let (library, principal) = try await global.acting()
             try printHold(try await library.circulation.holds.place.execute(try BookID.parse(bookID), by: principal), global)
@@ -28,13 +25,10 @@ struct HoldCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Your holds, with your place in line or the pickup date; for librarians, every active hold.",
-            discussion: """
-                With --json, prints what GET /api/v1/me/holds answers for a member, else what GET /api/v1/holds answers \
-                (--ready: ?status=ready).
-                """)
+            abstract: t("cli.hold.list.abstract"),
+            discussion: t("cli.hold.list.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Flag(help: "Only the copies to set aside for pickup, soonest pickup date first (librarians).") var ready = false
+        @Flag(help: ArgumentHelp(t("cli.hold.list.ready"))) var ready = false
         @OptionGroup var paging: PagingOptions
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -51,10 +45,10 @@ struct HoldCommand: AsyncParsableCommand {
 
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Cancel a hold (yours; librarians any). Everyone behind moves up.",
-            discussion: "With --json, prints what DELETE /api/v1/holds/{id} answers.")
+            abstract: t("cli.hold.cancel.abstract"),
+            discussion: t("cli.hold.cancel.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The hold's id.", valueName: "hold-id")) var holdID: String
+        @Argument(help: ArgumentHelp(t("cli.hold.cancel.holdID"), valueName: "hold-id")) var holdID: String
         func run() async throws {
             let (library, principal) = try await global.acting()
             try printHold(try await library.circulation.holds.cancel.execute(try HoldID.parse(holdID), by: principal), global)
@@ -63,10 +57,10 @@ struct HoldCommand: AsyncParsableCommand {
 
     struct Queue: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "A book's waiting list: who, since when, in which place (librarians).",
-            discussion: "With --json, prints what GET /api/v1/books/{id}/holds answers.")
+            abstract: t("cli.hold.queue.abstract"),
+            discussion: t("cli.hold.queue.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The book.", valueName: "book-id")) var bookID: String
+        @Argument(help: ArgumentHelp(t("cli.hold.queue.bookID"), valueName: "book-id")) var bookID: String
         @OptionGroup var paging: PagingOptions
         func run() async throws {
             let (library, principal) = try await global.acting()
@@ -92,16 +86,22 @@ private func printHoldTable(_ holds: [HoldSummary]) {
     guard !holds.isEmpty else { return print(say(.nothingListed(.holds))) }
     print(
         table(
-            ["HOLD", "BOOK", "MEMBER", "PLACED", "STATE", "COPIES"],
+            [
+                t("cli.column.hold"), t("cli.column.book"), t("cli.column.member"), t("cli.column.placed"), t("cli.column.state"),
+                t("cli.column.copies"),
+            ],
             holds.map { hold in
                 let state =
                     switch hold.status {
-                    case .waiting: hold.position.map { "waiting, number \($0) in line" } ?? "waiting"
-                    case .ready: hold.pickupUntil.map { "ready until \(TableDates.minute($0))" } ?? "ready"
-                    case .fulfilled, .cancelled, .expired: hold.status.rawValue
+                    case .waiting: hold.position.map { t("cli.hold.state.inLine", number($0)) } ?? t("cli.hold.state.waiting")
+                    case .ready: hold.pickupUntil.map { t("cli.hold.state.readyUntil", TableDates.minute($0)) } ?? t("cli.hold.state.ready")
+                    case .fulfilled: t("cli.hold.state.fulfilled")
+                    case .cancelled: t("cli.hold.state.cancelled")
+                    case .expired: t("cli.hold.state.expired")
                     }
                 return [
-                    hold.id.description, hold.bookTitle, catalogue.member(of: hold), TableDates.day(hold.placedAt), state, "\(hold.copies)",
+                    hold.id.description, hold.bookTitle, catalogue.member(of: hold), TableDates.day(hold.placedAt), state,
+                    number(hold.copies),
                 ]
             }))
 }

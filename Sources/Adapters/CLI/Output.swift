@@ -7,11 +7,14 @@ func printJSON(_ value: some Encodable) throws {
     print(try ContractJSON.encode(value))
 }
 
+/// One line of a table: its cells, left to right.
+typealias Row = [String]
+
 /// Plain-text columns, each as wide as its widest cell (capped). A cell wider than the cap is cut
 /// at a word, never inside one (a timestamp or an id longer than the cap is shown whole); a cell of
 /// several lines takes as many, each continuation line under its own column.
-func table(_ header: [String], _ rows: [[String]], maxWidth: Int = 40) -> String {
-    let lines = ([header] + rows).flatMap { row -> [[String]] in
+func table(_ header: Row, _ rows: [Row], maxWidth: Int = 40) -> String {
+    let lines = ([header] + rows).flatMap { row -> [Row] in
         let cells = row.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { cut(String($0), maxWidth) } }
         let height = cells.map(\.count).max() ?? 1
         return (0..<height).map { line in cells.map { line < $0.count ? $0[line] : "" } }
@@ -55,7 +58,7 @@ final class Progress: @unchecked Sendable {
     private var printed = false
     private let isTerminal = isatty(STDERR_FILENO) == 1
 
-    init(label: String, unit: String = "events") {
+    init(label: String, unit: String = t("cli.progress.events")) {
         self.label = label
         self.unit = unit
     }
@@ -69,7 +72,8 @@ final class Progress: @unchecked Sendable {
             let elapsed = max(now.timeIntervalSince(start), 0.001)
             let rate = Double(done) / elapsed
             let eta = rate > 0 ? Double(total - done) / rate : 0
-            let line = "\(label): \(done)/\(total) \(unit), \(Int(rate)) \(unit)/s, ETA \(Int(eta.rounded()))s"
+            let line = t(
+                "cli.progress.line", label, number(done), number(total), unit, number(Int(rate)), number(Int(eta.rounded())))
             FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
         }
     }

@@ -4,10 +4,10 @@ import ArgumentParser
 /// `--limit`, `--offset` and `--all`: every list command pages as the API does (`PageRequest`:
 /// the same default, maximum and refusals), and `--all` follows the pages to the end.
 struct PagingOptions: ParsableArguments {
-    @Option(help: "Items per page, 1-\(PageRequest.maxLimit) (default \(PageRequest.defaultLimit); with --all, \(PageRequest.maxLimit)).")
+    @Option(help: ArgumentHelp(t("cli.paging.limit", "\(PageRequest.maxLimit)", "\(PageRequest.defaultLimit)", "\(PageRequest.maxLimit)")))
     var limit: Int?
-    @Option(help: "Items to skip (default 0).") var offset: Int?
-    @Flag(help: "Every item from --offset on: follows the pages to the end. With --json, one envelope holds them all.") var all = false
+    @Option(help: ArgumentHelp(t("cli.paging.offset"))) var offset: Int?
+    @Flag(help: ArgumentHelp(t("cli.paging.all"))) var all = false
 
     /// One page as asked, or with `--all` every page from the offset on gathered into one: its
     /// `items` all of them, `limit` their number, `total` the list's, and no next page.

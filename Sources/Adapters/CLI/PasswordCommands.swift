@@ -7,24 +7,20 @@ import Foundation
 /// `shelfmark password ...`: change your own password, issue a reset code, reset with one.
 struct PasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "password", abstract: "Change your password; reset a forgotten one with a code from a librarian.",
+        commandName: "password", abstract: t("cli.password.abstract"),
         subcommands: [Change.self, IssueCode.self, Reset.self])
 
     struct Change: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Change the password of the account you are logged in as; your other sessions are logged out.",
-            discussion: """
-                Prompts for the current password, then the new one twice, without echo on a terminal; otherwise reads \
-                the current and the new password from the first two lines of standard input. With --json, prints \
-                nothing, as POST /api/v1/me/password answers 204.
-                """)
+            abstract: t("cli.password.change.abstract"),
+            discussion: t("cli.password.change.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
         func run() async throws {
             let library = try await global.library()
             let principal = try await SavedSession.principal(library)
             try Authorization.require(.changeOwnPassword, by: principal)  // before any password is typed
-            let current = try PasswordPrompt.existing("Current password: ", field: "currentPassword")
+            let current = try PasswordPrompt.existing(t("cli.prompt.currentPassword"), field: "currentPassword")
             let new = try PasswordPrompt.new(field: "newPassword")
             let ended = try await library.accounts.passwords.change.execute(current: current, new: new, by: principal)
             if !global.json { print(say(.passwordChanged(sessionsEnded: ended))) }
@@ -33,13 +29,10 @@ struct PasswordCommand: AsyncParsableCommand {
 
     struct IssueCode: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            "reset-code", abstract: "Issue a one-time reset code for a member who forgot their password (librarians and the operator).",
-            discussion: """
-                Prints the code once, with when it stops working (24 hours from now); the library keeps only its digest. \
-                A new code replaces an older unused one. With --json, prints what POST /api/v1/users/{idOrEmail}/reset-code answers.
-                """)
+            "reset-code", abstract: t("cli.password.resetCode.abstract"),
+            discussion: t("cli.password.resetCode.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The account's email (or id).", valueName: "email")) var email: String
+        @Argument(help: ArgumentHelp(t("cli.password.resetCode.email"), valueName: "email")) var email: String
 
         func run() async throws {
             let library = try await global.library()
@@ -51,14 +44,11 @@ struct PasswordCommand: AsyncParsableCommand {
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Set a new password with a reset code from a librarian; every session of the account is logged out.",
-            discussion: """
-                Prompts for the new password twice, without echo, on a terminal; otherwise reads it from the first line \
-                of standard input. With --json, prints nothing, as POST /api/v1/password-resets answers 204.
-                """)
+            abstract: t("cli.password.reset.abstract"),
+            discussion: t("cli.password.reset.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: "The account's email address.") var email: String
-        @Option(help: "The reset code, as the librarian gave it (case and hyphens do not matter).") var code: String
+        @Option(help: ArgumentHelp(t("cli.password.reset.email"))) var email: String
+        @Option(help: ArgumentHelp(t("cli.password.reset.code"))) var code: String
 
         func run() async throws {
             let library = try await global.library()

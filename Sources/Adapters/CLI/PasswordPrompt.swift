@@ -19,16 +19,16 @@ enum PasswordPrompt {
     static var onTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// A password that exists already: a login's, or the current one of a change.
-    static func existing(_ prompt: String = "Password: ", field: String = "password") throws -> String {
+    static func existing(_ prompt: String = t("cli.prompt.password"), field: String = "password") throws -> String {
         try line(prompt, field: field)
     }
 
     /// A new password (signup, `user add`, a change, a reset): on a terminal typed twice and
     /// refused, as a field error, when the two differ.
     static func new(field: String = "password") throws -> String {
-        let password = try line("New password: ", field: field)
+        let password = try line(t("cli.prompt.newPassword"), field: field)
         guard onTerminal else { return password }
-        guard try line("Type the new password again: ", field: field) == password else { throw InvalidInput(field, .passwordsDiffer) }
+        guard try line(t("cli.prompt.again"), field: field) == password else { throw InvalidInput(field, .passwordsDiffer) }
         return password
     }
 

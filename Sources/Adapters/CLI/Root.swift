@@ -1,6 +1,8 @@
 import Application
 import ArgumentParser
+import Domain
 import Foundation
+import Wording
 
 /// `shelfmark`: the library server and its command line.
 public struct ShelfmarkCommand: AsyncParsableCommand {
@@ -10,30 +12,22 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "shelfmark",
-        abstract: "Shelfmark: a library server with an event-sourced, tamper-proof history.",
-        discussion: """
-            Every change is an event in an append-only SQLite log. Run `shelfmark serve` for the web pages and the HTTP API, \
-            or manage the library directly with `shelfmark book ...` on the same database file.
-
-            The options below work before or after any subcommand; subcommands' help leaves them out. \
-            With --json a command prints exactly what the API answers for the same operation, and a \
-            failure is the API's problem document on standard error.
-
-            EXIT STATUS
-            \(ExitStatus.help)
-            """,
+        abstract: t("cli.root.abstract"),
+        discussion: t("cli.root.discussion", "\(ExitStatus.help)"),
         version: version,
         groupedSubcommands: [
-            CommandGroup(name: "Catalogue", subcommands: [BookCommand.self, SearchCommand.self, BookmarkCommand.self]),
-            CommandGroup(name: "Circulation", subcommands: [LoanCommand.self, DeskCommand.self, HoldCommand.self, NoticesCommand.self]),
+            CommandGroup(name: t("cli.root.group.catalogue"), subcommands: [BookCommand.self, SearchCommand.self, BookmarkCommand.self]),
             CommandGroup(
-                name: "Accounts",
+                name: t("cli.root.group.circulation"),
+                subcommands: [LoanCommand.self, DeskCommand.self, HoldCommand.self, NoticesCommand.self]),
+            CommandGroup(
+                name: t("cli.root.group.accounts"),
                 subcommands: [
                     SignUpCommand.self, LogInCommand.self, LogOutCommand.self, WhoAmI.self, AccountCommand.self, PasswordCommand.self,
                     UserCommand.self, CountriesCommand.self,
                 ]),
             CommandGroup(
-                name: "Running the library",
+                name: t("cli.root.group.running"),
                 subcommands: [
                     Serve.self, BackupCommand.self, RestoreCommand.self, AuditCommand.self, ProjectionsCommand.self, CompatCommand.self,
                 ]),
@@ -46,6 +40,15 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
     /// Parses and runs; every failure is told once, here, as `FailureReport` says, with its exit status.
     public static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        let json = arguments.prefix { $0 != "--" }.contains("--json")
+        if case .failure = Speaking.choice(CommandLine.arguments, ProcessInfo.processInfo.environment) {
+            // Before parsing, so help is never printed in a language nobody asked for.
+            Foundation.exit(FailureReport.report(usage("--lang", .notOneOf(Language.allCases.map(\.rawValue))), json: json).rawValue)
+        }
+        await Reader.$language.withValue(Speaking.language) { await run(arguments, json: json) }
+    }
+
+    private static func run(_ arguments: [String], json: Bool) async {
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
@@ -56,7 +59,6 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             CommandLineNotes.tell()
         } catch {
             // Help, --version and ArgumentParser's own usage errors in plain text: its words and status.
-            let json = arguments.prefix { $0 != "--" }.contains("--json")
             if error is ExitCode || exitCode(for: error) == .success || (!json && exitCode(for: error) == .validationFailure) {
                 exit(withError: error)
             }
@@ -70,7 +72,7 @@ extension CommandConfiguration {
     static func leaf(
         _ name: String? = nil, abstract: String, usage: String? = nil, discussion: String = ""
     ) -> CommandConfiguration {
-        let pointer = "Global options (--db, --json, the outside services' URLs) and exit statuses: `shelfmark --help`."
+        let pointer = t("cli.leaf.pointer")
         return CommandConfiguration(
             commandName: name, abstract: abstract, usage: usage, discussion: discussion.isEmpty ? pointer : discussion + "\n\n" + pointer)
     }
@@ -79,36 +81,36 @@ extension CommandConfiguration {
 /// `shelfmark serve`.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        abstract: "Serve the web pages (/) and the HTTP API (/api/v1, /openapi.yaml) until interrupted.",
-        discussion: "SIGINT or SIGTERM stops it gracefully: requests in flight finish and the database closes cleanly.")
+        abstract: t("cli.serve.abstract"),
+        discussion: t("cli.serve.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+    @Option(help: ArgumentHelp(t("cli.serve.host"))) var host = "127.0.0.1"
+    @Option(help: ArgumentHelp(t("cli.serve.port"))) var port = 8080
     @Option(
         name: .customLong("backup-every"),
         help: ArgumentHelp(
-            "Back the library up this often while serving, e.g. 30m, 6h, 1d ($SHELFMARK_BACKUP_EVERY). Default: no backups.",
+            t("cli.serve.backupEvery"),
             valueName: "duration"))
     var backupEvery: String?
-    @Option(help: ArgumentHelp("How many backups to keep; older ones are removed ($SHELFMARK_BACKUP_KEEP). Default: 7.", valueName: "n"))
+    @Option(help: ArgumentHelp(t("cli.serve.keep"), valueName: "n"))
     var keep: String?
     @Option(
         name: .customLong("backup-dir"),
-        help: ArgumentHelp("Where the backups go ($SHELFMARK_BACKUP_DIR). Default: backups/ beside the database.", valueName: "folder"))
+        help: ArgumentHelp(t("cli.serve.backupDir"), valueName: "folder"))
     var backupDir: String?
     @Option(
         name: .customLong("bitbooks-port"),
         help: ArgumentHelp(
-            "Also answer BitBooks clients (a line protocol over TCP) on this port, 0 picks a free one ($SHELFMARK_BITBOOKS_PORT). Default: off.",
+            t("cli.serve.bitbooksPort"),
             valueName: "port"))
     var bitbooksPort: Int?
     @Option(
         name: .customLong("bitbooks-host"),
-        help: ArgumentHelp("The address BitBooks clients connect to ($SHELFMARK_BITBOOKS_HOST). Default: 127.0.0.1.", valueName: "host"))
+        help: ArgumentHelp(t("cli.serve.bitbooksHost"), valueName: "host"))
     var bitbooksHost: String?
     @Flag(
-        help: "Answer the Prolific apps under /KEY/ even before a key exists (default: only while one does; see `shelfmark compat`).")
+        help: ArgumentHelp(t("cli.serve.prolific")))
     var prolific = false
 
     func validate() throws {
@@ -127,19 +129,19 @@ struct Serve: AsyncParsableCommand {
 /// `shelfmark projections ...`.
 struct ProjectionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "projections", abstract: "Maintain the read models built from the event log.",
+        commandName: "projections", abstract: t("cli.projections.abstract"),
         subcommands: [Rebuild.self])
 
     struct Rebuild: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Rebuild every read model by replaying the whole log, then switch to it at once.",
-            discussion: "Writers wait while it runs; none of their changes is lost. No API twin; with --json, prints {\"replayed\": N}.")
+            abstract: t("cli.projections.rebuild.abstract"),
+            discussion: t("cli.projections.rebuild.discussion"))
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
         func run() async throws {
             let library = try await global.library()
-            let progress = Progress(label: "replaying events")
+            let progress = Progress(label: t("cli.progress.replayingEvents"))
             let count = try await library.readModels.rebuild { done, total in progress.update(done, of: total) }
             progress.finish()
             if global.json { return try printJSON(["replayed": count]) }

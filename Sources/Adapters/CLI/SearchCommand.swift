@@ -2,26 +2,23 @@ import APIContract
 import Application
 import ArgumentParser
 import Foundation
+import Wording
 
 /// `shelfmark search`.
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.leaf(
-        "search", abstract: "Search Open Library by title (or author, or any words), sorted over all results.",
-        discussion: """
-            Answers are cached for a day; when Open Library is unreachable a cached answer is shown, marked stale. \
-            Pages as GET /api/v1/search does (--limit, --offset; no --all: Open Library's answers run to thousands). \
-            With --json, prints what GET /api/v1/search answers.
-            """)
+        "search", abstract: t("cli.search.abstract"),
+        discussion: t("cli.search.discussion"))
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
-    @Argument(help: ArgumentHelp("Words of the title.", valueName: "title")) var title: String?
-    @Option(help: ArgumentHelp("An author's name.", valueName: "name")) var author: String?
-    @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Any words (title, author, subject...).", valueName: "words"))
+    @Argument(help: ArgumentHelp(t("cli.search.title"), valueName: "title")) var title: String?
+    @Option(help: ArgumentHelp(t("cli.search.author"), valueName: "name")) var author: String?
+    @Option(name: [.customShort("q"), .long], help: ArgumentHelp(t("cli.search.query"), valueName: "words"))
     var query: String?
     @Option(help: ArgumentHelp("\(SearchSort.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "order"))
     var sort = SearchSort.relevance.rawValue
-    @Option(help: "Results per page, 1-\(PageRequest.maxLimit).") var limit = PageRequest.defaultLimit
-    @Option(help: "Results to skip, at most \(SearchQuery.maxOffset).") var offset = 0
+    @Option(help: ArgumentHelp(t("cli.search.limit", "\(PageRequest.maxLimit)"))) var limit = PageRequest.defaultLimit
+    @Option(help: ArgumentHelp(t("cli.search.offset", "\(SearchQuery.maxOffset)"))) var offset = 0
 
     func validate() throws {
         guard SearchSort(rawValue: sort) != nil else {
@@ -38,13 +35,21 @@ struct SearchCommand: AsyncParsableCommand {
         guard !page.results.isEmpty else { return print(say(.nothingListed(.works))) }
         print(
             table(
-                ["WORK", "TITLE", "AUTHORS", "YEAR", "RATING", "COVER"],
+                [
+                    t("cli.column.work"), t("cli.column.title"), t("cli.column.authors"), t("cli.column.year"), t("cli.column.rating"),
+                    t("cli.column.cover"),
+                ],
                 page.results.map { w in
                     [
                         w.workKey, w.title, w.authors.joined(separator: ", "), w.firstPublishYear.map(String.init) ?? "",
-                        w.ratingAverage.map { String(format: "%.1f (%d)", $0, w.ratingCount ?? 0) } ?? "", w.covers?.medium ?? "",
+                        w.ratingAverage.map { rating($0, count: w.ratingCount ?? 0) } ?? "", w.covers?.medium ?? "",
                     ]
                 }, maxWidth: 60))
         print(Page(items: page.results, total: page.total, offset: page.offset, limit: page.limit).footer(walkable: false))
     }
+}
+
+/// An average rating and how many rated, as the run's language writes them (`4.2 (17)`, `4,2 (17)`).
+private func rating(_ average: Double, count: Int) -> String {
+    average.formatted(.number.precision(.fractionLength(1)).locale(Speaking.language.locale)) + " (\(number(count)))"
 }

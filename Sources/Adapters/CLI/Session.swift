@@ -38,7 +38,7 @@ enum SavedSession {
         do {
             principal = try await library.accounts.authenticate.execute(token: token)
         } catch is Unauthenticated {
-            throw Problem(status: 401, slug: "unauthenticated", title: "Unauthorized", detail: say(.savedSessionRefused))
+            throw Problem(status: 401, slug: "unauthenticated", title: t("cli.problem.unauthenticated"), detail: say(.savedSessionRefused))
         }
         if let account = try? await library.accounts.showMe.execute(by: principal) {
             actingAs.withLock { $0 = .member(MemberName(account), account.role) }

@@ -2,10 +2,11 @@ import Application
 import ArgumentParser
 import Domain
 import Foundation
+import Wording
 
-/// The catalogue the command line speaks from: the reader's language as `LANG` says it (English
-/// until another language is added).
-let catalogue = Catalogues.preferred(ProcessInfo.processInfo.environment["LANG"].map { [$0] } ?? [])
+/// The catalogue the command line speaks from: the library's words in the run's language
+/// (`--lang`, else `LC_ALL`, `LC_MESSAGES`, `LANG`).
+let catalogue = Wording(Speaking.language)
 
 /// A sentence of the command line's own (a confirmation, an empty list, a page's footer), in the
 /// catalogue's words.

@@ -7,12 +7,12 @@ import Foundation
 extension AuditCommand {
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Rebuild the read models from the log into a new database file, optionally stopping in the past.",
-            discussion: "No API twin; with --json, prints {\"replayed\": N}.")
+            abstract: t("cli.audit.replay.abstract"),
+            discussion: t("cli.audit.replay.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: ArgumentHelp("A position, or an ISO 8601 time: events after it are left out.", valueName: "position-or-time"))
+        @Option(help: ArgumentHelp(t("cli.audit.replay.until"), valueName: "position-or-time"))
         var until: String?
-        @Option(help: ArgumentHelp("The new database file to write.", valueName: "file")) var into: String
+        @Option(help: ArgumentHelp(t("cli.audit.replay.into"), valueName: "file")) var into: String
 
         func run() async throws {
             let limit: ReplayLimit =
@@ -20,7 +20,7 @@ extension AuditCommand {
                     if let position = Int64(until) { .position(position) } else { .time(try parseTime(until, option: "--until")) }
                 } else { .end }
             let (library, principal) = try await global.acting()
-            let progress = Progress(label: "replaying")
+            let progress = Progress(label: t("cli.progress.replaying"))
             let count = try await library.replay.execute(into: into, until: limit, by: principal) { progress.update($0, of: $1) }
             progress.finish()
             if global.json { return try printJSON(["replayed": count]) }
@@ -30,13 +30,13 @@ extension AuditCommand {
 
     struct AsOf: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            "as-of", abstract: "The catalogue, the loans, a member's loans and notices, or a book's line as they were at a moment.",
+            "as-of", abstract: t("cli.audit.asOf.abstract"),
             usage: "shelfmark audit as-of <time> books|loans|member <email>|holds <book-id>",
-            discussion: "With --json, prints what GET /api/v1/audit/as-of answers.")
+            discussion: t("cli.audit.asOf.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("An ISO 8601 time, e.g. 2026-12-01T09:00:00Z.", valueName: "time")) var timestamp: String
-        @Argument(help: ArgumentHelp("books, loans, member or holds.", valueName: "view")) var view: String
-        @Argument(help: ArgumentHelp("The member's email (member view), or the book's id (holds view).", valueName: "email|book-id"))
+        @Argument(help: ArgumentHelp(t("cli.audit.asOf.timestamp"), valueName: "time")) var timestamp: String
+        @Argument(help: ArgumentHelp(t("cli.audit.asOf.view"), valueName: "view")) var view: String
+        @Argument(help: ArgumentHelp(t("cli.audit.asOf.email"), valueName: "email|book-id"))
         var email: String?
 
         func validate() throws {
@@ -65,19 +65,24 @@ extension AuditCommand {
                     answer.books.isEmpty
                         ? say(.nothingListed(.books))
                         : table(
-                            ["ID", "TITLE", "COPIES", "ON LOAN"],
-                            answer.books.map { [$0.id.description, $0.details.title, "\($0.copies)", "\($0.onLoan)"] }))
+                            [t("cli.column.id"), t("cli.column.title"), t("cli.column.copies"), t("cli.column.onLoan")],
+                            answer.books.map { [$0.id.description, $0.details.title, number($0.copies), number($0.onLoan)] }))
             case .loans, .member:
                 print(
                     answer.loans.isEmpty
                         ? say(.nothingListed(.loans))
                         : table(
-                            ["LOAN", "BOOK", "BORROWER", "DUE", "STATE"],
+                            [
+                                t("cli.column.loan"), t("cli.column.book"), t("cli.column.borrower"), t("cli.column.due"),
+                                t("cli.column.state"),
+                            ],
                             answer.loans.map {
                                 [
                                     $0.id.description, $0.bookTitle, answer.name($0.borrower) ?? catalogue.borrower(of: $0),
                                     TableDates.minute($0.dueAt),
-                                    $0.returnedAt == nil ? ($0.isOverdue(at: moment) ? "OVERDUE" : "out") : "returned",
+                                    $0.returnedAt == nil
+                                        ? ($0.isOverdue(at: moment) ? t("cli.loan.state.overdue") : t("cli.loan.state.out"))
+                                        : t("cli.loan.state.returned"),
                                 ]
                             }))
                 if case .member = which { print(say(.noticeCount(answer.notices.count))) }
@@ -86,11 +91,11 @@ extension AuditCommand {
                     answer.holds.isEmpty
                         ? say(.nothingListed(.holds))
                         : table(
-                            ["HOLD", "MEMBER", "PLACED", "STATE"],
+                            [t("cli.column.hold"), t("cli.column.member"), t("cli.column.placed"), t("cli.column.state")],
                             answer.holds.map {
                                 [
                                     $0.id.description, answer.name($0.member) ?? catalogue.member(of: $0), TableDates.minute($0.placedAt),
-                                    $0.position.map { "waiting, number \($0) in line" } ?? "ready",
+                                    $0.position.map { t("cli.hold.state.inLine", number($0)) } ?? t("cli.hold.state.ready"),
                                 ]
                             }))
             }

@@ -7,12 +7,12 @@ import Foundation
 /// `shelfmark user ...`: accounts, for librarians and the operator.
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "List accounts, add one, promote or demote (librarians and the operator).",
+        commandName: "user", abstract: t("cli.user.abstract"),
         subcommands: [List.self, Show.self, Add.self, Promote.self, Demote.self, IssueCards.self, Close.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "List accounts by email, a page at a time.", discussion: "With --json, prints what GET /api/v1/users answers.")
+            abstract: t("cli.user.list.abstract"), discussion: t("cli.user.list.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @OptionGroup var paging: PagingOptions
 
@@ -29,13 +29,13 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Create an account, e.g. the first librarian. The password comes from a prompt or standard input.",
-            discussion: "No API twin (the API's signup makes members only); with --json, prints the account as the API shows one.")
+            abstract: t("cli.user.add.abstract"),
+            discussion: t("cli.user.add.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: "The email address.") var email: String
-        @Option(help: "member or librarian.") var role = "member"
-        @Option(help: "The display name (default: the part of the email before @).") var name: String?
-        @Option(help: "ISO 3166-1 alpha-2 country code.") var country = "FR"
+        @Option(help: ArgumentHelp(t("cli.user.add.email"))) var email: String
+        @Option(help: ArgumentHelp(t("cli.user.add.role"))) var role = "member"
+        @Option(help: ArgumentHelp(t("cli.user.add.name"))) var name: String?
+        @Option(help: ArgumentHelp(t("cli.user.add.country"))) var country = "FR"
 
         func validate() throws {
             guard Role(rawValue: role) != nil else { throw usage("--role", .notOneOf(Role.allCases.map(\.rawValue))) }
@@ -54,18 +54,18 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Promote: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Make an account a librarian.", discussion: "With --json, prints what POST /api/v1/users/{idOrEmail}/role answers.")
+            abstract: t("cli.user.promote.abstract"), discussion: t("cli.user.promote.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The account's email or id.", valueName: "email-or-id")) var email: String
+        @Argument(help: ArgumentHelp(t("cli.user.promote.email"), valueName: "email-or-id")) var email: String
         func run() async throws { try await changeRole(email, to: .librarian, global) }
     }
 
     struct Demote: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "Make a librarian a member again.",
-            discussion: "With --json, prints what POST /api/v1/users/{idOrEmail}/role answers.")
+            abstract: t("cli.user.demote.abstract"),
+            discussion: t("cli.user.demote.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The account's email or id.", valueName: "email-or-id")) var email: String
+        @Argument(help: ArgumentHelp(t("cli.user.demote.email"), valueName: "email-or-id")) var email: String
         func run() async throws { try await changeRole(email, to: .member, global) }
     }
 }
@@ -83,35 +83,38 @@ private func changeRole(_ email: String, to role: Role, _ global: GlobalOptions)
 /// `shelfmark countries ...`.
 struct CountriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "countries", abstract: "The countries members sign up from.", subcommands: [List.self, Default.self])
+        commandName: "countries", abstract: t("cli.countries.abstract"), subcommands: [List.self, Default.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "List the countries with their codes, a page at a time (--all: every one).",
-            discussion: "With --json, prints what GET /api/v1/countries answers.")
+            abstract: t("cli.countries.list.abstract"),
+            discussion: t("cli.countries.list.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @OptionGroup var paging: PagingOptions
         func run() async throws {
             let countries = try await global.library().accounts.countries
             let page = try await paging.fetch { try await countries.list(page: $0) }
             if global.json { return try printJSON(Components.Schemas.CountryPage(page)) }
-            print(table(["CODE", "NAME", "FRENCH NAME"], page.items.map { [$0.code, $0.name, $0.frenchName ?? ""] }, maxWidth: 50))
+            let header = [t("cli.column.code"), t("cli.column.name"), t("cli.column.frenchName")]
+            print(table(header, page.items.map { [$0.code, $0.name, $0.frenchName ?? ""] }, maxWidth: 50))
             print(page.footer)
         }
     }
 
     struct Default: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
-            abstract: "The country a signup form would preselect for an address.",
+            abstract: t("cli.countries.default.abstract"),
             discussion:
-                "With --json, prints what GET /api/v1/countries/default answers: the country, or nothing (204) when none can be told.")
+                t("cli.countries.default.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: "The client's IP address.") var ip: String?
-        @Option(name: .customLong("accept-language"), help: "An Accept-Language value, e.g. fr-CA,fr;q=0.8.") var acceptLanguage: String?
+        @Option(help: ArgumentHelp(t("cli.countries.default.ip"))) var ip: String?
+        @Option(name: .customLong("accept-language"), help: ArgumentHelp(t("cli.countries.default.acceptLanguage"))) var acceptLanguage:
+            String?
         func run() async throws {
             let country = try await global.library().accounts.countries.defaultCountry(clientIP: ip, acceptLanguage: acceptLanguage)
             if global.json { return try country.map { try printJSON(Components.Schemas.Country($0)) } ?? () }
-            print(country.map { "\($0.code)  \($0.name)" } ?? say(.noCountryFound))
+            print(
+                country.map { "\($0.code)  \(Speaking.language == .french ? $0.frenchName ?? $0.name : $0.name)" } ?? say(.noCountryFound))
         }
     }
 }
