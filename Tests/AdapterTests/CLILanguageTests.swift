@@ -1,5 +1,8 @@
+import Domain
 import Foundation
 import Testing
+
+@testable import CLI
 
 /// The command line in English and French: `--lang`, else `LC_ALL`, `LC_MESSAGES`, `LANG`, else
 /// English; help, refusals, tables and their dates in the language chosen; JSON never changes.
@@ -48,6 +51,18 @@ struct CLILanguageTests {
         _ = try addBook()
         let list = try run("book", "list", "--lang", "en")
         #expect(list.status == 0 && list.stdout.hasPrefix("ID") && list.stdout.contains("TITLE"), "\(list.stderr)")
+    }
+
+    @Test func theLastLangBeforeDoubleDashWinsOverTheLocale() throws {
+        let french = ["LANG": "fr_BE.UTF-8"]
+        #expect(try Speaking.choice(["shelfmark", "book", "list"], french).get() == .french)
+        #expect(try Speaking.choice(["shelfmark", "--lang", "fr", "book", "list", "--lang=EN"], french).get() == .english)
+        #expect(try Speaking.choice(["shelfmark", "--lang", "fr-CA", "book", "list"], [:]).get() == .french)
+        #expect(try Speaking.choice(["shelfmark", "book", "add", "--", "--lang", "fr"], [:]).get() == .english)
+        #expect(try Speaking.choice(["shelfmark", "--lang", "fr"], ["LC_ALL": "C", "LANG": "fr_FR.UTF-8"]).get() == .french)
+        #expect(try Speaking.choice(["shelfmark"], ["LC_ALL": "C", "LANG": "fr_FR.UTF-8"]).get() == .english)
+        #expect(throws: LanguageRefused.self) { try Speaking.choice(["shelfmark", "--lang", "de"], french).get() }
+        #expect(throws: LanguageRefused.self) { try Speaking.choice(["shelfmark", "book", "list", "--lang"], french).get() }
     }
 
     @Test func aLanguageTheLibraryDoesNotSpeakIsRefusedInOneLine() throws {

@@ -13,13 +13,13 @@ enum Speaking {
     /// The locale's language, or English.
     static var locale: Language { Language.fromLocale(ProcessInfo.processInfo.environment) ?? .standard }
 
-    /// The language `arguments` and `environment` choose; a failure names the `--lang` value the
-    /// library does not speak.
+    /// The language `arguments` and `environment` choose (`--lang fr`, `--lang=fr-CA`); a failure
+    /// names the `--lang` value the library does not speak.
     static func choice(_ arguments: [String], _ environment: [String: String]) -> Result<Language, LanguageRefused> {
         guard let value = langValue(Array(arguments.dropFirst())) else {
             return .success(Language.fromLocale(environment) ?? .standard)
         }
-        guard let language = Language(rawValue: value.lowercased()) else { return .failure(LanguageRefused(value: value)) }
+        guard let language = Language(tag: value) else { return .failure(LanguageRefused(value: value)) }
         return .success(language)
     }
 
