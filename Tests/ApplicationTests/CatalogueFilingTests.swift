@@ -71,6 +71,35 @@ struct CatalogueFilingTests {
         try database.close()
     }
 
+    @Test func frenchTitlesAreListedWithoutTheirArticleToo() async throws {
+        for title in ["Les Misérables", "L’Étranger", "Madame Bovary", "Le Petit Prince", "Dune", "Lesbos", "Une saison en enfer"] {
+            try await add(title, by: "A")
+        }
+        #expect(
+            try await titles(CatalogueQuery(sort: .title))
+                == ["Dune", "L’Étranger", "Lesbos", "Madame Bovary", "Les Misérables", "Le Petit Prince", "Une saison en enfer"])
+    }
+
+    @Test func aDatabaseFiledBeforeFrenchArticlesIsFiledAgainWhenOpened() async throws {
+        let folder = TemporaryFolder()
+        let old = try DatabaseQueue(path: folder.databasePath)
+        try Schema.migrator.migrate(old, upTo: "v18-language")
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO catalogue_books (seq, id, title, title_sort, title_key, authors, author_sort, author_key, categories, copies,
+                                                 added_at, updated_at)
+                    VALUES (1, '00000000-0000-0000-0000-000000000001', 'Les Misérables', 'Les Misérables', 'les miserables',
+                            '["Victor Hugo"]', 'Hugo, Victor', 'hugo, victor', '[]', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')
+                    """)
+        }
+        try old.close()
+        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        let row = try await database.pool.read { db in try Row.fetchOne(db, sql: "SELECT title_sort, title_key FROM catalogue_books") }
+        #expect(row?["title_sort"] == "Misérables" && row?["title_key"] == "miserables")
+        try database.close()
+    }
+
     @Test func fieldsLimitATermToTheirColumn() async throws {
         try await add("The Left Hand of Darkness", by: "Ursula K. Le Guin", isbn: "0-441-47812-3", publisher: "Ace")
         try await add("Guinness Book", by: "Norris McWhirter", publisher: "Left Hand Press")

@@ -116,6 +116,7 @@ enum EventSamples {
         .user(.cardIssued(CardIssued(user: user, card: CardNumber(serial: 27_410_385)))),
         .user(.usernameChosen(UsernameChosen(user: user, username: try! Username(parsing: "ada.l")))),
         .user(.usernameDropped(UsernameDropped(user: user))),
+        .user(.languageChosen(LanguageChosen(user: user, language: .french))),
         .usernameClaim(.claimed(UsernameClaimed(username: try! Username(parsing: "ada.l"), user: user))),
         .usernameClaim(.released(UsernameReleased(username: try! Username(parsing: "ada.l"), user: user))),
         .cardClaim(.claimed(CardClaimed(card: CardNumber(serial: 27_410_385), user: user))),

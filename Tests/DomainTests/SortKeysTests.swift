@@ -17,6 +17,31 @@ struct SortKeysTests {
     }
 
     @Test(
+        "a leading French article is not filed either, whole words only",
+        arguments: [
+            ("Les Misérables", "Misérables"), ("Le Petit Prince", "Petit Prince"), ("La Peste", "Peste"),
+            ("L'Étranger", "Étranger"), ("L’Étranger", "Étranger"), ("l'écume des jours", "écume des jours"),
+            ("Un sac de billes", "sac de billes"), ("Une saison en enfer", "saison en enfer"),
+            // Not an article: part of a word, or the whole title.
+            ("Lesbos", "Lesbos"), ("Léon", "Léon"), ("Unbroken", "Unbroken"), ("Une", "Une"), ("Les", "Les"), ("L'", "L'"),
+            ("Latitudes", "Latitudes"),
+            // Books carry no language, so only the first article goes: "La La Land" files under "La Land".
+            ("La La Land", "La Land"),
+        ])
+    func frenchTitles(title: String, filed: String) {
+        #expect(SortKeys.titleSort(title) == filed)
+    }
+
+    @Test func frenchTitlesFileWhereALibrarianLooksForThem() {
+        func title(_ text: String) -> String { SortKeys.collationKey(SortKeys.titleSort(text)) }
+        let titles = ["Les Misérables", "L’Étranger", "Madame Bovary", "Le Petit Prince", "Dune", "Une saison en enfer"]
+        #expect(
+            titles.sorted { title($0) < title($1) } == [
+                "Dune", "L’Étranger", "Madame Bovary", "Les Misérables", "Le Petit Prince", "Une saison en enfer",
+            ])
+    }
+
+    @Test(
         "authors are filed by surname",
         arguments: [
             ("J. R. R. Tolkien", "Tolkien, J. R. R."), ("Frank Herbert", "Herbert, Frank"), ("Ursula K. Le Guin", "Le Guin, Ursula K."),

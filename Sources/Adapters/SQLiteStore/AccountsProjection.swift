@@ -44,6 +44,8 @@ struct AccountsProjection: SQLiteProjection {
             try db.cached(sql: "UPDATE accounts SET username = ? WHERE id = ?", arguments: [name.value, e.user.description])
         case .usernameDropped(let e):
             try db.cached(sql: "UPDATE accounts SET username = NULL WHERE id = ?", arguments: [e.user.description])
+        case .languageChosen(let e):
+            try db.cached(sql: "UPDATE accounts SET language = ? WHERE id = ?", arguments: [e.language.rawValue, e.user.description])
         case .sessionOpened(let e):
             try db.cached(
                 sql: "INSERT INTO sessions (token_digest, session_id, user_id, expires_at) VALUES (?, ?, ?, ?)",
@@ -102,6 +104,7 @@ public struct SQLiteAccounts: Accounts {
             id: id, email: try EmailAddress(parsing: row["email"]), displayName: row["display_name"], country: row["country"],
             role: role, registeredAt: try Timestamp.parse(row["registered_at"]),
             cardNumber: try (row["card_number"] as String?).map { try CardNumber(parsing: $0) },
-            username: try (row["username"] as String?).map { try Username(parsing: $0) })
+            username: try (row["username"] as String?).map { try Username(parsing: $0) },
+            language: (row["language"] as String?).flatMap(Language.init(rawValue:)))
     }
 }

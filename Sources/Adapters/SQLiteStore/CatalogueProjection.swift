@@ -131,6 +131,12 @@ struct CatalogueProjection: SQLiteProjection {
                 ALTER TABLE catalogue_books ADD COLUMN author_sort TEXT NOT NULL DEFAULT '';
                 CREATE INDEX catalogue_books_by_isbn ON catalogue_books (isbn, seq);
                 """)
+        try refile(db)
+    }
+
+    /// Recomputes every book's sort keys from its title and authors, after `SortKeys` changed how
+    /// it files them (the keys are what the projection would write for the same events).
+    static func refile(_ db: Database) throws {
         for row in try Row.fetchAll(db, sql: "SELECT seq, title, authors FROM catalogue_books") {
             let filing = Filing(
                 title: row["title"], authors: try JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8)))

@@ -170,6 +170,10 @@ enum Schema {
             try AppKeysProjection.migrate(db)
             try CatalogueNumbersProjection.migrate(db)
         }
+        // The accounts read model keeps each member's preferred language (NULL: none chosen).
+        migrator.registerMigration("v18-language") { db in try db.execute(sql: "ALTER TABLE accounts ADD COLUMN language TEXT") }
+        // Titles file without French leading articles too ("Les Misérables" under M): keys recomputed.
+        migrator.registerMigration("v19-french-articles") { db in try CatalogueProjection.refile(db) }
         return migrator
     }
 }

@@ -1,7 +1,7 @@
 import Domain
 
-/// A member changes their own display name, country, email or username, any of them, checked as signup
-/// checks them. A new address is claimed and the old one released in the same atomic append as
+/// A member changes their own display name, country, email, username or language, any of them,
+/// checked as signup checks them. A new address is claimed and the old one released in the same atomic append as
 /// the change (an address taken by another account is refused as at signup); the login throttle's
 /// failures follow the account to its new address.
 public struct EditProfile: Sendable {

@@ -1,9 +1,10 @@
 import Domain
 import Foundation
 
-/// Creates an account: claims the address, registers the user, issues the library card (its
-/// number claimed too) and (optionally) opens a session, in one atomic append, so two signups
-/// with one address, or two cards with one number, can never both succeed.
+/// Creates an account: claims the address, registers the user (with the language they chose, if
+/// any), issues the library card (its number claimed too) and (optionally) opens a session, in
+/// one atomic append, so two signups with one address, or two cards with one number, can never
+/// both succeed.
 public struct SignUp: Sendable {
     let deps: AccountDependencies
 
@@ -28,6 +29,10 @@ public struct SignUp: Sendable {
             var events = try UserAggregate.decide(.register(registration), account.state)
             if let name = form.chosenUsername, case .registered(let registered) = UserAggregate.fold(events, from: account.state) {
                 events += try await transaction.changeUsername(.choose(name), of: registered)
+            }
+            if let language = form.chosenLanguage {
+                events += try UserAggregate.decide(
+                    .changeProfile(ProfileChange(language: language)), UserAggregate.fold(events, from: account.state))
             }
             // Every member gets a library card with the account, its number claimed in the same append.
             events += try await deps.runner.issueCard(to: user, in: UserAggregate.fold(events, from: account.state), &transaction)

@@ -29,12 +29,16 @@ public struct AccountSummary: Equatable, Sendable {
     public let cardNumber: CardNumber?
     /// The login name the member chose, if any.
     public let username: Username?
+    /// The language the member chose to be spoken to in; nil when they chose none.
+    public let language: Language?
     public init(
         id: UserID, email: EmailAddress, displayName: String, country: String, role: Role, registeredAt: Date,
         cardNumber: CardNumber? = nil,
-        username: Username? = nil
+        username: Username? = nil,
+        language: Language? = nil
     ) {
         self.username = username
+        self.language = language
         self.id = id
         self.email = email
         self.displayName = displayName

@@ -1,6 +1,6 @@
 import Foundation
 
-// A member's profile (display name, country, email) and the rule that the library keeps a
+// A member's profile (display name, country, email, username, language) and the rule that the library keeps a
 // librarian: the parts of the User aggregate's decisions that are about who the member is and
 // what they may do, apart from sessions and passwords.
 
@@ -39,6 +39,16 @@ public struct UsernameChosen: Equatable, Sendable, Codable {
     }
 }
 
+/// A member chose the language the library speaks to them in (pages, notices, messages).
+public struct LanguageChosen: Equatable, Sendable, Codable {
+    public let user: UserID
+    public let language: Language
+    public init(user: UserID, language: Language) {
+        self.user = user
+        self.language = language
+    }
+}
+
 /// A member gave up their login name (released in the same append).
 public struct UsernameDropped: Equatable, Sendable, Codable {
     public let user: UserID
@@ -53,9 +63,12 @@ public struct ProfileChange: Equatable, Sendable {
     public var country: String?
     /// The login name asked for, if the form named one (the use case claims it).
     public var username: UsernameRequest?
-    public init(displayName: String? = nil, country: String? = nil) {
+    /// The language the member prefers, if the form named one.
+    public var language: Language?
+    public init(displayName: String? = nil, country: String? = nil, language: Language? = nil) {
         self.displayName = displayName
         self.country = country
+        self.language = language
     }
 }
 
@@ -66,8 +79,13 @@ public struct ProfileForm: Sendable {
     public var email: String?
     /// A new login name; empty drops the one the account has.
     public var username: String?
-    public init(displayName: String? = nil, country: String? = nil, email: String? = nil, username: String? = nil) {
+    /// A preferred language as a tag ("fr", "fr-CA", "en"); one the library does not speak is refused.
+    public var language: String?
+    public init(
+        displayName: String? = nil, country: String? = nil, email: String? = nil, username: String? = nil, language: String? = nil
+    ) {
         self.username = username
+        self.language = language
         self.displayName = displayName
         self.country = country
         self.email = email
@@ -98,7 +116,19 @@ public struct ProfileForm: Sendable {
                 problems.append(error)
             }
         }
+        if let language {
+            do { change.language = try Self.language(language) } catch { problems.append(error) }
+        }
         return (change, address, problems)
+    }
+
+    /// The language a tag names, or the field error naming the languages the library speaks
+    /// (an empty tag included: a preference, once chosen, is changed, not removed).
+    static func language(_ tag: String) throws(FieldError) -> Language {
+        guard let language = Language(tag: tag.trimmingWhitespace()) else {
+            throw FieldError("language", .notOneOf(Language.allCases.map(\.rawValue)))
+        }
+        return language
     }
 }
 
@@ -130,8 +160,14 @@ extension UserAggregate {
     static func changeProfile(_ change: ProfileChange, _ account: Account) -> [UserEvent] {
         let name = change.displayName.flatMap { $0 == account.displayName ? nil : $0 }
         let country = change.country.flatMap { $0 == account.country ? nil : $0 }
-        guard name != nil || country != nil else { return [] }
-        return [.profileChanged(ProfileChanged(user: account.id, displayName: name, country: country))]
+        var events: [UserEvent] = []
+        if name != nil || country != nil {
+            events.append(.profileChanged(ProfileChanged(user: account.id, displayName: name, country: country)))
+        }
+        if let language = change.language, language != account.language {
+            events.append(.languageChosen(LanguageChosen(user: account.id, language: language)))
+        }
+        return events
     }
 
     /// The event of an address change, none when it is the address the account has.

@@ -47,9 +47,14 @@ public struct SignupForm: Sendable {
     public var country: String
     /// An optional login name for clients that log in with one; empty means none.
     public var username: String?
+    /// An optional preferred language as a tag ("fr", "fr-CA"): the web signs up in its page's language.
+    public var language: String?
 
-    public init(email: String, password: String, displayName: String? = nil, country: String, username: String? = nil) {
+    public init(
+        email: String, password: String, displayName: String? = nil, country: String, username: String? = nil, language: String? = nil
+    ) {
         self.username = username
+        self.language = language
         self.email = email
         self.password = password
         self.displayName = displayName
@@ -69,6 +74,9 @@ public struct SignupForm: Sendable {
         if let username, !username.trimmingWhitespace().isEmpty {
             do { _ = try Username(parsing: username) } catch { problems.append(error) }
         }
+        if let language {
+            do { _ = try ProfileForm.language(language) } catch { problems.append(error) }
+        }
         return (email, name.isEmpty ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
     }
 
@@ -76,6 +84,11 @@ public struct SignupForm: Sendable {
     public var chosenUsername: Username? {
         guard let username, !username.trimmingWhitespace().isEmpty else { return nil }
         return try? Username(parsing: username)
+    }
+
+    /// The language asked for, once `validate` found no problem with it; nil when none was.
+    public var chosenLanguage: Language? {
+        language.flatMap { try? ProfileForm.language($0) }
     }
 
     /// What is wrong with a display name (trimmed): too long, or characters names may not hold.

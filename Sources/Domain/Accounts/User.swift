@@ -17,6 +17,7 @@ public enum UserEvent: Equatable, Sendable {
     case cardIssued(CardIssued)
     case usernameChosen(UsernameChosen)
     case usernameDropped(UsernameDropped)
+    case languageChosen(LanguageChosen)
 }
 
 /// How the log stores each case: its name, written once here, and its payload.
@@ -36,6 +37,7 @@ extension UserEvent: StoredEvent {
         case cardIssued = "user.card-issued.v1"
         case usernameChosen = "user.username-chosen.v1"
         case usernameDropped = "user.username-dropped.v1"
+        case languageChosen = "user.language-chosen.v1"
     }
 
     public var stored: (type: StoredType, payload: any Encodable & Sendable) {
@@ -53,6 +55,7 @@ extension UserEvent: StoredEvent {
         case .cardIssued(let e): (.cardIssued, e)
         case .usernameChosen(let e): (.usernameChosen, e)
         case .usernameDropped(let e): (.usernameDropped, e)
+        case .languageChosen(let e): (.languageChosen, e)
         }
     }
 
@@ -68,6 +71,7 @@ extension UserEvent: StoredEvent {
         case .cardIssued(let e): PersonalData(subject: e.user, fields: ["card"])
         case .usernameChosen(let e): PersonalData(subject: e.user, fields: ["username"])
         case .usernameDropped: nil
+        case .languageChosen: nil  // one of the library's two languages: says nothing of who the member is
         }
     }
 
@@ -77,7 +81,9 @@ extension UserEvent: StoredEvent {
         case .registered, .passwordChanged, .passwordReset: ["passwordHash"]
         case .resetCodeIssued: ["codeDigest"]
         case .sessionOpened: ["tokenDigest"]
-        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued, .closed, .usernameChosen, .usernameDropped: []
+        case .roleChanged, .sessionClosed, .profileChanged, .emailChanged, .cardIssued, .closed, .usernameChosen, .usernameDropped,
+            .languageChosen:
+            []
         }
     }
 
@@ -96,6 +102,7 @@ extension UserEvent: StoredEvent {
         case .cardIssued: .cardIssued(try payload.decode())
         case .usernameChosen: .usernameChosen(try payload.decode())
         case .usernameDropped: .usernameDropped(try payload.decode())
+        case .languageChosen: .languageChosen(try payload.decode())
         }
     }
 }
@@ -141,6 +148,8 @@ public struct Account: Equatable, Sendable {
     public var card: CardNumber? = nil
     /// The login name chosen for clients that log in with one, if any.
     public var username: Username? = nil
+    /// The language the member chose to be spoken to in; nil until they choose one.
+    public var language: Language? = nil
     /// Sessions not logged out (they may have expired).
     public var sessions: Set<SessionID> = []
     /// The reset code that may still be used, if any.
@@ -161,7 +170,7 @@ public enum UserCommand: Equatable, Sendable {
     /// Changes the role; `otherLibrarians` is how many librarians the library has besides this
     /// account (the use case counts them; see `UserRules.lastLibrarian`).
     case changeRole(Role, otherLibrarians: Int)
-    /// Changes the display name or country (checked before: `ProfileForm`).
+    /// Changes the display name, country or language (checked before: `ProfileForm`).
     case changeProfile(ProfileChange)
     /// Changes the address; the use case claims the new one and releases the old one.
     case changeEmail(EmailAddress)
@@ -236,6 +245,9 @@ public enum UserAggregate: Aggregate {
             return .registered(account)
         case (.registered(var account), .usernameDropped):
             account.username = nil
+            return .registered(account)
+        case (.registered(var account), .languageChosen(let e)):
+            account.language = e.language
             return .registered(account)
         case (_, .closed(let e)):
             return .closed(e.user)

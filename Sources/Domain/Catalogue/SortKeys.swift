@@ -4,10 +4,12 @@ import Foundation
 /// ("The Hobbit" under H), authors by surname ("Tolkien, J. R. R."), case and accents aside.
 /// Pure functions; the read models store their results and sort on the keys.
 public enum SortKeys {
-    /// The leading articles a title is filed without, lower case; one ending in an apostrophe is
-    /// elided and joins the next word ("l'"). English only for now: another language adds its own
-    /// here.
-    public static let leadingArticles = ["the", "a", "an"]
+    /// The leading articles a title is filed without, lower case: English, then French. One ending
+    /// in an apostrophe is elided and joins the next word ("L'Étranger", "L’Étranger"); the others
+    /// count only as a whole word followed by more title ("Lesbos" and a title that is just "Les"
+    /// keep theirs). Books are not tagged with a language, so every title drops both languages'
+    /// articles: "La La Land" files as "La Land", "A Clockwork Orange" as "Clockwork Orange".
+    public static let leadingArticles = ["the", "a", "an", "le", "la", "les", "l'", "un", "une"]
 
     /// Particles before a surname. Capitalised, one belongs to the surname ("Ursula K. Le Guin"
     /// files as "Le Guin, Ursula K."); in lower case it stays with the given names ("Ludwig van
