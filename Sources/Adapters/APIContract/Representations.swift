@@ -11,7 +11,7 @@ extension Components.Schemas.User {
         self.init(
             id: a.id.description, email: a.email.value, displayName: a.displayName, country: a.country,
             role: a.role == .librarian ? .librarian : .member, registeredAt: a.registeredAt, username: a.username?.value,
-            cardNumber: a.cardNumber?.digits)
+            language: a.language.flatMap { LanguagePayload(rawValue: $0.rawValue) }, cardNumber: a.cardNumber?.digits)
     }
 }
 

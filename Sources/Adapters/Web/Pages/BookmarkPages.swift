@@ -21,13 +21,13 @@ struct BookmarkPages: Sendable {
             sort: sort, page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         var cells: [BookmarkCell] = []
         for entry in page.items { cells.append(BookmarkCell(entry, cover: try await cover(of: entry))) }
-        let sorts = [(BookmarkSort.newest, "Newest first"), (.title, "Title")].map {
+        let sorts = [(BookmarkSort.newest, t("web.bookmarks.sort.newest")), (.title, t("web.bookmarks.sort.title"))].map {
             SortOption(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort)
         }
         let view = BookmarksView(
             bookmarks: cells, total: page.total, sorts: sorts,
             pager: Pager(page, path: "/bookmarks", keeping: ["sort": sort == .newest ? nil : sort.rawValue]), back: site.visit.target)
-        return site.pages.render("bookmarks", view, title: "Bookmarks")
+        return site.pages.render("bookmarks", view, title: t("web.bookmarks.heading"))
     }
 
     /// A work's cover from the search, a catalogue book's from the catalogue (none once it left it).
@@ -53,7 +53,9 @@ struct BookmarkCell: Sendable {
     let book: String?
     /// The work on Open Library, for a bookmarked work.
     let workURL: String?
+    /// "Bookmarked on November 22, 2026".
     let bookmarked: String
+    let coverAlt: String
 
     init(_ entry: BookmarkEntry, cover: String?) {
         key = entry.key
@@ -63,13 +65,16 @@ struct BookmarkCell: Sendable {
         self.cover = cover
         book = entry.book?.description
         workURL = entry.book == nil ? "https://openlibrary.org/works/\(PathID.encode(entry.work.workKey))" : nil
-        bookmarked = Dates.day(entry.bookmarkedAt)
+        bookmarked = t("web.bookmarks.on", Dates.day(entry.bookmarkedAt))
+        coverAlt = Covers.alt(entry.work.title, present: cover != nil)
     }
 }
 
 struct BookmarksView: Sendable {
     let bookmarks: [BookmarkCell]
     let total: Int
+    /// "3 on your reading list".
+    let count: String
     let sorts: [SortOption]
     let pager: Pager
     /// Whether there is another page to link to (no empty navigation otherwise).
@@ -81,6 +86,7 @@ struct BookmarksView: Sendable {
     init(bookmarks: [BookmarkCell], total: Int, sorts: [SortOption], pager: Pager, back: String) {
         self.bookmarks = bookmarks
         self.total = total
+        count = t("web.bookmarks.count", count: total, number(total))
         self.sorts = sorts
         self.pager = pager
         paged = pager.previous != nil || pager.next != nil

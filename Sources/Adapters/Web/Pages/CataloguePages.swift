@@ -181,6 +181,8 @@ struct BookView: Sendable {
     var borrowed = false
     var holdPosition: Int?
     var holdReady = false
+    /// The page's sentences with numbers and the title in them, set by `decide()` (BookTexts.swift).
+    private(set) var texts = BookTexts()
     var shareURL = ""
     /// The address and title percent-encoded, for the mail and social links.
     var mailLink = ""
@@ -208,6 +210,7 @@ struct BookView: Sendable {
 
     /// What the reader may do with the book.
     mutating func decide() {
+        texts = BookTexts(self)
         canHold = member && !isAvailable && !holding && !borrowed
         canBorrow = member && (isAvailable || holdReady) && !borrowed
     }

@@ -16,14 +16,14 @@ struct HoldPages: Sendable {
         _ = try site.visit.requireUser()
         let holds = try await site.library.circulation.holds.list.mine(
             page: try PageRequest(limit: PageRequest.maxLimit), by: site.visit.principal)
-        return site.pages.render("holds", HoldsView(holds: holds.items.map(MyHoldRow.init)), title: "My holds")
+        return site.pages.render("holds", HoldsView(holds: holds.items.map(MyHoldRow.init)), title: t("web.frame.myHolds"))
     }
 
     func cancel(_ raw: String) async throws -> Response {
         let id = try HoldID.parse(raw)
         return try await site.act(to: site.back(or: "/holds")) {
             let hold = try await site.library.circulation.holds.cancel.execute(id, by: site.visit.principal)
-            return "You left the waiting list for “\(hold.bookTitle)”."
+            return t("web.holds.left", hold.bookTitle)
         }
     }
 }
@@ -40,6 +40,8 @@ struct MyHoldRow: Sendable {
     let pickupISO: String?
     /// "Number 2 in line", while waiting.
     let place: String?
+    /// What Cancel cancels, for screen readers ("hold on Dune").
+    let cancelLabel: String
 
     init(_ hold: HoldSummary) {
         id = hold.id.description
@@ -47,9 +49,10 @@ struct MyHoldRow: Sendable {
         title = hold.bookTitle
         placed = Dates.day(hold.placedAt)
         ready = hold.status == .ready
-        pickup = ready ? "Ready for pickup until \(hold.pickupUntil.map(Dates.day) ?? "further notice")" : nil
+        pickup = ready ? t("web.holds.readyUntil", hold.pickupUntil.map(Dates.day) ?? t("web.holds.furtherNotice")) : nil
         pickupISO = hold.pickupUntil.map(Dates.iso)
-        place = hold.position.map { $0 == 1 ? "Next in line" : "Number \($0) in line" }
+        place = hold.position.map { $0 == 1 ? t("web.holds.next") : t("web.holds.number", number($0)) }
+        cancelLabel = t("web.holds.cancelLabel", hold.bookTitle)
     }
 }
 

@@ -31,14 +31,14 @@ struct LoanPages: Sendable {
             }
         }
         let view = LoansView(current: current, past: past, pager: Pager(page, path: "/loans", keeping: [:]))
-        return site.pages.render("loans", view, title: "My loans")
+        return site.pages.render("loans", view, title: t("web.frame.myLoans"))
     }
 
     func renew(_ raw: String) async throws -> Response {
         let id = try Self.loanID(raw)
         return try await site.act(to: site.back(or: "/loans")) {
             let loan = try await site.library.circulation.renew.execute(id, by: site.visit.principal)
-            return "You renewed “\(loan.bookTitle)”: it is now due on \(Dates.day(loan.dueAt))."
+            return t("web.loans.renewed", loan.bookTitle, Dates.day(loan.dueAt))
         }
     }
 
@@ -46,7 +46,7 @@ struct LoanPages: Sendable {
         let id = try Self.loanID(raw)
         return try await site.act(to: site.back(or: "/loans")) {
             let loan = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
-            return "You returned “\(loan.bookTitle)”. Thank you."
+            return t("web.loans.returnedFlash", loan.bookTitle)
         }
     }
 
@@ -54,11 +54,11 @@ struct LoanPages: Sendable {
     func renewAll() async throws -> Response {
         _ = try site.visit.requireUser()
         let report = try await site.library.circulation.renewAll.execute(by: site.visit.principal)
-        let renewed = report.filter { $0.refusal == nil }.map { "“\($0.loan.bookTitle)”" }
+        let renewed = report.filter { $0.refusal == nil }.map { t("web.quoted", $0.loan.bookTitle) }
         let refusals = report.compactMap { $0.refusal.flatMap { Words.say(error: $0) } }
-        guard !report.isEmpty else { return Redirect.see("/loans", flash: "You have no loans to renew.") }
+        guard !report.isEmpty else { return Redirect.see("/loans", flash: t("web.loans.nothingToRenew")) }
         var parts: [String] = []
-        if !renewed.isEmpty { parts.append("You renewed \(renewed.joined(separator: ", ")).") }
+        if !renewed.isEmpty { parts.append(t("web.loans.renewedAll", renewed.joined(separator: ", "))) }
         parts += refusals
         return Redirect.see("/loans", flash: parts.joined(separator: " "), refused: renewed.isEmpty)
     }
@@ -75,6 +75,8 @@ struct MyLoanRow: Sendable {
     let book: String
     let title: String
     let lent: String
+    /// "Borrowed on November 22, 2026".
+    let lentOn: String
     let due: String
     let dueISO: String
     let returned: String?
@@ -89,13 +91,14 @@ struct MyLoanRow: Sendable {
         book = loan.book.description
         title = loan.bookTitle
         lent = Dates.day(loan.lentAt)
+        lentOn = t("web.loans.lentOn", lent)
         due = Dates.day(loan.dueAt)
         dueISO = Dates.iso(loan.dueAt)
         returned = loan.returnedAt.map(Dates.day)
         self.overdue = overdue
         canRenew = outlook != nil && outlook?.refusal == nil
         renewalsLeft = outlook.flatMap {
-            $0.refusal == nil ? ($0.renewalsLeft == 1 ? "1 renewal left" : "\($0.renewalsLeft) renewals left") : nil
+            $0.refusal == nil ? t("web.loans.renewalsLeft", count: $0.renewalsLeft, number($0.renewalsLeft)) : nil
         }
         whyNot = outlook?.refusal.flatMap { Words.say(error: $0) }
     }

@@ -21,13 +21,13 @@ struct NoticePages: Sendable {
             page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         let view = NoticesView(
             notices: answer.items.map(NoticeRow.init), unread: answer.unread, pager: Pager(answer.page, path: "/notices", keeping: [:]))
-        return site.pages.render("notices", view, title: "Notices")
+        return site.pages.render("notices", view, title: t("web.frame.notices"))
     }
 
     func markRead(_ id: String?) async throws -> Response {
         try await site.act(to: site.back(or: "/notices")) {
             try await site.library.circulation.notices.markRead(id, by: site.visit.principal)
-            return id == nil ? "Every notice is marked read." : Words.say(.noticesMarkedRead)
+            return id == nil ? t("web.notices.allRead") : Words.say(.noticesMarkedRead)
         }
     }
 }
@@ -53,13 +53,12 @@ struct NoticeRow: Sendable {
 
     /// What the notice tells the member.
     static func text(_ notice: NoticeSummary) -> String {
-        let title = "“\(notice.bookTitle)”"
         let day = Dates.day(notice.dueAt)
         switch notice.kind {
-        case .dueSoon: return "\(title) is due back on \(day)."
-        case .overdue: return "\(title) was due back on \(day): please return it."
-        case .readyForPickup: return "A copy of \(title) is kept for you: ready for pickup until \(day)."
-        case .holdCancelled: return "Your hold on \(title) was cancelled: the book left the catalogue."
+        case .dueSoon: return t("web.notices.dueSoon", notice.bookTitle, day)
+        case .overdue: return t("web.notices.overdue", notice.bookTitle, day)
+        case .readyForPickup: return t("web.notices.readyForPickup", notice.bookTitle, day)
+        case .holdCancelled: return t("web.notices.holdCancelled", notice.bookTitle)
         }
     }
 }
@@ -67,6 +66,8 @@ struct NoticeRow: Sendable {
 struct NoticesView: Sendable {
     let notices: [NoticeRow]
     let unread: Int
+    /// "2 unread".
+    let unreadText: String
     let hasUnread: Bool
     let isEmpty: Bool
     let pager: Pager
@@ -76,6 +77,7 @@ struct NoticesView: Sendable {
     init(notices: [NoticeRow], unread: Int, pager: Pager) {
         self.notices = notices
         self.unread = unread
+        unreadText = t("web.frame.unread", count: unread, number(unread))
         hasUnread = unread > 0
         isEmpty = notices.isEmpty
         self.pager = pager

@@ -2,12 +2,19 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// Open Library's books, searched by title (the search app's home page), with bookmarks.
 struct SearchPages: Sendable {
     let site: Site
     static let pageSize = 20
-    static let sorts: [(SearchSort, String)] = [(.relevance, "Relevance"), (.title, "Title"), (.rating, "Rating"), (.hits, "Most read")]
+    /// The sorts offered, with their labels in the reader's language.
+    static var sorts: [(SearchSort, String)] {
+        [
+            (.relevance, t("web.search.sort.relevance")), (.title, t("web.search.sort.title")), (.rating, t("web.search.sort.rating")),
+            (.hits, t("web.search.sort.hits")),
+        ]
+    }
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/search") { request, _ in try await search(request) }
@@ -27,18 +34,19 @@ struct SearchPages: Sendable {
                 let marked = try await bookmarkedKeys()
                 view.results = page.results.map { ResultCell($0, bookmarked: marked.contains($0.workKey)) }
                 view.total = max(0, page.total)
+                view.count = t("web.search.found", count: view.total, number(view.total))
                 view.stale = page.stale
                 view.searched = true
                 view.noResults = page.results.isEmpty
                 view.next = page.nextOffset.map { Self.link(text, sort, offset: $0) }
-                view.range = page.results.isEmpty ? nil : "\(offset + 1)–\(offset + page.results.count)"
+                view.range = page.results.isEmpty ? nil : "\(number(offset + 1))–\(number(offset + page.results.count))"
             } catch is SearchUnavailable {
                 view.unavailable = Words.say(.upstreamUnavailable(.openLibrary))
             } catch let error as InvalidInput {
                 view.feedback = Feedback(error, values: ["q": text]) ?? Feedback()
             }
         }
-        return site.pages.render("search", view, title: text.isEmpty ? "Search Open Library" : "\(text) – Search")
+        return site.pages.render("search", view, title: text.isEmpty ? t("web.search.heading") : t("web.search.titleWithWords", text))
     }
 
     private func bookmarkedKeys() async throws -> Set<String> {
@@ -62,6 +70,8 @@ struct SearchView: Sendable {
     let loggedIn: Bool
     var results: [ResultCell] = []
     var total = 0
+    /// "12 books found".
+    var count = ""
     var stale = false
     var searched = false
     var next: String?
@@ -80,6 +90,7 @@ struct ResultCell: Sendable {
     let cover: String?
     let rating: String?
     let readers: String?
+    let coverAlt: String
     let bookmarked: Bool
     /// The catalogue book a bookmark is of, if any.
     var book: String?
@@ -93,10 +104,12 @@ struct ResultCell: Sendable {
         cover = Covers.safe(work.covers?.medium)
         // Open Library's numbers are shown only when they make sense (an average out of 5, counts from 1).
         let count = work.ratingCount.flatMap { $0 > 0 ? $0 : nil }
-        rating = work.ratingAverage.flatMap { (0...5).contains($0) ? $0 : nil }.map {
-            String(format: "%.1f", $0) + " / 5" + (count.map { $0 == 1 ? " (1 rating)" : " (\($0) ratings)" } ?? "")
+        rating = work.ratingAverage.flatMap { (0...5).contains($0) ? $0 : nil }.map { average in
+            let stars = average.formatted(.number.precision(.fractionLength(1)).locale(Reader.language.locale))
+            return count.map { t("web.search.ratingCount", count: $0, stars, number($0)) } ?? t("web.search.rating", stars)
         }
-        readers = work.readingLogCount.flatMap { $0 > 0 ? $0 : nil }.map { $0 == 1 ? "1 reader" : "\($0) readers" }
+        readers = work.readingLogCount.flatMap { $0 > 0 ? $0 : nil }.map { t("web.search.readers", count: $0, number($0)) }
+        coverAlt = Covers.alt(work.title, present: cover != nil)
         self.bookmarked = bookmarked
     }
 }

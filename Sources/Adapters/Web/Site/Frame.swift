@@ -60,7 +60,7 @@ struct LanguageLink: Sendable {
 
     init(_ language: Language, current: Bool, back: String) {
         code = language.rawValue
-        name = language == .french ? "Français" : "English"
+        name = LanguageOption.name(language)
         href = "\(LanguageChoice.path)?to=\(code)&back=" + (back.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "/")
         self.current = current
     }
@@ -68,4 +68,20 @@ struct LanguageLink: Sendable {
     /// What a query value may hold unencoded.
     private static let unreserved = CharacterSet.alphanumerics.intersection(.init(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
         .union(.init(charactersIn: "-._~/"))
+}
+
+/// A language a form offers (the account page's choice), named in itself.
+struct LanguageOption: Sendable {
+    let code: String
+    let name: String
+    let selected: Bool
+
+    init(_ language: Language, selected: Bool) {
+        code = language.rawValue
+        name = Self.name(language)
+        self.selected = selected
+    }
+
+    /// The language's name in itself ("English", "Français"): never translated.
+    static func name(_ language: Language) -> String { language == .french ? "Français" : "English" }
 }

@@ -1,4 +1,5 @@
 // Shelfmark: a little vanilla JavaScript that only makes pages nicer; everything works without it.
+// It holds no words of its own: what it shows or says comes from the page, in the page's language.
 "use strict";
 
 // A private page brought back from the browser's back-forward cache is asked again, so that after
@@ -17,7 +18,8 @@ document.addEventListener("DOMContentLoaded", () => {
     field.addEventListener("change", () => field.form && field.form.submit());
   });
 
-  // Live password rules on the signup form (the server checks them again).
+  // Live password rules on the signup form (the server checks them again); their spoken state is
+  // worded by the page, in its language (data-done, data-not-yet).
   const password = document.querySelector("#signup #password");
   const rules = document.getElementById("password-rules");
   if (password && rules) {
@@ -30,7 +32,8 @@ document.addEventListener("DOMContentLoaded", () => {
       rules.querySelectorAll("li[data-rule]").forEach((li) => {
         const met = tests[li.dataset.rule](password.value);
         li.classList.toggle("met", met);
-        li.setAttribute("aria-label", li.textContent.replace(" ✓", "") + (met ? ": done" : ": not yet"));
+        const said = met ? rules.dataset.done : rules.dataset.notYet;
+        li.setAttribute("aria-label", (said || "%1$@").replace("%1$@", li.textContent.replace(" ✓", "")));
       });
     };
     password.addEventListener("input", check);
@@ -71,8 +74,8 @@ document.addEventListener("DOMContentLoaded", () => {
     copy.hidden = false;
     copy.addEventListener("click", () => {
       navigator.clipboard.writeText(copy.dataset.url).then(
-        () => { if (said) said.textContent = "Link copied."; },
-        () => { if (said) said.textContent = "The link could not be copied: copy it from the address bar."; });
+        () => { if (said) said.textContent = said.dataset.copied; },
+        () => { if (said) said.textContent = said.dataset.notCopied; });
     });
   }
 
@@ -80,24 +83,25 @@ document.addEventListener("DOMContentLoaded", () => {
   const more = document.querySelector("[data-load-more]");
   if (more) {
     const list = document.querySelector(more.dataset.loadMore);
+    const label = more.textContent;
     let loading = false;
     const load = async (event) => {
       if (event) event.preventDefault();
       if (loading || !more.getAttribute("href")) return;
       loading = true;
-      more.textContent = "Loading…";
+      more.textContent = more.dataset.loading || label;
       try {
         const answer = await fetch(more.href, { credentials: "same-origin" });
         const page = new DOMParser().parseFromString(await answer.text(), "text/html");
         const first = page.querySelector(more.dataset.loadMore + " > li");
         page.querySelectorAll(more.dataset.loadMore + " > li").forEach((item) => list.appendChild(document.importNode(item, true)));
         const next = page.querySelector("[data-load-more]");
-        if (next) { more.href = next.getAttribute("href"); more.textContent = "Load more"; } else { more.parentElement.remove(); }
+        if (next) { more.href = next.getAttribute("href"); more.textContent = label; } else { more.parentElement.remove(); }
         const count = page.getElementById("result-count");
-        if (count && document.getElementById("result-count")) document.getElementById("result-count").textContent = count.textContent.replace(/showing \d+–/, "showing 1–");
+        if (count && document.getElementById("result-count")) document.getElementById("result-count").textContent = count.textContent.replace(/\d[\d\u00a0\u202f,.]*–/, "1–");
         if (first) { const link = first.querySelector("button, a"); if (link) link.focus({ preventScroll: true }); }
       } catch (error) {
-        more.textContent = "Load more";
+        more.textContent = label;
       }
       loading = false;
     };
