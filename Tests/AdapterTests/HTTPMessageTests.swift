@@ -4,6 +4,7 @@ import Foundation
 import HummingbirdTesting
 import InMemory
 import Testing
+import Wording
 
 /// Refusals over HTTP read as sentences from the message catalogue: books by title, not by id,
 /// and no type names.
@@ -51,7 +52,9 @@ struct HTTPMessageTests {
             let other = try await addBook(api, "Emma")
             let blocked = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(other)"]}"#, token: ada)
             #expect(blocked.status == .conflict)
-            #expect(try detail(blocked) == "please return your overdue book first: “Dune” (due \(due))")
+            // The sentence writes the day for people (the loan's dueAt stays ISO 8601).
+            let day = Formats(.english).day(try Date.ISO8601FormatStyle().year().month().day().parse(String(due)))
+            #expect(try detail(blocked) == "please return your overdue book first: “Dune” (due \(day))")
             #expect(!blocked.text.contains(try #require(loan["id"] as? String)))
         }
     }
