@@ -14,8 +14,11 @@ struct APIClient: Sendable {
     let librarianToken: String
 
     /// Sends a request; `token` defaults to the librarian's, `.none` sends no Authorization header.
-    func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String?? = .some(nil)) async throws -> TestResponse {
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String?? = .some(nil), language: String? = nil
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [:]
+        if let language { headers[.acceptLanguage] = language }
         if json != nil { headers[.contentType] = "application/json" }
         let bearer: String? =
             switch token {

@@ -1,13 +1,14 @@
 import Application
 import Domain
 import Foundation
+import Wording
 
 // Answers the contract declares inline with their operation (not under `components`), mapped
 // from the application's values once, for the HTTP API and the CLI's `--json` alike.
 
 extension Components.Schemas.ClearReport {
     /// What clearing the catalogue withdrew, and what it kept with the reason, worded by `catalogue`.
-    public init(_ report: ClearReport, in catalogue: any MessageCatalogue = Catalogues.english) {
+    public init(_ report: ClearReport, in catalogue: any MessageCatalogue = Wording.reader) {
         self.init(
             withdrawn: report.withdrawn.map(\.description),
             kept: report.kept.map { .init(id: $0.book.description, reason: catalogue.text($0.message)) })

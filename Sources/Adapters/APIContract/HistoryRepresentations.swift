@@ -1,10 +1,11 @@
 import Application
 import Foundation
 import OpenAPIRuntime
+import Wording
 
 extension Components.Schemas.HistoryEntry {
     /// One event for people: its actor by name, its payload as an object (secrets redacted), its changes.
-    public init(_ e: Application.HistoryEntry, in catalogue: any MessageCatalogue = Catalogues.english) throws {
+    public init(_ e: Application.HistoryEntry, in catalogue: any MessageCatalogue = Wording.reader) throws {
         self.init(
             position: e.position, version: e.version, _type: e.type, recordedAt: e.recordedAt, actor: e.actor,
             actorName: catalogue.text(.actor(e.actorName)),

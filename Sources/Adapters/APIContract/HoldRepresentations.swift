@@ -1,13 +1,14 @@
 import Application
 import Domain
 import Foundation
+import Wording
 
 // Holds and renewals as the contract's JSON, for the HTTP API and the CLI's `--json` alike.
 
 extension Components.Schemas.Hold {
     /// A hold with its place in line (waiting) or pickup date (ready); an erased member is named as
     /// `catalogue` words it.
-    public init(_ h: HoldSummary, in catalogue: any MessageCatalogue = Catalogues.english) {
+    public init(_ h: HoldSummary, in catalogue: any MessageCatalogue = Wording.reader) {
         self.init(
             id: h.id.description, bookId: h.book.description, bookTitle: h.bookTitle, memberId: h.member.description,
             memberName: catalogue.member(of: h), placedAt: h.placedAt, status: StatusPayload(rawValue: h.status.rawValue) ?? .waiting,

@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Wording
 
 // Every list of the API in the one envelope: `PageInfo` (total, offset, limit, nextOffset)
 // beside the page's `items`, mapped from the application's `Page`.
@@ -52,7 +53,7 @@ extension Components.Schemas.SearchPage {
 
 extension Components.Schemas.HistoryPage {
     /// A page of a stream's events, its actors and changes worded by `catalogue`.
-    public init(_ page: Page<Application.HistoryEntry>, in catalogue: any MessageCatalogue = Catalogues.english) throws {
+    public init(_ page: Page<Application.HistoryEntry>, in catalogue: any MessageCatalogue = Wording.reader) throws {
         self.init(value1: .init(page), value2: .init(items: try page.items.map { try .init($0, in: catalogue) }))
     }
 }

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import OpenAPIRuntime
+import Wording
 
 /// An error an adapter defines that stands for a problem of its own (the HTTP server's "busy").
 public protocol ProblemConvertible: Error {
@@ -33,13 +34,14 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
     static let maxDetail = 1_000
     static let maxErrors = 50
 
-    /// A problem; its field errors are worded by `catalogue`.
+    /// A problem; its title in the reader's language (`title` is the English one, for a type the
+    /// title table does not know), its field errors worded by `catalogue`.
     public init(
         status: Int, slug: String, title: String, detail: String? = nil, errors: [FieldError]? = nil,
-        in catalogue: any MessageCatalogue = Catalogues.english
+        in catalogue: any MessageCatalogue = Wording.reader
     ) {
         self.type = "urn:shelfmark:problem:\(slug)"
-        self.title = title
+        self.title = ProblemTitles.title(slug, or: title)
         self.status = status
         self.detail = detail.map { Self.bounded($0, Self.maxDetail) }
         self.errors = errors.map {
@@ -59,9 +61,9 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
     }
 
     /// Invalid input: every field error, listed in the detail too.
-    public static func validation(_ errors: [FieldError], in catalogue: any MessageCatalogue = Catalogues.english) -> Problem {
+    public static func validation(_ errors: [FieldError], in catalogue: any MessageCatalogue = Wording.reader) -> Problem {
         let shown = Array(errors.prefix(maxErrors))
-        let more = errors.count > maxErrors ? "; and \(errors.count - maxErrors) more" : ""
+        let more = errors.count > maxErrors ? t("problem.andMore", Formats(Reader.language).number(errors.count - maxErrors)) : ""
         return Problem(
             status: 400, slug: "validation", title: "Invalid input", detail: catalogue.text(.invalidInput(shown)) + more, errors: errors,
             in: catalogue)
@@ -69,7 +71,7 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
 
     /// The problem an error stands for, its detail worded by `catalogue`, or nil when it is not
     /// the caller's fault (a 500, whose cause is logged, not told).
-    public static func of(_ error: any Error, in catalogue: any MessageCatalogue = Catalogues.english) -> Problem? {
+    public static func of(_ error: any Error, in catalogue: any MessageCatalogue = Wording.reader) -> Problem? {
         switch error {
         case let error as Problem: return error
         case let error as ServerError: return of(error, in: catalogue)
@@ -104,5 +106,5 @@ public struct Problem: Error, Encodable, Equatable, Sendable {
     }
 
     /// What a request the server could not read is told when nothing more precise is known.
-    public static var unreadable: String { Catalogues.english.text(.request(.unreadable)) }
+    public static var unreadable: String { Wording.reader.text(.request(.unreadable)) }
 }

@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Logging
+import Wording
 
 /// One connection's conversation: its own login (a session of the library's, held by this
 /// connection only and closed with it) and the answer to each command. It translates: every
@@ -46,7 +47,7 @@ struct BitBooksSession {
         } catch let refusal as Refusal {
             return refusal.answer
         } catch {
-            if let line = Catalogues.english.line(of: error) { return line }
+            if let line = Wording.english.line(of: error) { return line }
             logger.error("BitBooks command failed: \(error)")
             return Answer.serverError
         }
@@ -75,7 +76,7 @@ struct BitBooksSession {
         case .invalid(let reason): return reason
         case .free:
             guard let problem = PasswordPolicy.problems(password).first else { return Answer.askALibrarian }
-            return Catalogues.english.text(problem)
+            return Wording.english.text(problem)
         }
     }
 
@@ -89,7 +90,7 @@ struct BitBooksSession {
             login = Login(typed: username, email: signedIn.account.email, username: signedIn.account.username, token: token)
             return Answer.loggedIn
         } catch {
-            if Catalogues.english.line(of: error) == nil { logger.error("BitBooks login failed: \(error)") }
+            if Wording.english.line(of: error) == nil { logger.error("BitBooks login failed: \(error)") }
             return Answer.failedLogin
         }
     }

@@ -1,11 +1,13 @@
 import APIContract
 import Application
+import Domain
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import Wording
 
 /// Builds the HTTP adapter: the contract's routes under `/api/v1`, `/openapi.yaml`, problem
 /// documents for every error, and a bound on request bodies.
@@ -59,6 +61,13 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     let requests: RequestProblems
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let language = request.headers[.acceptLanguage].flatMap(Language.negotiate(acceptLanguage:)) ?? .standard
+        return try await Reader.$language.withValue(language) { try await answer(request, context: context, next: next) }
+    }
+
+    /// The answer, in the reader's language: a problem document says which (`Content-Language`),
+    /// and that another `Accept-Language` gets other words (`Vary`).
+    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let received = ReceivedBody()
         do {
             var response = try await ReceivedBody.$current.withValue(received) { try await next(request, context) }
@@ -107,7 +116,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func response(_ problem: Problem) throws -> Response {
         Response(
-            status: .init(code: problem.status), headers: [.contentType: "application/problem+json"],
+            status: .init(code: problem.status),
+            headers: [.contentType: "application/problem+json", .contentLanguage: Reader.language.rawValue, .vary: "Accept-Language"],
             body: .init(byteBuffer: try problem.encoded()))
     }
 }

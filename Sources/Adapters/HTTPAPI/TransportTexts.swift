@@ -1,13 +1,14 @@
 import APIContract
 import Application
 import Domain
+import Wording
 
 /// The problems the HTTP transport itself answers (a wrong method, an unknown path, a body that
 /// is not JSON, a malformed address), worded by the message catalogue (`RequestTrouble`). What is
 /// wrong with a field is a `FieldProblem`, which the catalogue words too.
 enum TransportTexts {
-    /// The catalogue the transport answers in (English until `Accept-Language` picks another).
-    static let catalogue = Catalogues.preferred()
+    /// The catalogue the transport answers in: the reader's language (`Accept-Language`).
+    static var catalogue: Wording { Wording.reader }
 
     static func say(_ trouble: RequestTrouble) -> String { catalogue.text(.request(trouble)) }
 

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// A request this adapter cannot read, said in the catalogue's words (the apps' own terms where
 /// the API's words would name what the apps never send: `AppRequestProblem`).
@@ -30,7 +31,8 @@ enum ProlificRequestRefused: MessageConvertible, Equatable {
 
 /// The answers: JSON bodies, and `{"error": "..."}` with the status a refusal's message calls for.
 enum ProlificAnswer {
-    static let catalogue = English()
+    /// The apps' reader's language: their `Accept-Language` (the iOS app speaks English and French).
+    static var catalogue: Wording { Wording.reader }
 
     /// A JSON answer (slashes escaped, as the original service wrote them; keys sorted).
     static func json(_ value: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// Answers every path under a Prolific key: checks the key (an unknown one is a 404), reads the
 /// route and the body, calls the use case as the key's librarian and writes its answer.
@@ -10,6 +11,11 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
     let settings: ProlificSettings
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        let language = request.headers[.acceptLanguage].flatMap(Language.negotiate(acceptLanguage:)) ?? .standard
+        return try await Reader.$language.withValue(language) { try await answer(request) }
+    }
+
+    private func answer(_ request: Request) async throws -> Response {
         guard let (key, route) = ProlificRoute.parse(request.uri.path) else { return ProlificAnswer.error(AppKeyRefused(.unknownKey)) }
         // Said back without the key (an answer may end up in a log), as the part after it.
         let path = String(request.uri.path.dropFirst(1 + AppKeyText.length + 1))

@@ -1,8 +1,10 @@
 import Application
 import CLI
+import Domain
 import Foundation
 import Hummingbird
 import Logging
+import Wording
 
 /// The environment the real command line runs in.
 struct LiveEnvironment: CLIEnvironment {
@@ -68,7 +70,7 @@ struct LiveEnvironment: CLIEnvironment {
                 log.info("Shelfmark is serving \(site) (web pages; the API at /api/v1; database: \(path); \(limits))")
             }
         } created: { path in
-            let catalogue = Catalogues.preferred(environment["LANG"].map { [$0] } ?? [])
+            let catalogue = Wording(Language.fromLocale(environment) ?? .standard)
             log.notice("\(catalogue.text(.done(.libraryCreated(path: path))))")
         }
         do {
