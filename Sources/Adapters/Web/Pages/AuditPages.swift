@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// The audit: verify the log and show the verdict, a book's or a member's history as a timeline,
 /// and the catalogue or the loans as they were at a chosen moment.
@@ -18,7 +19,7 @@ struct AuditPages: Sendable {
 
     func audit(_ view: AuditView = AuditView()) throws -> Response {
         try Authorization.require(.showHistory, by: site.visit.principal)
-        return site.pages.render("audit", view, title: "Audit")
+        return site.pages.render("audit", view, title: t("web.audit.heading"))
     }
 
     func verify() async throws -> Response {
@@ -38,14 +39,15 @@ struct AuditPages: Sendable {
         default:
             var feedback = Feedback(values: ["book": book ?? "", "member": member ?? ""])
             feedback.add("history-book", Words.say(FieldProblem.exactlyOneOf(["book", "member"])))
-            return site.pages.render("audit", AuditView(historyFeedback: feedback), title: "Audit", status: .badRequest)
+            return site.pages.render("audit", AuditView(historyFeedback: feedback), title: t("web.audit.heading"), status: .badRequest)
         }
         let page = try await site.library.history.execute(
             subject, page: try PageRequest(limit: Self.pageSize, offset: offset), by: site.visit.principal)
         let view = HistoryView(
-            subject: try await name(book: book) ?? member ?? "", events: page.items.map(HistoryEvent.init),
+            heading: try await heading(book: book) ?? t("web.history.headingMember", member ?? ""),
+            events: page.items.map(HistoryEvent.init),
             pager: Pager(page, path: "/audit/history", keeping: ["book": book, "member": member]))
-        return site.pages.render("history", view, title: "History")
+        return site.pages.render("history", view, title: t("web.history.title"))
     }
 
     func asOf(_ query: Form) async throws -> Response {
@@ -55,19 +57,19 @@ struct AuditPages: Sendable {
         guard let moment = Self.moment(typed) else {
             var feedback = Feedback(values: ["at": typed, "view": loans ? "loans" : "catalogue"])
             feedback.add("at", Words.say(FieldProblem.wrongType(.time)))
-            return site.pages.render("audit", AuditView(asOfFeedback: feedback), title: "Audit", status: .badRequest)
+            return site.pages.render("audit", AuditView(asOfFeedback: feedback), title: t("web.audit.heading"), status: .badRequest)
         }
         let answer = try await site.library.timeTravel.execute(at: moment, view: loans ? .loans : .books, by: site.visit.principal)
         let view = AsOfView(answer, at: moment, loans: loans, typed: typed)
-        return site.pages.render("asof", view, title: "As of \(Dates.moment(moment))")
+        return site.pages.render("asof", view, title: t("web.asOf.pageTitle", Formats(Reader.language).moment(moment)))
     }
 
-    /// A book's title while it is in the catalogue (a withdrawn book's history is shown by its id).
-    private func name(book: String?) async throws -> String? {
+    /// A book's history's heading, naming it by its title while it is in the catalogue (a withdrawn book by its id).
+    private func heading(book: String?) async throws -> String? {
         guard let book else { return nil }
         guard let id = try? BookID.parse(book), let entry = try? await site.library.catalogue.showBook.execute(id, by: site.visit.principal)
-        else { return "book \(book)" }
-        return "“\(entry.details.title)”"
+        else { return t("web.history.headingBookID", book) }
+        return t("web.history.headingBook", entry.details.title)
     }
 
     /// An ISO 8601 time, or a `datetime-local` value (no zone: the library's time, UTC).

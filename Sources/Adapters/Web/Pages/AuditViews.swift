@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Wording
 
 /// The audit page: the three forms, and the verdict once verified.
 struct AuditView: Sendable {
@@ -52,7 +53,7 @@ struct HistoryEvent: Sendable {
         let date =
             (try? Date(entry.recordedAt, strategy: .iso8601))
             ?? (try? Date(entry.recordedAt, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        when = date.map(Dates.moment) ?? entry.recordedAt
+        when = date.map(Formats(Reader.language).moment) ?? entry.recordedAt
         whenISO = entry.recordedAt
         who = Words.catalogue.text(Confirmation.actor(entry.actorName))
         what = entry.type
@@ -63,7 +64,8 @@ struct HistoryEvent: Sendable {
 
 /// A history page.
 struct HistoryView: Sendable {
-    let subject: String
+    /// "History of “Dune”".
+    let heading: String
     let events: [HistoryEvent]
     let pager: Pager
 }
@@ -75,8 +77,8 @@ struct AsOfView: Sendable {
         let id: String
         let title: String
         let authors: String
-        let copies: Int
-        let onLoan: Int
+        let copies: String
+        let onLoan: String
     }
 
     /// A loan as it was.
@@ -99,20 +101,24 @@ struct AsOfView: Sendable {
     init(_ answer: TimeTravel.Answer, at moment: Date, loans loansView: Bool, typed: String) {
         heading = Words.catalogue.text(Confirmation.asOf(moment, events: answer.events)).replacingOccurrences(
             of: ":", with: "", options: [.anchored, .backwards])
-        at = Dates.moment(moment)
+        let formats = Formats(Reader.language)
+        at = formats.moment(moment)
         self.typed = typed
         self.loansView = loansView
         books = answer.books.map {
             Book(
-                id: $0.id.description, title: $0.details.title, authors: $0.details.authors.joined(separator: ", "), copies: $0.copies,
-                onLoan: $0.onLoan)
+                id: $0.id.description, title: $0.details.title, authors: $0.details.authors.joined(separator: ", "),
+                copies: formats.number($0.copies),
+                onLoan: formats.number($0.onLoan))
         }
         loans = answer.loans.map { loan in
             let person = loan.borrower.flatMap { answer.people[$0] }.map { Words.catalogue.text(Confirmation.actor($0)) }
-            let state = loan.returnedAt != nil ? "Returned" : loan.isOverdue(at: moment) ? "Overdue" : "Out"
+            let state =
+                loan.returnedAt != nil
+                ? t("web.asOf.returned") : loan.isOverdue(at: moment) ? t("web.asOf.overdue") : t("web.asOf.out")
             return Loan(
                 id: loan.id.description, bookTitle: loan.bookTitle, borrower: person ?? Words.catalogue.borrower(of: loan),
-                due: Dates.day(loan.dueAt), state: state)
+                due: formats.day(loan.dueAt), state: state)
         }
         empty = loansView ? loans.isEmpty : books.isEmpty
     }

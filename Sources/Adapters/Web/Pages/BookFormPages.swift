@@ -17,7 +17,7 @@ struct BookFormPages: Sendable {
 
     func newForm() throws -> Response {
         try Authorization.require(.addBook, by: site.visit.principal)
-        return form(BookFormView(action: "/books", heading: "Add a book", feedback: Feedback(values: ["copies": "1"])))
+        return form(BookFormView(action: "/books", heading: t("web.bookForm.addHeading"), feedback: Feedback(values: ["copies": "1"])))
     }
 
     func add() async throws -> Response {
@@ -29,7 +29,9 @@ struct BookFormPages: Sendable {
             return Redirect.see("/books/\(entry.id)", flash: Words.say(.bookAdded(BookName(entry.id, title: entry.details.title))))
         } catch {
             guard let feedback = typed.feedback(error) else { throw error }
-            return form(BookFormView(action: "/books", heading: "Add a book", feedback: feedback), status: BookFields.status(of: error))
+            return form(
+                BookFormView(action: "/books", heading: t("web.bookForm.addHeading"), feedback: feedback),
+                status: BookFields.status(of: error))
         }
     }
 
@@ -146,7 +148,7 @@ struct BookFormView: Sendable {
 
     init(_ entry: CatalogueEntry, feedback: Feedback) {
         action = "/books/\(entry.id)"
-        heading = "Edit “\(entry.details.title)”"
+        heading = t("web.bookForm.editHeading", entry.details.title)
         self.feedback = feedback
         editing = true
         bookID = entry.id.description

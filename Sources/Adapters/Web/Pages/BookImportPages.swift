@@ -47,7 +47,7 @@ struct BookImportPages: Sendable {
     }
 
     private func form(_ feedback: Feedback, status: HTTPResponse.Status = .ok) -> Response {
-        site.pages.render("import", ImportView(feedback: feedback), title: "Import a book", status: status)
+        site.pages.render("import", ImportView(feedback: feedback), title: t("web.import.title"), status: status)
     }
 }
 

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// The library's own books: the catalogue with search, filter, sort and pages, and a book's page.
 struct CataloguePages: Sendable {
@@ -37,7 +38,8 @@ struct CataloguePages: Sendable {
             pager: Pager(page, path: "/books", keeping: ["q": text, "sort": sort.rawValue, "available": availableOnly ? "1" : nil]),
             member: site.visit.account != nil && !site.visit.isLibrarian, librarian: site.visit.isLibrarian)
         view.feedback = feedback
-        var response = site.pages.render("catalogue", view, title: "Catalogue", status: feedback.hasErrors ? .badRequest : .ok)
+        var response = site.pages.render(
+            "catalogue", view, title: t("web.catalogue.heading"), status: feedback.hasErrors ? .badRequest : .ok)
         if let asked, asked != remembered {
             response = response.setting(
                 cookie: Cookies.set(Cookies.catalogueSort, asked.rawValue, maxAge: 365 * 24 * 3600, secure: site.visit.secure))
@@ -76,10 +78,10 @@ struct CataloguePages: Sendable {
 
     static func label(_ sort: CatalogueSort) -> String {
         switch sort {
-        case .newest: "Newest first"
-        case .oldest: "Oldest first"
-        case .title: "Title"
-        case .author: "Author"
+        case .newest: t("web.catalogue.sort.newest")
+        case .oldest: t("web.catalogue.sort.oldest")
+        case .title: t("web.catalogue.sort.title")
+        case .author: t("web.catalogue.sort.author")
         }
     }
 
@@ -101,7 +103,8 @@ struct SortOption: Sendable {
 
 struct CatalogueView: Sendable {
     let books: [BookCell]
-    let total: Int
+    /// How many books there are, as the page says it: "42 books", "3 matching books".
+    let total: String
     let query: String
     let hasQuery: Bool
     /// The same words searched on Open Library.
@@ -118,9 +121,10 @@ struct CatalogueView: Sendable {
         books: [BookCell], total: Int, query: String, availableOnly: Bool, sorts: [SortOption], pager: Pager, member: Bool, librarian: Bool
     ) {
         self.books = books
-        self.total = total
         self.query = query
         hasQuery = !query.isEmpty
+        let number = Formats(Reader.language).number(total)
+        self.total = hasQuery ? t("web.catalogue.matching", count: total, number) : t("web.catalogue.books", count: total, number)
         openLibraryLink = SearchPages.link(query, .relevance, offset: 0)
         self.availableOnly = availableOnly
         self.sorts = sorts
@@ -135,7 +139,7 @@ struct CatalogueView: Sendable {
 struct Pager: Sendable {
     let previous: String?
     let next: String?
-    /// "21–40 of 95"; nil for an empty page.
+    /// "21–40 of 95" ("21–40 sur 95"); nil for an empty page.
     let range: String?
 
     init<Item>(_ page: Page<Item>, path: String, keeping parameters: [String: String?]) {
@@ -151,7 +155,13 @@ struct Pager: Sendable {
         }
         previous = page.offset > 0 ? link(max(0, page.offset - page.limit)) : nil
         next = page.nextOffset.map(link)
-        range = page.items.isEmpty ? nil : "\(page.offset + 1)–\(page.offset + page.items.count) of \(page.total)"
+        let formats = Formats(Reader.language)
+        range =
+            page.items.isEmpty
+            ? nil
+            : t(
+                "web.pager.range", formats.number(page.offset + 1), formats.number(page.offset + page.items.count),
+                formats.number(page.total))
     }
 }
 
@@ -224,7 +234,7 @@ struct BookView: Sendable {
         categories = entry.details.categories.isEmpty ? nil : entry.details.categories.joined(separator: ", ")
         cover = Covers.safe(entry.details.coverURL)
         description = entry.details.description
-        summary = entry.details.description.map { String($0.prefix(200)) } ?? "\(entry.details.title) by \(authors), at the library."
+        summary = entry.details.description.map { String($0.prefix(200)) } ?? t("web.catalogue.bookSummary", entry.details.title, authors)
         copies = entry.copies
         available = max(0, entry.available)
         isAvailable = entry.available > 0

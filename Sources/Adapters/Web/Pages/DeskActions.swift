@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// What a librarian does at the desk: lend books to a member found by card number or email,
 /// take a loan back, issue a password reset code, check a book out to a walk-in borrower.
@@ -35,7 +36,8 @@ struct DeskActions: Sendable {
             let ids = try books.map { try BookID.parse($0) }
             let (member, loans) = try await site.library.desk.lend.execute(to: who, books: ids, by: site.visit.principal)
             let said = Words.say(.lentAtDesk(member: member.displayName, card: member.cardNumber?.grouped, books: loans.count))
-            return Redirect.see("/desk", flash: said + " " + loans.map(\.bookTitle).joined(separator: ", ") + ".")
+            let titles = loans.map { t("web.titleInList", $0.bookTitle) }.joined(separator: ", ")
+            return Redirect.see("/desk", flash: said + " " + titles + ".")
         } catch {
             let values = ["member": typed, "books": books.joined(separator: " ")]
             let names = ["card": "member", "email": "member", "book": "books"]
@@ -50,7 +52,7 @@ struct DeskActions: Sendable {
         do {
             guard let id = LoanID(raw) else { throw NotFound(.loan, raw) }
             let loan = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
-            return Redirect.see(back(), flash: "“\(loan.bookTitle)” is back from \(Words.catalogue.borrower(of: loan)).")
+            return Redirect.see(back(), flash: t("web.desk.returned", loan.bookTitle, Words.catalogue.borrower(of: loan)))
         } catch {
             guard let text = Words.say(error: error), !(error is Forbidden) else { throw error }
             return Redirect.see(back(), flash: text, refused: true)
@@ -65,7 +67,7 @@ struct DeskActions: Sendable {
             let issued = try await site.library.accounts.passwords.issueResetCode.execute(typed, by: site.visit.principal)
             let code = ResetCodeView(
                 email: issued.account.email.description, name: issued.account.displayName, code: issued.code,
-                until: Dates.moment(issued.expiresAt))
+                until: Formats(Reader.language).moment(issued.expiresAt))
             return try await desk.desk(DeskQuery(), resetCode: code)
         } catch {
             let names = ["member": "reset-member", "card": "reset-member", "email": "reset-member"]
@@ -83,7 +85,8 @@ struct DeskActions: Sendable {
         do {
             let loan = try await site.library.circulation.checkout.execute(
                 try BookID.parse(raw), borrowerName: name, by: site.visit.principal)
-            return Redirect.see(back(), flash: "Lent “\(loan.bookTitle)” to \(loan.borrowerName), due back \(Dates.day(loan.dueAt)).")
+            let due = Formats(Reader.language).day(loan.dueAt)
+            return Redirect.see(back(), flash: t("web.desk.lentWalkIn", loan.bookTitle, loan.borrowerName, due))
         } catch {
             guard let text = Words.say(error: error), !(error is Forbidden) else { throw error }
             return Redirect.see(back(), flash: text, refused: true)

@@ -55,7 +55,7 @@ struct DeskPages: Sendable {
             overdue: overdue.items.map { LoanRow($0, overdue: true) }, setAside: ready.items.map(HoldRow.init))
         view.waiting = waiting
         view.filterError = filterError
-        return site.pages.render("desk", view, title: "Front desk", status: status)
+        return site.pages.render("desk", view, title: t("web.desk.heading"), status: status)
     }
 }
 

@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Wording
 
 /// The front desk page.
 struct DeskView: Sendable {
@@ -13,6 +14,8 @@ struct DeskView: Sendable {
         let title: String
         let authors: String
         let available: Int
+        /// "(2 on the shelf)".
+        let onShelf: String
         let chosen: Bool
 
         init(_ entry: CatalogueEntry, chosen: Bool) {
@@ -20,6 +23,7 @@ struct DeskView: Sendable {
             title = entry.details.title
             authors = entry.details.authors.joined(separator: ", ")
             available = entry.available
+            onShelf = t("web.desk.onShelf", count: entry.available, Formats(Reader.language).number(entry.available))
             self.chosen = chosen
         }
     }
@@ -98,8 +102,9 @@ struct LoanRow: Sendable {
         bookTitle = loan.bookTitle
         borrower = Words.catalogue.borrower(of: loan)
         walkIn = loan.borrower == nil
-        lent = Dates.day(loan.lentAt)
-        due = Dates.day(loan.dueAt)
+        let formats = Formats(Reader.language)
+        lent = formats.day(loan.lentAt)
+        due = formats.day(loan.dueAt)
         dueISO = Dates.iso(loan.dueAt)
         self.overdue = overdue
     }
@@ -112,17 +117,21 @@ struct HoldRow: Sendable {
     let bookTitle: String
     let member: String
     let placed: String
-    let position: Int?
+    let position: String?
     let pickupUntil: String?
+    /// "Waiting", or "Copy kept until November 22, 2026".
+    let state: String
 
     init(_ hold: HoldSummary) {
         id = hold.id.description
         bookID = hold.book.description
         bookTitle = hold.bookTitle
         member = Words.catalogue.member(of: hold)
-        placed = Dates.day(hold.placedAt)
-        position = hold.status == .waiting ? hold.position : nil
-        pickupUntil = hold.status == .ready ? hold.pickupUntil.map(Dates.day) : nil
+        let formats = Formats(Reader.language)
+        placed = formats.day(hold.placedAt)
+        position = hold.status == .waiting ? hold.position.map { formats.number($0) } : nil
+        pickupUntil = hold.status == .ready ? hold.pickupUntil.map(formats.day) : nil
+        state = pickupUntil.map { t("web.desk.copyKeptUntil", $0) } ?? t("web.desk.waiting")
     }
 }
 
@@ -131,5 +140,19 @@ struct ResetCodeView: Sendable {
     let email: String
     let name: String
     let code: String
-    let until: String
+    /// "Reset code for Ada".
+    let heading: String
+    /// "Give this code to Ada (ada@example.org):".
+    let give: String
+    /// "It works once, until …, and is not shown again."
+    let once: String
+
+    init(email: String, name: String, code: String, until: String) {
+        self.email = email
+        self.name = name
+        self.code = code
+        heading = t("web.desk.resetCode.heading", name)
+        give = t("web.desk.resetCode.give", name, email)
+        once = t("web.desk.resetCode.once", until)
+    }
 }

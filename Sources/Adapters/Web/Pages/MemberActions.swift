@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// What a member does from the catalogue, a book's page and the search results: borrow one or
 /// several books at once, join a waiting list, bookmark. Each answers with a redirect back and
@@ -38,8 +39,8 @@ struct MemberActions: Sendable {
             guard !ids.isEmpty else { throw InvalidInput("book", .required) }
             let books = try ids.map { try BookID.parse($0) }
             let loans = try await site.library.circulation.borrow.execute(books, by: site.visit.principal)
-            let titles = loans.map(\.bookTitle).joined(separator: ", ")
-            return loans.count == 1 ? "You borrowed \(titles)." : "You borrowed \(loans.count) books: \(titles)."
+            let titles = loans.map { t("web.titleInList", $0.bookTitle) }.joined(separator: ", ")
+            return t("web.memberActions.borrowed", count: loans.count, Formats(Reader.language).number(loans.count), titles)
         }
     }
 
@@ -47,8 +48,8 @@ struct MemberActions: Sendable {
         let raw = site.form["book"] ?? ""
         return try await act(success: back(or: "/holds"), failure: back(or: "/books")) {
             let hold = try await site.library.circulation.holds.place.execute(try BookID.parse(raw), by: site.visit.principal)
-            let place = hold.position.map { " You are number \($0) in line." } ?? ""
-            return "You joined the waiting list for \(hold.bookTitle).\(place)"
+            let joined = t("web.memberActions.joined", hold.bookTitle)
+            return hold.position.map { joined + " " + t("web.memberActions.place", Formats(Reader.language).number($0)) } ?? joined
         }
     }
 
@@ -61,7 +62,7 @@ struct MemberActions: Sendable {
             } else {
                 _ = try await site.library.bookmarks.add(work: key, by: site.visit.principal)
             }
-            return "Bookmarked."
+            return t("web.memberActions.bookmarked")
         }
     }
 
@@ -69,7 +70,7 @@ struct MemberActions: Sendable {
         let key = site.form["key"] ?? ""
         return try await act(success: back(or: "/bookmarks"), failure: back(or: "/bookmarks")) {
             try await site.library.bookmarks.remove(key, by: site.visit.principal)
-            return "Bookmark removed."
+            return t("web.memberActions.bookmarkRemoved")
         }
     }
 }

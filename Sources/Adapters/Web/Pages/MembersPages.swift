@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// The library's accounts, a page at a time, with promote and demote (the last librarian stays one).
 struct MembersPages: Sendable {
@@ -22,7 +23,7 @@ struct MembersPages: Sendable {
         let view = MembersView(
             members: page.items.map { MemberRow($0, isMe: $0.id == me) }, total: page.total,
             pager: Pager(page, path: "/members", keeping: [:]))
-        return site.pages.render("members", view, title: "Members")
+        return site.pages.render("members", view, title: t("web.members.heading"))
     }
 
     func changeRole(_ rawID: String) async throws -> Response {
@@ -49,8 +50,15 @@ struct MembersPages: Sendable {
 /// The members page.
 struct MembersView: Sendable {
     let members: [MemberRow]
-    let total: Int
+    /// How many accounts there are, as the page says it ("12 accounts").
+    let count: String
     let pager: Pager
+
+    init(members: [MemberRow], total: Int, pager: Pager) {
+        self.members = members
+        count = t("web.members.count", count: total, Formats(Reader.language).number(total))
+        self.pager = pager
+    }
 }
 
 /// One account in the members list.
@@ -61,6 +69,8 @@ struct MemberRow: Sendable {
     let card: String?
     let librarian: Bool
     let role: String
+    /// What the role button asks before it changes the role.
+    let confirm: String
     let since: String
     let isMe: Bool
 
@@ -70,8 +80,9 @@ struct MemberRow: Sendable {
         email = account.email.description
         card = account.cardNumber?.grouped
         librarian = account.role == .librarian
-        role = account.role == .librarian ? "Librarian" : "Member"
-        since = Dates.day(account.registeredAt)
+        role = librarian ? t("web.members.librarian") : t("web.members.member")
+        confirm = librarian ? t("web.members.confirmDemote", name) : t("web.members.confirmPromote", name)
+        since = Formats(Reader.language).day(account.registeredAt)
         self.isMe = isMe
     }
 }

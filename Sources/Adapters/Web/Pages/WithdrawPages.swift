@@ -7,8 +7,12 @@ import Hummingbird
 /// a book on loan refuses the lot, saying why), or every book after typing the confirmation.
 struct WithdrawPages: Sendable {
     let site: Site
-    /// What a librarian types to clear the whole catalogue.
+    /// What a librarian types to clear the whole catalogue in English, taken in any language (the
+    /// page may have been read in another language than the one the form is sent in).
     static let confirmation = "DELETE ALL"
+
+    /// The words the page asks for, in the reader's language: `DELETE ALL`, `TOUT RETIRER`.
+    static var phrase: String { t("web.deleteAll.phrase") }
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.post("/books/{id}/delete") { _, context in try await withdrawOne(try context.parameters.require("id")) }
@@ -42,15 +46,15 @@ struct WithdrawPages: Sendable {
     func clearForm(_ feedback: Feedback = Feedback(), status: HTTPResponse.Status = .ok) throws -> Response {
         try Authorization.require(.clearCatalogue, by: site.visit.principal)
         return site.pages.render(
-            "deleteall", ClearView(feedback: feedback, phrase: Self.confirmation), title: "Delete every book", status: status)
+            "deleteall", ClearView(feedback: feedback, phrase: Self.phrase), title: t("web.deleteAll.heading"), status: status)
     }
 
     func clear() async throws -> Response {
         try Authorization.require(.clearCatalogue, by: site.visit.principal)
         let typed = site.form.raw("confirm") ?? ""
-        guard typed == Self.confirmation else {
+        guard typed == Self.confirmation || typed == Self.phrase else {
             var feedback = Feedback(values: ["confirm": typed])
-            feedback.add("confirm", "Type \(Self.confirmation) in capitals to confirm: this cannot be undone.")
+            feedback.add("confirm", t("web.deleteAll.typeError", Self.phrase))
             return try clearForm(feedback, status: .badRequest)
         }
         let report = try await site.library.catalogue.clearCatalogue.execute(by: site.visit.principal)
