@@ -78,7 +78,7 @@ struct CLICatalogueTests {
     @Test func rebuildingProjectionsKeepsTheCatalogue() throws {
         _ = try run("book", "add", "--title", "Kept", "--author", "A")
         let rebuilt = try run("projections", "rebuild")
-        #expect(rebuilt.status == 0 && rebuilt.stdout.contains("from 1 events"))
+        #expect(rebuilt.status == 0 && rebuilt.stdout.contains("Rebuilt the read models from 1 event."))
         #expect(try run("book", "list").stdout.contains("Kept"))
     }
 
