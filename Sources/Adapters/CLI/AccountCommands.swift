@@ -15,12 +15,14 @@ struct SignUpCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(t("cli.signup.country"))) var country: String
     @Option(help: ArgumentHelp(t("cli.signup.username")))
     var username: String?
+    @Option(help: ArgumentHelp(t("cli.signup.language"))) var language: String?
     @Flag(help: ArgumentHelp(t("cli.signup.login"))) var login = false
 
     func run() async throws {
         let library = try await global.library()
         let actor = try await SavedSession.actor(library)
-        let form = SignupForm(email: email, password: try PasswordPrompt.new(), displayName: name, country: country, username: username)
+        let form = SignupForm(
+            email: email, password: try PasswordPrompt.new(), displayName: name, country: country, username: username, language: language)
         // A session is opened when it is saved, or shown as the API shows it (--json).
         let signedIn = try await library.accounts.signUp.execute(
             form, openSession: login || global.json, by: try await SavedSession.principal(library))
@@ -117,11 +119,12 @@ func printAccounts(_ accounts: [AccountSummary]) {
         table(
             [
                 t("cli.column.id"), t("cli.column.email"), t("cli.column.name"), t("cli.column.country"), t("cli.column.role"),
-                t("cli.column.card"), t("cli.column.registered"),
+                t("cli.column.card"), t("cli.column.language"), t("cli.column.registered"),
             ],
             accounts.map {
                 [
                     $0.id.description, $0.email.value, $0.displayName, $0.country, roleName($0.role), $0.cardNumber?.grouped ?? "-",
+                    $0.language?.rawValue ?? "-",
                     TableDates.day($0.registeredAt),
                 ]
             }))

@@ -31,16 +31,17 @@ struct AccountCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp(t("cli.account.edit.country"))) var country: String?
         @Option(help: ArgumentHelp(t("cli.account.edit.email"))) var email: String?
         @Option(help: ArgumentHelp(t("cli.account.edit.username"))) var username: String?
+        @Option(help: ArgumentHelp(t("cli.account.edit.language"))) var language: String?
 
         func validate() throws {
-            guard name != nil || country != nil || email != nil || username != nil else {
-                throw usage(.atLeastOneOf(["--name", "--country", "--email", "--username"]))
+            guard name != nil || country != nil || email != nil || username != nil || language != nil else {
+                throw usage(.atLeastOneOf(["--name", "--country", "--email", "--username", "--language"]))
             }
         }
 
         func run() async throws {
             let (library, principal) = try await global.acting()
-            let form = ProfileForm(displayName: name, country: country, email: email, username: username)
+            let form = ProfileForm(displayName: name, country: country, email: email, username: username, language: language)
             let account = try await library.accounts.editProfile.execute(form, by: principal)
             if global.json { return try printJSON(Components.Schemas.User(account)) }
             print(say(.profileUpdated(email: account.email.value)))

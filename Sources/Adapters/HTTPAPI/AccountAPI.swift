@@ -11,7 +11,8 @@ extension LibraryAPI {
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let form = SignupForm(
-            email: body.email, password: body.password, displayName: body.displayName, country: body.country, username: body.username)
+            email: body.email, password: body.password, displayName: body.displayName, country: body.country, username: body.username,
+            language: body.language)
         let account = try await signedIn(try await accounts.signUp.execute(form, client: RequestScope.clientIP, by: principal))
         return .created(.init(headers: .init(location: Locations.account), body: .json(account)))
     }
@@ -42,7 +43,8 @@ extension LibraryAPI {
 
     func editMe(_ input: Operations.EditMe.Input) async throws -> Operations.EditMe.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
-        let form = ProfileForm(displayName: body.displayName, country: body.country, email: body.email, username: body.username)
+        let form = ProfileForm(
+            displayName: body.displayName, country: body.country, email: body.email, username: body.username, language: body.language)
         return .ok(.init(body: .json(.init(try await accounts.editProfile.execute(form, by: principal)))))
     }
 
