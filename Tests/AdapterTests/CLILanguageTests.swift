@@ -74,6 +74,22 @@ struct CLILanguageTests {
         #expect(english.status == 64 && english.stderr.hasPrefix("Error: --lang") && english.stdout.isEmpty, "\(english.stderr)")
     }
 
+    @Test func aUsageErrorIsFramedInTheLanguage() throws {
+        let french = try run("book", "lis")
+        #expect(french.status == 64 && french.stderr.hasPrefix("Erreur\u{A0}: "), "\(french.stderr)")
+        #expect(french.stderr.contains("Utilisation\u{A0}: shelfmark book") && french.stderr.contains("pour en savoir plus"))
+        let english = try run("book", "lis", environment: Self.english)
+        #expect(
+            english.status == 64
+                && english.stderr == """
+                    Error: Unexpected argument 'lis'
+                    Usage: shelfmark book <subcommand>
+                      See 'shelfmark book --help' for more information.
+
+                    """,
+            "\(english.stderr)")
+    }
+
     @Test func aRefusalIsSaidInFrench() throws {
         let book = try addBook()
         #expect(try run("loan", "checkout", book, "--name", "Mme Hudson").status == 0)

@@ -57,6 +57,17 @@ enum FailureReport {
         return t("cli.failedUnexpectedly")
     }
 
+    /// ArgumentParser's usage error (`Error: …`, `Usage: …`, `See '…' for more information.`) framed
+    /// in the run's language; its own sentence (an unknown option, a missing value) stays its English.
+    static func usageText(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("Error: ") { return t("cli.error", String(line.dropFirst("Error: ".count))) }
+            if line.hasPrefix("Usage: ") { return t("cli.usage", String(line.dropFirst("Usage: ".count))) }
+            if let see = line.wholeMatch(of: #/  See '(.+)' for more information\./#) { return "  " + t("cli.seeHelp", String(see.1)) }
+            return String(line)
+        }.joined(separator: "\n")
+    }
+
     private static func write(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

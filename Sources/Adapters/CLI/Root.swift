@@ -58,9 +58,12 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             }
             CommandLineNotes.tell()
         } catch {
-            // Help, --version and ArgumentParser's own usage errors in plain text: its words and status.
-            if error is ExitCode || exitCode(for: error) == .success || (!json && exitCode(for: error) == .validationFailure) {
-                exit(withError: error)
+            // Help, --version and ArgumentParser's own usage errors in plain text: its words and status,
+            // a usage error's frame in the run's language.
+            if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }
+            if !json && exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((FailureReport.usageText(fullMessage(for: error)) + "\n").utf8))
+                Foundation.exit(ExitCode.validationFailure.rawValue)
             }
             Foundation.exit(FailureReport.report(error, json: json).rawValue)
         }
