@@ -96,6 +96,31 @@ struct WebLibrarianFrenchTests {
         }
     }
 
+    @Test func refusedFormsAndWhatWasDoneAreSaidInFrench() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            _ = try await api.signUpMember("ada@example.org")
+            let librarian = Browser(api, session: api.librarianToken)
+            try await librarian.get("/books/new", headers: Self.french)
+            let refused = try await librarian.post("/books", [("title", ""), ("authors", ""), ("copies", "x")], headers: Self.french)
+            #expect(refused.status == .badRequest && refused.shows(#"id="title-error""#))
+            #expect(Self.englishLeft(in: refused.text).isEmpty, "still says \(Self.englishLeft(in: refused.text))")
+
+            try await librarian.get("/desk", headers: Self.french)
+            let nobody = try await librarian.post("/desk/lend", [("member", "12345"), ("book", dune)], headers: Self.french)
+            #expect(nobody.status == .badRequest && nobody.shows(#"id="member-error""#))
+            #expect(Self.englishLeft(in: nobody.text).isEmpty, "still says \(Self.englishLeft(in: nobody.text))")
+
+            let users = try await api.send(.get, "/api/v1/users").object["items"] as? [[String: Any]]
+            let ada = try #require(users?.first { $0["email"] as? String == "ada@example.org" }?["id"] as? String)
+            try await librarian.get("/members", headers: Self.french)
+            let promoted = try await librarian.post("/members/\(ada)/role", [("role", "librarian")], headers: Self.french)
+            let said = try await librarian.get(try #require(promoted.headers[.location]), headers: Self.french)
+            #expect(said.shows(#"id="flash""#) && !said.shows("is now a librarian"), "\(said.text)")
+            #expect(said.shows("Rendre <span"), "ada is a librarian now: her button takes it back")
+        }
+    }
+
     @Test func theFrenchPhraseClearsTheCatalogueAndAMemberBorrowsInFrench() async throws {
         try await withAPI { api in
             let dune = try await api.addBook("Dune")
