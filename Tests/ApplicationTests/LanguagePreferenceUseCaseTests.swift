@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import GRDB
 import Testing
 
 /// A member's saved language through the use cases, on the real SQLite store: the read model
@@ -61,5 +62,14 @@ struct LanguagePreferenceUseCaseTests {
         #expect(try await t.library.verifyLog.execute(by: .cliOperator).allSatisfy(\.passed))
         _ = try await t.database.rebuild { _, _ in }
         #expect(try await accounts.listUsers.execute(by: .cliOperator).items.map(\.language) == listed)
+    }
+
+    @Test func aLanguageChangedInTheDatabaseFileIsCaughtByVerify() async throws {
+        _ = try await signUp("ada@example.org", language: "fr")
+        let raw = try DatabaseQueue(path: t.folder.databasePath)
+        try await raw.write { db in try db.execute(sql: "UPDATE accounts SET language = 'en'") }
+        try raw.close()
+        let replay = try await t.library.verifyLog.execute(by: .cliOperator).first { !$0.passed }
+        #expect(replay?.name == "replay" && replay?.detail.contains("language=") == true, "\(String(describing: replay))")
     }
 }
