@@ -36,7 +36,7 @@ struct BookmarkCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration.leaf(
             abstract: t("cli.bookmark.list.abstract"), discussion: t("cli.bookmark.list.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: ArgumentHelp("\(BookmarkSort.allCases.map(\.rawValue).joined(separator: " or ")).", valueName: "order"))
+        @Option(help: ArgumentHelp("\(BookmarkSort.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "order"))
         var sort = BookmarkSort.newest.rawValue
         @OptionGroup var paging: PagingOptions
         func validate() throws {
