@@ -2,13 +2,20 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// The account: profile (email, name, country), the library card and its barcode, the password,
 /// logging out here or everywhere, and closing the account.
 struct AccountPages: Sendable {
     let site: Site
-    /// What a member types to confirm closing their account.
-    static let closeWord = "CLOSE"
+    /// What a member types to confirm closing their account, in the reader's language ("CLOSE", "FERMER").
+    static var closeWord: String { t("web.account.closeWord") }
+
+    /// Whether `typed` is the confirmation word of any language (the page may have been read in another).
+    static func confirms(_ typed: String?) -> Bool {
+        guard let typed = typed?.uppercased() else { return false }
+        return Language.allCases.contains { pageTexts.template("web.account.closeWord", in: $0) == typed }
+    }
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/account") { _, _ in try await account() }
@@ -23,10 +30,12 @@ struct AccountPages: Sendable {
         let me = try await site.library.accounts.showMe.execute(by: site.visit.principal)
         let countries = try await site.allCountries()
         let chosen = forms.profile.feedback.values["country"] ?? me.country
+        let language = forms.profile.feedback.values["language"] ?? (me.language ?? Reader.language).rawValue
         let view = AccountView(
             me, countries: countries.map { CountryOption(code: $0.code, name: $0.name, selected: $0.code == chosen) },
+            languages: Language.allCases.map { LanguageOption($0, selected: $0.rawValue == language) },
             countryName: countries.first { $0.code == me.country }?.name ?? me.country, forms: forms)
-        return site.pages.render("account", view, title: "My account", status: status)
+        return site.pages.render("account", view, title: t("web.account.heading"), status: status)
     }
 
     func editProfile() async throws -> Response {
@@ -34,14 +43,22 @@ struct AccountPages: Sendable {
         let form = site.form
         func typed(_ name: String) -> String? { form.raw(name).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } }
         let profile = ProfileForm(
-            displayName: typed("displayName"), country: typed("country"), email: typed("email"), username: typed("username"))
+            displayName: typed("displayName"), country: typed("country"), email: typed("email"), username: typed("username"),
+            language: form["language"])
         do {
             let account = try await site.library.accounts.editProfile.execute(profile, by: site.visit.principal)
-            return Redirect.see("/account", flash: Words.say(.profileUpdated(email: account.email.description)))
+            // The page that follows is in the language just saved: the switcher's cookie, which comes first, says so too.
+            let language = account.language ?? Reader.language
+            let saved = Reader.$language.withValue(language) { Words.say(.profileUpdated(email: account.email.description)) }
+            var response = Redirect.see("/account", flash: saved)
+            if let chosen = account.language {
+                response = response.setting(cookie: LanguageChoice.cookie(chosen, secure: site.visit.secure))
+            }
+            return response
         } catch {
             let values = [
                 "displayName": typed("displayName") ?? "", "email": typed("email") ?? "", "country": typed("country") ?? "",
-                "username": typed("username") ?? "",
+                "username": typed("username") ?? "", "language": form["language"] ?? "",
             ]
             guard var feedback = Feedback(error, values: values) else { throw error }
             if error is EmailTaken || error is UsernameTaken {
@@ -85,9 +102,9 @@ struct AccountPages: Sendable {
     /// Closes the account once its owner typed the confirmation; the browser is logged out and lands on the home page.
     func close() async throws -> Response {
         _ = try site.visit.requireUser()
-        guard site.form["confirm"]?.uppercased() == Self.closeWord else {
+        guard Self.confirms(site.form["confirm"]) else {
             var feedback = Feedback()
-            feedback.add("confirm", "Type \(Self.closeWord) to confirm that your account is to be closed.")
+            feedback.add("confirm", t("web.account.closeConfirm", Self.closeWord))
             return try await account(AccountForms(closing: feedback), status: .badRequest)
         }
         let me = try await site.library.accounts.showMe.execute(by: site.visit.principal)
@@ -129,6 +146,11 @@ struct AccountView: Sendable {
     let countryName: String
     let role: String
     let since: String
+    /// "Member since November 22, 2026".
+    let roleSince: String
+    /// The language the member chose, or what the pages are read in until they choose.
+    let languageName: String
+    let languages: [LanguageOption]
     let card: String?
     let cardAlt: String?
     let countries: [CountryOption]
@@ -138,22 +160,30 @@ struct AccountView: Sendable {
     let typedUsername: String
     let forms: AccountForms
     let closeWord: String
+    /// "Type CLOSE to confirm".
+    let closeLabel: String
 
-    init(_ account: AccountSummary, countries: [CountryOption], countryName: String, forms: AccountForms) {
+    init(
+        _ account: AccountSummary, countries: [CountryOption], languages: [LanguageOption], countryName: String, forms: AccountForms
+    ) {
         email = account.email.description
         displayName = account.displayName
-        username = account.username?.value ?? "none"
+        username = account.username?.value ?? t("web.account.noUsername")
         country = account.country
         self.countryName = countryName
-        role = account.role == .librarian ? "Librarian" : "Member"
+        role = account.role == .librarian ? t("web.account.librarian") : t("web.account.member")
         since = Dates.day(account.registeredAt)
+        roleSince = account.role == .librarian ? t("web.account.librarianSince", since) : t("web.account.memberSince", since)
+        languageName = account.language.map(LanguageOption.name) ?? t("web.account.noLanguage")
+        self.languages = languages
         card = account.cardNumber?.grouped
-        cardAlt = account.cardNumber.map { "Barcode of card \($0.grouped)" }
+        cardAlt = account.cardNumber.map { t("web.account.barcodeOf", $0.grouped) }
         self.countries = countries
         typedEmail = forms.profile.feedback.values["email"] ?? email
         typedName = forms.profile.feedback.values["displayName"] ?? displayName
         typedUsername = forms.profile.feedback.values["username"] ?? account.username?.value ?? ""
         self.forms = forms
         closeWord = AccountPages.closeWord
+        closeLabel = t("web.account.closeLabel", closeWord)
     }
 }

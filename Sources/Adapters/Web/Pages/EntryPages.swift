@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// The pages of someone arriving: the landing page, signing up, logging in and out.
 struct EntryPages: Sendable {
@@ -39,8 +40,11 @@ struct EntryPages: Sendable {
     func signUp() async throws -> Response {
         let form = site.form
         let values = ["email": form["email"] ?? "", "displayName": form["displayName"] ?? "", "country": form["country"] ?? ""]
+        // A member signing up on a page in another language than the library's own keeps it as their preference.
+        let language = Reader.language == .standard ? nil : Reader.language.rawValue
         let signup = SignupForm(
-            email: values["email"]!, password: form.raw("password") ?? "", displayName: form["displayName"], country: values["country"]!)
+            email: values["email"]!, password: form.raw("password") ?? "", displayName: form["displayName"], country: values["country"]!,
+            language: language)
         do {
             let signed = try await site.library.accounts.signUp.execute(signup, client: site.visit.clientIP, by: .anonymous)
             guard let session = signed.session else { throw PageError(.internalServerError, message: Words.say(.serverFailed)) }

@@ -69,7 +69,7 @@ struct VisitMiddleware<Context: RequestContext & RemoteAddressRequestContext>: R
         }
         visit.back = LanguageChoice.back(request, target: visit.target)
         let language = LanguageChoice.language(
-            cookie: Cookies.value(Cookies.language, in: request), account: nil, acceptLanguage: visit.languages)
+            cookie: Cookies.value(Cookies.language, in: request), account: visit.account?.language, acceptLanguage: visit.languages)
         var response = try await Reader.$language.withValue(language) {
             try await Visit.$current.withValue(visit) { try await next(request, context) }
         }

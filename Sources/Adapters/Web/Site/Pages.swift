@@ -29,11 +29,14 @@ struct Pages: Sendable {
         self.templates = templates
     }
 
+    /// The site's name as the reader reads it: the operator's own, else the library's in the reader's language.
+    var name: String { siteName ?? t("web.siteName") }
+
     /// The page `template` filled with `page`, framed by the layout for the current visit, in the reader's language.
     func render(
         _ template: String, _ page: some Sendable, title: String, status: HTTPResponse.Status = .ok, meta: ShareMeta? = nil
     ) -> Response {
-        let frame = Frame(visit: Visit.current, title: title, siteName: siteName ?? t("web.siteName"), meta: meta)
+        let frame = Frame(visit: Visit.current, title: title, siteName: name, meta: meta)
         let library = templates[Reader.language] ?? templates[.standard]
         let html = library?.render(Rendered(frame: frame, page: page), withTemplate: template) ?? ""
         var response = Self.html(html, status: status)
