@@ -89,7 +89,9 @@ enum MessageSamples {
             .badSetting("SHELFMARK_LOAN_DAYS", value: "inf", .numberOutOfRange(min: 0.001, max: 3650, whole: false, unit: .days))
         case .cannotListen: .cannotListen(.portInUse(host: "127.0.0.1", port: 8080))
         case .integrity: .integrity(.keyFileMissing(path: "/var/lib/shelfmark/library.key", keyedFrom: 1))
-        case .backup: .backup(.doesNotVerify("/backups/library.sqlite", check: "hash chain", detail: "the chain breaks at position 4"))
+        case .backup:
+            .backup(
+                .doesNotVerify("/backups/library.sqlite", failed: AuditCheck(.hashChain, passed: false, .exportChainBreaks(position: 4))))
         case .bookAlreadyInCatalogue: .bookAlreadyInCatalogue(hobbit)
         case .copiesOnLoan: .copiesOnLoan(hobbit, onLoan: 1)
         case .fewerCopiesThanOnLoan: .fewerCopiesThanOnLoan(hobbit, requested: 1, onLoan: 2)

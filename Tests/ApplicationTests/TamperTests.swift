@@ -100,7 +100,7 @@ struct TamperTests {
             try db.execute(sql: Schema.noUpdateTrigger)
         }
         try raw.close()
-        let unreadable = UnreadableEvent(position: 2, problem: "the payload of book.added.v1 cannot be read")
+        let unreadable = UnreadableEvent(position: 2, type: "book.added.v1", part: .payload)
         // The read models are current, so opening reads no event; the verify and a replay do.
         let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
         let checks = try await database.verify { _, _ in }

@@ -24,6 +24,9 @@ import Wording
         if case .closingWithLoans = sample {
             // Two books: "“The Hobbit” (due …) and a book (due …)" where English wrote a comma.
             #expect(now.contains("“The Hobbit” (due December 7, 2026) and a book (due "), "\(now)")
+        } else if case .backup(.doesNotVerify) = sample {
+            // English names the finding's values only: its words are the Wording target's.
+            #expect(now == "/backups/library.sqlite does not verify, so nothing was restored: hash chain: the chain breaks at position 4")
         } else {
             #expect(now == before, "\(key)")
         }

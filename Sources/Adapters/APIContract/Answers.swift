@@ -23,9 +23,13 @@ extension Operations.BorrowBooks.Output.Created.Body.JsonPayload {
 }
 
 extension Operations.VerifyLog.Output.Ok.Body.JsonPayload {
-    /// Every check of the log; `ok` when all passed.
+    /// Every check of the log; `ok` when all passed. `name` is the check's stable identifier
+    /// (`hash chain`), `detail` what it found in the reader's language.
     public init(_ checks: [AuditCheck]) {
-        self.init(ok: checks.allSatisfy(\.passed), checks: checks.map { .init(name: $0.name, passed: $0.passed, detail: $0.detail) })
+        let wording = Wording.reader
+        self.init(
+            ok: checks.allSatisfy(\.passed),
+            checks: checks.map { .init(name: $0.kind.rawValue, passed: $0.passed, detail: wording.text($0.finding)) })
     }
 }
 

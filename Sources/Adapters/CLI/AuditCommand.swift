@@ -41,7 +41,10 @@ struct AuditCommand: AsyncParsableCommand {
                 try printJSON(Operations.VerifyLog.Output.Ok.Body.JsonPayload(checks))
             } else {
                 for check in checks {
-                    print((check.passed ? t("cli.audit.check.passed") : t("cli.audit.check.failed")) + " \(check.name): \(check.detail)")
+                    let name = catalogue.text(check.kind)
+                    print(
+                        (check.passed ? t("cli.audit.check.passed") : t("cli.audit.check.failed"))
+                            + " \(name): \(catalogue.text(check.finding))")
                 }
                 print(say(.logVerified(passed)))
             }

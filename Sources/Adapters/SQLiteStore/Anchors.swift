@@ -59,53 +59,49 @@ enum AnchorFile {
 
     /// Verify's check, in the snapshot: every signature right, every anchored head in the log.
     static func check(_ loaded: Loaded, _ chain: ChainHasher, _ db: Database) throws -> AuditCheck {
-        let name = "anchors"
         guard let lines = loaded.lines else {
-            if loaded.required { return AuditCheck(name: name, passed: false, detail: "cannot read the anchor file \(loaded.path)") }
-            return AuditCheck(name: name, passed: true, detail: "no anchor file yet (\(loaded.path)): a cut tail would not be seen")
+            if loaded.required { return AuditCheck(.anchors, passed: false, .anchorFileUnreadable(path: loaded.path)) }
+            return AuditCheck(.anchors, passed: true, .noAnchorFile(path: loaded.path))
         }
-        var problems: [String] = []
-        var firstLacking: String?
+        var problems: [AuditFinding] = []
+        var firstLacking: AuditFinding?
         var held: [LogAnchor] = []
         for (index, line) in lines.enumerated() where !line.isEmpty && !line.hasPrefix("#") {
             guard let (anchor, signature) = parse(line) else {
-                problems.append("line \(index + 1) of \(loaded.path) is not an anchor")
+                problems.append(.notAnAnchor(line: index + 1, path: loaded.path))
                 continue
             }
             guard let expected = chain.sign(signedText(anchor)) else {
-                problems.append("the anchors' signatures cannot be checked: the log has no chain key")
+                problems.append(.anchorsUncheckable)
                 break
             }
             guard expected == signature else {
-                problems.append(
-                    "line \(index + 1) (position \(anchor.position)): the signature is wrong (not made with this log's chain key)")
+                problems.append(.wrongSignature(line: index + 1, position: anchor.position))
                 continue
             }
             if firstLacking == nil, let missing = try lacking(anchor, db) {
-                firstLacking =
-                    "the log lacks the head anchored at position \(anchor.position) on \(anchor.time) (line \(index + 1)): \(missing)"
+                firstLacking = .headLacking(position: anchor.position, time: anchor.time, line: index + 1, why: missing)
             }
             held.append(anchor)
         }
         if let firstLacking { problems.insert(firstLacking, at: 0) }
-        guard problems.isEmpty else { return AuditCheck(name: name, passed: false, detail: problems.prefix(3).joined(separator: "; ")) }
+        guard problems.isEmpty else {
+            return AuditCheck(.anchors, passed: false, problems.count == 1 ? problems[0] : .all(Array(problems.prefix(3))))
+        }
         guard let newest = held.max(by: { $0.position < $1.position }) else {
-            return AuditCheck(name: name, passed: true, detail: "\(loaded.path) holds no anchor yet")
+            return AuditCheck(.anchors, passed: true, .noAnchorsYet(path: loaded.path))
         }
         return AuditCheck(
-            name: name, passed: true,
-            detail:
-                "the log holds every anchored head: \(held.count) \(held.count == 1 ? "anchor" : "anchors") in \(loaded.path), the furthest at position \(newest.position) (\(newest.time))"
-        )
+            .anchors, passed: true, .anchorsHeld(count: held.count, path: loaded.path, furthest: newest.position, time: newest.time))
     }
 
     /// Why the log does not hold this anchored head; nil when it does.
-    private static func lacking(_ anchor: LogAnchor, _ db: Database) throws -> String? {
-        if anchor.position == 0 { return anchor.hash == HashChain.genesis ? nil : "position 0, the empty log, has the hash of 64 zeros" }
+    private static func lacking(_ anchor: LogAnchor, _ db: Database) throws -> AuditFinding? {
+        if anchor.position == 0 { return anchor.hash == HashChain.genesis ? nil : .emptyLogHash }
         guard let hash = try String.fetchOne(db, sql: "SELECT hash FROM events WHERE position = ?", arguments: [anchor.position]) else {
-            return "the log ends at position \(try EventRows.head(db)): events were cut"
+            return .logCut(head: try EventRows.head(db))
         }
-        return hash == anchor.hash ? nil : "the event there has another hash: the log was rewritten"
+        return hash == anchor.hash ? nil : .logRewritten
     }
 }
 

@@ -39,19 +39,18 @@ enum AppendOnlyTriggers {
         let stored = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND lower(tbl_name) = 'events'")
         var found: [String: String] = [:]
         for row in stored { found[row["name"]] = row["sql"] ?? "" }
-        var problems: [String] = []
+        var problems: [AuditFinding] = []
         for (name, sql) in expected.sorted(by: { $0.key < $1.key }) {
             guard let actual = found[name] else {
-                problems.append("\(name) is missing")
+                problems.append(.triggerMissing(name))
                 continue
             }
-            if normalised(actual) != normalised(sql) { problems.append("\(name) is not the trigger Shelfmark created (its SQL differs)") }
+            if normalised(actual) != normalised(sql) { problems.append(.triggerAltered(name)) }
         }
         let unexpected = found.keys.filter { expected[$0] == nil }.sorted()
-        if !unexpected.isEmpty { problems.append("unexpected trigger on events: \(unexpected.joined(separator: ", "))") }
+        if !unexpected.isEmpty { problems.append(.unexpectedTriggers(unexpected)) }
         return AuditCheck(
-            name: "append-only triggers", passed: problems.isEmpty,
-            detail: problems.isEmpty
-                ? "UPDATE, DELETE and REPLACE on events abort; an insert must be the next position" : problems.joined(separator: "; "))
+            .appendOnlyTriggers, passed: problems.isEmpty,
+            problems.isEmpty ? .triggersInPlace : problems.count == 1 ? problems[0] : .all(problems))
     }
 }

@@ -81,22 +81,22 @@ enum EventRows {
     static func recorded(_ row: Row, _ keys: PersonalKeys.Reader) throws -> RecordedEvent {
         let position: Int64 = row["position"]
         let type: String = row["event_type"]
-        func read<T>(_ part: String, _ body: () throws -> T) throws -> T {
-            do { return try body() } catch let error as EventCodec.UnknownEventType {
-                throw UnreadableEvent(position: position, problem: error.description)
+        func read<T>(_ part: AuditFinding.EventPart, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch is EventCodec.UnknownEventType {
+                throw UnreadableEvent(position: position, type: type, part: .unknownType)
             } catch {
-                throw UnreadableEvent(position: position, problem: "the \(part) of \(type) cannot be read")
+                throw UnreadableEvent(position: position, type: type, part: part)
             }
         }
         let metadata = EventMetadata(
-            eventID: try read("event id") { try uuid(row["event_id"]) },
-            recordedAt: try read("time") { try Timestamp.parse(row["recorded_at"]) },
+            eventID: try read(.eventID) { try uuid(row["event_id"]) },
+            recordedAt: try read(.time) { try Timestamp.parse(row["recorded_at"]) },
             actor: row["actor"],
-            correlationID: try read("correlation id") { try uuid(row["correlation_id"]) },
-            causationID: try read("causation id") { try (row["causation_id"] as String?).map(uuid) })
+            correlationID: try read(.correlationID) { try uuid(row["correlation_id"]) },
+            causationID: try read(.causationID) { try (row["causation_id"] as String?).map(uuid) })
         return RecordedEvent(
             position: position, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
-            event: try read("payload") { try EventCodec.decode(type: type, payload: row["payload"], cipher: keys.cipher, keys: keys.key) },
+            event: try read(.payload) { try EventCodec.decode(type: type, payload: row["payload"], cipher: keys.cipher, keys: keys.key) },
             metadata: metadata)
     }
 
@@ -110,7 +110,26 @@ enum EventRows {
 /// verify, a replay and the start-up catch-up name it instead of stopping on a decoding error.
 public struct UnreadableEvent: Error, Equatable, Sendable, CustomStringConvertible {
     public let position: Int64
-    /// What cannot be read: "the payload of book.added.v1 cannot be read".
-    public let problem: String
-    public var description: String { "position \(position): \(problem)" }
+    /// The event's type name, as stored.
+    public let type: String
+    /// What cannot be read.
+    public let part: AuditFinding.EventPart
+    public init(position: Int64, type: String, part: AuditFinding.EventPart) {
+        self.position = position
+        self.type = type
+        self.part = part
+    }
+    /// In English, for logs: "position 2: the payload of book.added.v1 cannot be read".
+    public var description: String {
+        let problem =
+            switch part {
+            case .unknownType: "the log holds an event of unknown type '\(type)'"
+            case .eventID: "the event id of \(type) cannot be read"
+            case .time: "the time of \(type) cannot be read"
+            case .correlationID: "the correlation id of \(type) cannot be read"
+            case .causationID: "the causation id of \(type) cannot be read"
+            case .payload: "the payload of \(type) cannot be read"
+            }
+        return "position \(position): \(problem)"
+    }
 }

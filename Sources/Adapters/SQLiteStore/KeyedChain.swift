@@ -33,15 +33,13 @@ struct ChainHasher: @unchecked Sendable {
         key.map { hex(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: $0.derived("shelfmark anchor v1"))) }
     }
 
-    /// How positions 1…`head` are chained, in words.
-    func describe(head: Int64) -> String {
+    /// How positions 1…`head` are chained.
+    func describe(head: Int64) -> AuditFinding {
         let plain = min(head, keyedFrom - 1)
-        if head == 0 { return "no events" }
-        if plain == 0 { return "positions 1–\(head) keyed" }
-        if plain == head {
-            return "positions 1–\(head) chained without a key (\(key == nil ? "no chain key" : "written before keying"))"
-        }
-        return "positions 1–\(plain) chained without a key (written before keying); \(plain + 1)–\(head) keyed"
+        if head == 0 { return .noEvents }
+        if plain == 0 { return .allKeyed(head: head) }
+        if plain == head { return key == nil ? .chainedWithoutKey(head: head) : .chainedBeforeKeying(head: head) }
+        return .partlyKeyed(plain: plain, head: head)
     }
 }
 
@@ -107,27 +105,16 @@ enum ChainKeyRecord {
     /// Verify's check that the key in use, its file and the database's record still agree.
     static func check(_ chain: ChainHasher, _ db: Database) throws -> AuditCheck {
         let recorded = try fetch(db)
-        let name = "chain key"
         guard let key = chain.key else {
-            guard let recorded else { return AuditCheck(name: name, passed: true, detail: "no chain key: the chain is plain SHA-256") }
-            return AuditCheck(
-                name: name, passed: false, detail: "the database records keying from position \(recorded.keyedFrom), but no key is in use")
+            guard let recorded else { return AuditCheck(.chainKey, passed: true, .noChainKey) }
+            return AuditCheck(.chainKey, passed: false, .keyNotInUse(keyedFrom: recorded.keyedFrom))
         }
         guard let recorded else {
-            return AuditCheck(
-                name: name, passed: false,
-                detail: "the database does not record the chain key \(key.path) (keying from position \(key.keyedFrom))")
+            return AuditCheck(.chainKey, passed: false, .keyNotRecorded(path: key.path, keyedFrom: key.keyedFrom))
         }
-        if let disagreement = disagreement(recorded, key) {
-            return AuditCheck(name: name, passed: false, detail: Catalogues.english.text(.integrity(disagreement)))
-        }
-        guard let onDisk = try? ChainKey.load(key.path) else {
-            return AuditCheck(name: name, passed: false, detail: "the chain key file \(key.path) is missing or unreadable")
-        }
-        guard onDisk == key else {
-            return AuditCheck(name: name, passed: false, detail: "the chain key file \(key.path) changed since the library was opened")
-        }
-        return AuditCheck(
-            name: name, passed: true, detail: "\(key.path) keys the chain from position \(key.keyedFrom), as the database records")
+        if let disagreement = disagreement(recorded, key) { return AuditCheck(.chainKey, passed: false, .keyProblem(disagreement)) }
+        guard let onDisk = try? ChainKey.load(key.path) else { return AuditCheck(.chainKey, passed: false, .keyFileGone(path: key.path)) }
+        guard onDisk == key else { return AuditCheck(.chainKey, passed: false, .keyFileChanged(path: key.path)) }
+        return AuditCheck(.chainKey, passed: true, .keyed(path: key.path, keyedFrom: key.keyedFrom))
     }
 }

@@ -120,24 +120,14 @@ extension LibraryDatabase {
         var erased: [Int64] = []
         for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let event = try? decoder.decode(ExportedEvent.self, from: Data(line.utf8)) else {
-                return [AuditCheck(name: "export", passed: false, detail: "line \(number + 1) is not an exported event")]
+                return [AuditCheck(.export, passed: false, .notAnExportedEvent(line: number + 1))]
             }
             if let previous, event.position != previous.position + 1 || event.previousHash != previous.hash {
-                return [
-                    AuditCheck(
-                        name: "hash chain", passed: false,
-                        detail: "position \(event.position) does not follow position \(previous.position)")
-                ]
+                return [AuditCheck(.hashChain, passed: false, .doesNotFollow(position: event.position, previous: previous.position))]
             }
             if let redacted = event.redacted {
                 guard Self.isRedaction(event, of: redacted) else {
-                    return [
-                        AuditCheck(
-                            name: "hash chain", passed: false,
-                            detail:
-                                "position \(event.position) claims redacted fields that are neither secrets nor erased personal data of \(event.type)"
-                        )
-                    ]
+                    return [AuditCheck(.hashChain, passed: false, .falseRedaction(position: event.position, type: event.type))]
                 }
                 // Erased when it left out an erased member's data (a field reading null, or the stream's name), as verify counts.
                 let payload = PayloadValue.object(parsing: event.payload) ?? [:]
@@ -147,21 +137,20 @@ extension LibraryDatabase {
                     unchecked.append(event.position)
                 }
             } else if chain.hash(previous: event.previousHash, event.fields) != event.hash {
-                return [AuditCheck(name: "hash chain", passed: false, detail: "the chain breaks at position \(event.position)")]
+                return [AuditCheck(.hashChain, passed: false, .exportChainBreaks(position: event.position))]
             }
             if let last = versions[StreamName(event.stream)], event.version != last + 1 {
                 return [
                     AuditCheck(
-                        name: "contiguity", passed: false,
-                        detail: "stream \(event.stream) jumps to version \(event.version) at position \(event.position)")
+                        .contiguity, passed: false,
+                        .exportVersionJumps(stream: event.stream, to: event.version, position: event.position))
                 ]
             }
             versions[StreamName(event.stream)] = event.version
             previous = event
             count += 1
         }
-        let chained = AuditCheck(
-            name: "hash chain", passed: true, detail: "\(count) exported events chained, \(versions.count) streams without gaps")
+        let chained = AuditCheck(.hashChain, passed: true, .exportChained(events: Int64(count), streams: versions.count))
         return [chained] + (unchecked.isEmpty ? [] : [redactedReport(unchecked)]) + (erased.isEmpty ? [] : [erasedReport(erased)])
     }
 
@@ -182,25 +171,12 @@ extension LibraryDatabase {
 
     /// What verify could not check in an export where erased members' data written before sealing is redacted.
     static func erasedReport(_ positions: [Int64]) -> AuditCheck {
-        let listed = positions.prefix(10).map(String.init).joined(separator: ", ") + (positions.count > 10 ? ", …" : "")
-        return AuditCheck(
-            name: "erased personal data", passed: true,
-            detail: "\(positions.count == 1 ? "1 event" : "\(positions.count) events") of erased members (position"
-                + "\(positions.count == 1 ? "" : "s") \(listed)) were written before personal data was sealed: the export leaves their"
-                + " personal data out, so their own hashes cannot be recomputed here; each links to the events around it, and"
-                + " `audit verify` on the library checks them")
+        AuditCheck(.erasedPersonalData, passed: true, .erasedUnchecked(positions: positions))
     }
 
     /// What verify could not check in an export with its secrets redacted, said precisely.
     static func redactedReport(_ positions: [Int64]) -> AuditCheck {
-        let listed = positions.prefix(10).map(String.init).joined(separator: ", ") + (positions.count > 10 ? ", …" : "")
-        let which =
-            positions.count == 1
-            ? "1 event has its secrets redacted (position" : "\(positions.count) events have their secrets redacted (positions"
-        return AuditCheck(
-            name: "redacted secrets", passed: true,
-            detail: "\(which) \(listed)): each links to the events around it, but its own hash cannot be recomputed without"
-                + " the secrets, so a change to it would not show here; an export made with --include-secrets checks every hash")
+        AuditCheck(.redactedSecrets, passed: true, .secretsUnchecked(positions: positions))
     }
 }
 

@@ -30,7 +30,9 @@ extension LibraryDatabase: LogVerifier {
                     let triggers = try AppendOnlyTriggers.check(db)
                     // The scratch's first read on this connection comes now, after the replay committed there.
                     let replay =
-                        try walk.unreadable.map { AuditCheck(name: "replay", passed: false, detail: "stopped: \($0)") }
+                        try walk.unreadable.map {
+                            AuditCheck(.replay, passed: false, .replayStopped(position: $0.position, type: $0.type, part: $0.part))
+                        }
                         ?? Self.compareReadModels(db, replayed: walk.replayed)
                     let anchored = try anchorFile.map { try AnchorFile.check($0, chain, db) }
                     checks = [key, walk.chain, walk.contiguity, triggers, replay, walk.personalData] + (anchored.map { [$0] } ?? [])
@@ -52,7 +54,7 @@ extension LibraryDatabase: LogVerifier {
         let contiguity: AuditCheck
         let replayed: Int64
         /// The first event that cannot be read, which stopped the replay.
-        let unreadable: String?
+        let unreadable: UnreadableEvent?
         /// What the log holds of members' personal data: sealed, and erased members' in clear.
         let personalData: AuditCheck
     }
@@ -67,9 +69,9 @@ extension LibraryDatabase: LogVerifier {
         var previous = HashChain.genesis
         var expectedPosition: Int64 = 1
         var versions: [StreamName: Int64] = [:]  // keyed by bytes: two spellings of a name are two streams
-        var chainBreak: String?
-        var gap: String?
-        var unreadable: String?
+        var chainBreak: AuditFinding?
+        var gap: AuditFinding?
+        var unreadable: UnreadableEvent?
         var batch: [RecordedEvent] = []
         var replayed: Int64 = 0
         func fold() throws {
@@ -85,12 +87,12 @@ extension LibraryDatabase: LogVerifier {
         while let row = try rows.next() {
             let fields = HashChain.Fields(row)
             if gap == nil, fields.position != expectedPosition {
-                gap = "position \(expectedPosition) is missing (the next event is at \(fields.position))"
+                gap = .positionMissing(expectedPosition, next: fields.position)
             }
             let stream = StreamName(fields.streamID)
             if gap == nil, fields.streamVersion != versions[stream, default: 0] + 1 {
-                gap =
-                    "stream \(stream) jumps from version \(versions[stream, default: 0]) to \(fields.streamVersion) at position \(fields.position)"
+                gap = .versionJumps(
+                    stream: "\(stream)", from: versions[stream, default: 0], to: fields.streamVersion, position: fields.position)
             }
             versions[stream] = fields.streamVersion
             expectedPosition = fields.position + 1
@@ -105,7 +107,7 @@ extension LibraryDatabase: LogVerifier {
                     batch.append(recorded)
                     if batch.count == 5_000 { try fold() }
                 } catch let error as UnreadableEvent {
-                    unreadable = error.description
+                    unreadable = error
                 }
             }
             if fields.position % 10_000 == 0 { progress(fields.position, total) }
@@ -115,24 +117,23 @@ extension LibraryDatabase: LogVerifier {
         let head = expectedPosition - 1
         let seen = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM main.projection_positions") ?? 0
         if gap == nil, seen > head {
-            gap = "the read models have seen position \(seen) but the log ends at \(head): events were removed"
+            gap = .eventsRemoved(seen: seen, head: head)
         }
         return Walk(
-            chain: AuditCheck(name: "hash chain", passed: chainBreak == nil, detail: chainBreak ?? chain.describe(head: head)),
-            contiguity: AuditCheck(
-                name: "contiguity", passed: gap == nil, detail: gap ?? "positions 1...\(total), \(versions.count) streams without gaps"),
+            chain: AuditCheck(.hashChain, passed: chainBreak == nil, chainBreak ?? chain.describe(head: head)),
+            contiguity: AuditCheck(.contiguity, passed: gap == nil, gap ?? .contiguous(events: total, streams: versions.count)),
             replayed: replayed, unreadable: unreadable, personalData: try personal.check(db))
     }
 
     private static func describeBreak(
         _ fields: HashChain.Fields, stored: String?, computed: String, _ previous: String, _ chain: ChainHasher
     )
-        -> String
+        -> AuditFinding
     {
-        let text =
-            "the chain breaks at position \(fields.position) (stored \(stored?.prefix(12) ?? "nothing"), computed \(computed.prefix(12)))"
-        guard fields.position >= chain.keyedFrom, stored == HashChain.hash(previous: previous, fields) else { return text }
-        return text + ": its hash was made without the chain key, which keys every event from position \(chain.keyedFrom)"
+        let unkeyed = fields.position >= chain.keyedFrom && stored == HashChain.hash(previous: previous, fields)
+        return .chainBreaks(
+            position: fields.position, stored: stored.map { String($0.prefix(12)) }, computed: String(computed.prefix(12)),
+            unkeyedFrom: unkeyed ? chain.keyedFrom : nil)
     }
 }
 
@@ -159,13 +160,6 @@ struct PersonalDataCount {
 
     func check(_ db: Database) throws -> AuditCheck {
         let erased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM main.erased_members") ?? 0
-        let members = erased == 1 ? "1 member erased" : "\(erased) members erased"
-        let clear =
-            clearOfErased == 0
-            ? "no event of an erased member predates encryption"
-            : "\(clearOfErased) event\(clearOfErased == 1 ? "" : "s") of erased members predate\(clearOfErased == 1 ? "s" : "") "
-                + "encryption (or lie in a claim stream named by the address before it) and still hold their personal data in clear"
-                + " in the file (every view, export and answer leaves it out)"
-        return AuditCheck(name: "personal data", passed: true, detail: "\(sealed) events sealed with members' keys; \(members); \(clear)")
+        return AuditCheck(.personalData, passed: true, .personalData(sealed: sealed, erasedMembers: erased, inClear: clearOfErased))
     }
 }

@@ -19,19 +19,18 @@ extension LibraryDatabase {
                 let twin = try Row.fetchOne(
                     db, sql: "SELECT * FROM replayed.\(table) WHERE \(key) = ?", arguments: [row["k"] as DatabaseValue])
                 return difference(
-                    "\(table) \(row["k"] as DatabaseValue): live \(describe(row)), replayed \(twin.map(describe) ?? "no row")")
+                    .rowDiffers(table: table, key: "\(row["k"] as DatabaseValue)", live: describe(row), replayed: twin.map(describe)))
             }
             if let row = try Row.fetchOne(
                 db, sql: "SELECT \(key) AS k, * FROM replayed.\(table) EXCEPT SELECT \(key) AS k, * FROM main.\(table) LIMIT 1")
             {
-                return difference("\(table) \(row["k"] as DatabaseValue): live has no row, replayed \(describe(row))")
+                return difference(.rowMissingLive(table: table, key: "\(row["k"] as DatabaseValue)", replayed: describe(row)))
             }
         }
-        return AuditCheck(
-            name: "replay", passed: true, detail: "\(replayed) events replayed; \(readModelTables.count) read models equal row for row")
+        return AuditCheck(.replay, passed: true, .replayEqual(events: replayed, readModels: readModelTables.count))
     }
 
-    private static func difference(_ detail: String) -> AuditCheck { AuditCheck(name: "replay", passed: false, detail: detail) }
+    private static func difference(_ finding: AuditFinding) -> AuditCheck { AuditCheck(.replay, passed: false, finding) }
 
     private static func describe(_ row: Row) -> String {
         row.columnNames.filter { $0 != "k" }.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: " ")

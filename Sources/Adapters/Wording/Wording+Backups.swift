@@ -11,7 +11,7 @@ extension Wording {
         case .notALibrary(let path): t("message.backup.notALibrary", path)
         case .backupKeyMissing(let path, let key, let keyedFrom): t("message.backup.backupKeyMissing", path, key, "\(keyedFrom)")
         case .keyUnusable(let path, let problem): t("message.backup.keyUnusable", path, integrity(problem))
-        case .doesNotVerify(let path, let check, let detail): t("message.backup.doesNotVerify", path, check, detail)
+        case .doesNotVerify(let path, let failed): t("message.backup.doesNotVerify", path, text(failed.kind), text(failed.finding))
         case .libraryInUse(let path): t("message.backup.libraryInUse", path)
         case .lockUnusable(let path): t("message.backup.lockUnusable", path)
         }

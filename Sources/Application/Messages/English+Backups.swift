@@ -10,8 +10,9 @@ extension English {
             "\(path) is keyed from position \(keyedFrom) and its chain key file \(key) is missing: put the key saved with the "
                 + "backup there; nothing was restored"
         case .keyUnusable(let path, let problem): "\(path) cannot be restored: \(integrity(problem)); nothing was restored"
-        case .doesNotVerify(let path, let check, let detail):
-            "\(path) does not verify, so nothing was restored: \(check): \(detail)"
+        case .doesNotVerify(let path, let failed):
+            // The finding's words are the Wording target's; this English names the check and its values.
+            "\(path) does not verify, so nothing was restored: \(failed.kind.rawValue): \(failed.finding)"
         case .libraryInUse(let path):
             "\(path) is open in another process (a running `shelfmark serve`, or a command still at work): "
                 + "stop it, then restore; nothing was restored"

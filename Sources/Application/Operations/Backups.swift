@@ -59,7 +59,7 @@ public struct RestoreLibrary: Sendable {
         let staged = try await restorer.stage(backup, progress: progress)
         if let failed = staged.checks.first(where: { !$0.passed }) {
             restorer.discard(staged)
-            throw BackupRefused(.doesNotVerify(backup, check: failed.name, detail: failed.detail))
+            throw BackupRefused(.doesNotVerify(backup, failed: failed))
         }
         do {
             let replaced = try restorer.replace(with: staged, stamp: BackupRotation.stamp(clock.now()))
@@ -85,8 +85,8 @@ public enum BackupProblem: Equatable, Sendable {
     case backupKeyMissing(String, key: String, keyedFrom: Int64)
     /// The backup cannot be opened with the chain key beside it.
     case keyUnusable(String, IntegrityProblem)
-    /// The backup fails a check of `audit verify`: its name and what it found.
-    case doesNotVerify(String, check: String, detail: String)
+    /// The backup fails a check of `audit verify`: the first that fails, with what it found.
+    case doesNotVerify(String, failed: AuditCheck)
     /// A process (a running server, a command) has the library open.
     case libraryInUse(String)
     /// The library's lock file cannot be opened or created.

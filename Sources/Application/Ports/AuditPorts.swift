@@ -1,15 +1,33 @@
 import Foundation
 
-/// The outcome of one verification check.
-public struct AuditCheck: Equatable, Sendable, Codable {
-    public let name: String
+/// The outcome of one verification check: which check, whether it passed, and what it found, as
+/// values the adapters word in the reader's language.
+public struct AuditCheck: Equatable, Sendable {
+    public let kind: Kind
     public let passed: Bool
     /// What was found: counts when it passed, the first failure when not.
-    public let detail: String
-    public init(name: String, passed: Bool, detail: String) {
-        self.name = name
+    public let finding: AuditFinding
+    public init(_ kind: Kind, passed: Bool, _ finding: AuditFinding) {
+        self.kind = kind
         self.passed = passed
-        self.detail = detail
+        self.finding = finding
+    }
+
+    /// The checks verify runs; the raw value is the check's stable identifier (the API's `name`).
+    public enum Kind: String, Equatable, Sendable, CaseIterable {
+        case chainKey = "chain key"
+        case hashChain = "hash chain"
+        case contiguity
+        case appendOnlyTriggers = "append-only triggers"
+        case replay
+        case personalData = "personal data"
+        case anchors
+        /// An exported log that cannot be read.
+        case export
+        /// An export's events whose secrets are redacted.
+        case redactedSecrets = "redacted secrets"
+        /// An export's events of erased members written before sealing.
+        case erasedPersonalData = "erased personal data"
     }
 }
 

@@ -28,7 +28,8 @@ struct AuditView: Sendable {
         verified = true
         passed = checks.allSatisfy(\.passed)
         verdict = Words.sentence(Words.catalogue.text(Confirmation.logVerified(passed)))
-        self.checks = checks.map { Check(name: $0.name, passed: $0.passed, detail: $0.detail) }
+        let wording = Wording.reader
+        self.checks = checks.map { Check(name: wording.text($0.kind), passed: $0.passed, detail: wording.text($0.finding)) }
     }
 
     init(historyFeedback: Feedback) { self.historyFeedback = historyFeedback }
