@@ -24,9 +24,9 @@ from selenium_axe_python import Axe
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WAIT = 10  # seconds an element or a navigation may take
 # The address every browser request claims to come from (the server trusts loopback as its proxy):
-# the IPinfo recording for it says DE, and the browser's languages say France, so a preselected
-# DE proves the address decided.
-CLIENT_ADDRESS, ADDRESS_COUNTRY, LANGUAGES = "195.233.174.116", "DE", "fr-FR,fr;q=0.9"
+# the IPinfo recording for it says DE, and the browser's languages say Great Britain, so a preselected
+# DE proves the address decided. The pages are read in English (the French path asks for French itself).
+CLIENT_ADDRESS, ADDRESS_COUNTRY, LANGUAGES = "195.233.174.116", "DE", "en-GB,en;q=0.9"
 
 
 class Abort(Exception):
@@ -70,10 +70,10 @@ class Browser:
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         f"--window-size={width},{height}", "--lang=fr-FR", "--no-first-run",
+                         f"--window-size={width},{height}", "--lang=en-GB", "--no-first-run",
                          "--disable-background-networking", "--disable-component-update", "--disable-sync"):
             options.add_argument(argument)
-        options.add_experimental_option("prefs", {"intl.accept_languages": "fr-FR,fr",
+        options.add_experimental_option("prefs", {"intl.accept_languages": "en-GB,en",
                                                   "profile.managed_default_content_settings.javascript": 1 if javascript else 2})
         options.unhandled_prompt_behavior = "ignore"  # confirm dialogs are answered by the scenarios
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP refusals and script errors
@@ -265,4 +265,5 @@ def wait_until(predicate, timeout=WAIT):
         time.sleep(0.1)
 
 
-__all__ = ["Abort", "Browser", "Keys", "check", "need", "missing_routes", "wait_until", "ADDRESS_COUNTRY"]
+__all__ = ["Abort", "Browser", "Keys", "check", "need", "missing_routes", "wait_until", "ADDRESS_COUNTRY", "CLIENT_ADDRESS",
+           "LANGUAGES"]

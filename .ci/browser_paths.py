@@ -3,6 +3,7 @@ dark colour scheme and at 200% zoom; the pages off the main path; and the harnes
 axe-core, as run here, does find faults. Same `World` and helpers as browser_scenarios.py.
 """
 
+from browser_french import french_path
 from browser_kit import ADDRESS_COUNTRY, Browser, Keys, check, missing_routes, need, wait_until
 from browser_scenarios import (MEMBER_PASSWORD, SCENARIOS, as_member, log_in_page, log_out, pages_there, result_keys,
                                work_id)
@@ -179,4 +180,5 @@ ALL = {
     "nojs": without_javascript,
     "dark": dark_and_zoomed,
     "other": other_pages,
+    "french": french_path,
 }

@@ -32,9 +32,9 @@ struct AccountPages: Sendable {
         let chosen = forms.profile.feedback.values["country"] ?? me.country
         let language = forms.profile.feedback.values["language"] ?? (me.language ?? Reader.language).rawValue
         let view = AccountView(
-            me, countries: countries.map { CountryOption(code: $0.code, name: $0.name, selected: $0.code == chosen) },
+            me, countries: Site.countryOptions(countries, chosen: chosen),
             languages: Language.allCases.map { LanguageOption($0, selected: $0.rawValue == language) },
-            countryName: countries.first { $0.code == me.country }?.name ?? me.country, forms: forms)
+            countryName: countries.first { $0.code == me.country }.map(Site.name(of:)) ?? me.country, forms: forms)
         return site.pages.render("account", view, title: t("web.account.heading"), status: status)
     }
 

@@ -26,13 +26,12 @@ struct EntryPages: Sendable {
 
     func signupForm(_ feedback: Feedback = Feedback(), status: HTTPResponse.Status = .ok) async throws -> Response {
         if site.visit.account != nil { return Redirect.see("/search") }
-        let countries = try await site.allCountries()
         var chosen = feedback.values["country"]
         if chosen == nil {
             chosen = try? await site.library.accounts.countries.defaultCountry(
                 clientIP: site.visit.clientIP, acceptLanguage: site.visit.languages)?.code
         }
-        let options = countries.map { CountryOption(code: $0.code, name: $0.name, selected: $0.code == chosen) }
+        let options = Site.countryOptions(try await site.allCountries(), chosen: chosen)
         return site.pages.render(
             "signup", SignupView(feedback: feedback, countries: options), title: t("web.signup.heading"), status: status)
     }

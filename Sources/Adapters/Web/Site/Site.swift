@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// What every page handler needs: the use cases, the templates and the site's settings.
 struct Site: Sendable {
@@ -26,6 +27,15 @@ struct Site: Sendable {
         }
         return countries
     }
+
+    /// Every country as a picker offers it: named and ordered in the reader's language, `chosen` selected.
+    static func countryOptions(_ countries: [Country], chosen: String?) -> [CountryOption] {
+        countries.map { CountryOption(code: $0.code, name: Self.name(of: $0), selected: $0.code == chosen) }
+            .sorted { $0.name.compare($1.name, locale: Reader.language.locale) == .orderedAscending }
+    }
+
+    /// A country's name in the reader's language (its English name when the directory has no other).
+    static func name(of country: Country) -> String { Reader.language == .french ? country.frenchName ?? country.name : country.name }
 
     /// The session cookie for a new session.
     /// It lasts as long as the session (the browser keeps it when closed); the server refuses it after that anyway.
