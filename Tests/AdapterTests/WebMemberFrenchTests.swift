@@ -50,6 +50,15 @@ struct WebMemberFrenchTests {
         #expect(Reader.$language.withValue(.english) { unnamed.name } == "Shelfmark")
     }
 
+    @Test func templatesTextsAreFilledPerLanguageAndEscaped() {
+        let template = #"<p title="[[web.loans.empty]]">[[web.frame.logIn]] {{name}} [[not a key]] [[]]</p>"#
+        #expect(PageText.fill(template, in: .english) == #"<p title="You have no loans yet.">Log in {{name}} [[not a key]] [[]]</p>"#)
+        #expect(
+            PageText.fill(template, in: .french)
+                == #"<p title="Vous n&#39;avez encore aucun prêt.">Se connecter {{name}} [[not a key]] [[]]</p>"#)
+        #expect(PageText.escape(#"<a href="x">Tom & Jerry's</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+    }
+
     @Test func signingUpInFrenchIsWordedInFrenchAndKeepsFrench() async throws {
         try await withAPI { api in
             let browser = Browser(api)
