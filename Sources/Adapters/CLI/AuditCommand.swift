@@ -41,10 +41,8 @@ struct AuditCommand: AsyncParsableCommand {
                 try printJSON(Operations.VerifyLog.Output.Ok.Body.JsonPayload(checks))
             } else {
                 for check in checks {
-                    let name = catalogue.text(check.kind)
-                    print(
-                        (check.passed ? t("cli.audit.check.passed") : t("cli.audit.check.failed"))
-                            + " \(name): \(catalogue.text(check.finding))")
+                    let mark = check.passed ? t("cli.audit.check.passed") : t("cli.audit.check.failed")
+                    print(t("cli.audit.check.line", mark, catalogue.text(check.kind), catalogue.text(check.finding)))
                 }
                 print(say(.logVerified(passed)))
             }
