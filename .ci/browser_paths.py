@@ -4,6 +4,7 @@ axe-core, as run here, does find faults. Same `World` and helpers as browser_sce
 """
 
 from browser_french import french_path
+from browser_french_librarian import french_librarian_path
 from browser_kit import ADDRESS_COUNTRY, Browser, Keys, check, missing_routes, need, wait_until
 from browser_scenarios import (MEMBER_PASSWORD, SCENARIOS, as_member, log_in_page, log_out, pages_there, result_keys,
                                work_id)
@@ -181,4 +182,5 @@ ALL = {
     "dark": dark_and_zoomed,
     "other": other_pages,
     "french": french_path,
+    "french-librarian": french_librarian_path,
 }
