@@ -112,4 +112,17 @@ struct AuditFindingsWordingTests {
             }
         }
     }
+
+    @Test func theWebAuditPageShowsTheChecksInFrench() async throws {
+        try await withAPI { api in
+            _ = try await api.addBook("Dune")
+            let librarian = Browser(api, session: api.librarianToken)
+            _ = try await librarian.get("/audit", headers: WebLibrarianFrenchTests.french)
+            let verdict = try await librarian.post("/audit/verify", [], headers: WebLibrarianFrenchTests.french)
+            #expect(verdict.status == .ok && verdict.shows("chaîne de hachage") && verdict.shows("déclencheurs d&#39;ajout seul"))
+            #expect(verdict.shows("événement") && !verdict.shows("events replayed"), "\(verdict.text)")
+            #expect(
+                WebLibrarianFrenchTests.englishLeft(in: verdict.text).isEmpty, "\(WebLibrarianFrenchTests.englishLeft(in: verdict.text))")
+        }
+    }
 }
