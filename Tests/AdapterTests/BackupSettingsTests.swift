@@ -24,7 +24,7 @@ struct BackupSettingsTests {
             #expect {
                 _ = try resolve(["SHELFMARK_BACKUP_EVERY": text])
             } throws: { error in
-                (error as? ConfigurationError)?.description
+                (error as? ConfigurationError)?.english
                     == "SHELFMARK_BACKUP_EVERY must be a duration from 1s to 365d: a whole number and a unit (s, m, h or d), "
                     + "such as 30m, 6h or 1d, not '\(text)'"
             }

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Testing
+import Wording
 
 /// Every command of the BitBooks protocol and every answer its clients compare, over a real
 /// socket, against the library the composition root opens.
@@ -28,10 +29,12 @@ struct BitBooksProtocolTests {
             #expect(try await client.ask("ADD_USER Ada Lovelace ADA Secret-Pass1") == "Username already exists")
             // The accounts model's own reasons, word for word and nothing after them.
             let invalid = try await client.ask("ADD_USER Bo Bo 1bo Secret-Pass1")
-            #expect(try await bitbooks.library.accounts.usernames.availability("1bo") == .invalid(invalid), "\(invalid)")
+            let reason = try await bitbooks.library.accounts.usernames.availability("1bo")
+            #expect(reason == .invalid(FieldError("username", .notAUsername)), "\(reason)")
+            #expect(invalid == Wording.english.text(FieldError("username", .notAUsername)) && invalid.hasPrefix("username: "), "\(invalid)")
             let weak = try await client.ask("ADD_USER Grace Hopper grace short")
             let policy = try #require(PasswordPolicy.problems("short").first)
-            #expect(weak == Catalogues.english.text(policy) && weak.hasPrefix("password: "), "\(weak)")
+            #expect(weak == Wording.english.text(policy) && weak.hasPrefix("password: "), "\(weak)")
             #expect(
                 try await client.ask("ADD_USER Grace Hopper grace Secret-Pass1")
                     == "Ask a librarian to register you (an account needs an email address); then log in here with your username")

@@ -93,7 +93,7 @@ struct BitBooksSessionTests {
         #expect {
             _ = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_BITBOOKS_PORT": "70000"])
         } throws: { error in
-            "\(error)".hasPrefix("SHELFMARK_BITBOOKS_PORT must be ")
+            (error as? ConfigurationError)?.english.hasPrefix("SHELFMARK_BITBOOKS_PORT must be ") == true
         }
         let environment = ["SHELFMARK_BITBOOKS_PORT": "7070", "SHELFMARK_BITBOOKS_HOST": "0.0.0.0"]
         let settings = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: environment).bitbooks

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import Wording
 
 @Suite("Bookmarks over HTTP and the CLI")
 struct BookmarkTests {
@@ -56,7 +57,7 @@ struct BookmarkTests {
             #expect(try await shelfmark(["bookmark", "remove", "OL82563W"], database: db.path).stdout.contains("Removed."))
             #expect(try await shelfmark(["bookmark", "list"], database: db.path).stdout.contains("No bookmarks."))
             let down = try await shelfmark(["bookmark", "add", "OL82537W", "--openlibrary-url", base + "/error"], database: db.path)
-            #expect(down.status != 0 && down.stderr.contains(Catalogues.english.text(.upstreamUnavailable(.openLibrary))), "\(down.stderr)")
+            #expect(down.status != 0 && down.stderr.contains(Wording.english.text(.upstreamUnavailable(.openLibrary))), "\(down.stderr)")
         }
     }
 }

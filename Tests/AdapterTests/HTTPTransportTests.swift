@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import Wording
 
 @testable import HTTPAPI
 
@@ -12,7 +13,7 @@ import Testing
 /// address, input the generated code cannot decode, and the headers that go with the statuses.
 @Suite("HTTP transport: methods, addresses, decoding and headers")
 struct HTTPTransportTests {
-    static let english = Catalogues.english
+    static let english = Wording.english
 
     /// The problem document's field errors, as `field: message` pairs.
     static func fieldErrors(_ response: TestResponse) throws -> [String: String] {

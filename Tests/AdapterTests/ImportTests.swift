@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import Wording
 
 @testable import OpenLibrary
 
@@ -79,7 +80,7 @@ struct ImportTests {
             let down = try await shelfmark(
                 ["book", "import", "--isbn", "0140328726", "--allow-duplicate", "--author", "R", "--openlibrary-url", base + "/error"],
                 database: db.path)
-            #expect(down.status == 4 && down.stderr.contains(Catalogues.english.text(.upstreamUnavailable(.openLibrary))), "\(down.stderr)")
+            #expect(down.status == 4 && down.stderr.contains(Wording.english.text(.upstreamUnavailable(.openLibrary))), "\(down.stderr)")
             // The catalogue has this one: said so (exit 1) without asking Open Library, down or not.
             let again = try await shelfmark(
                 ["book", "import", "--isbn", "0140328726", "--author", "R", "--openlibrary-url", base + "/error"], database: db.path)

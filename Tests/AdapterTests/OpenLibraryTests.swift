@@ -3,6 +3,7 @@ import Foundation
 import OpenLibrary
 import Synchronization
 import Testing
+import Wording
 
 @Suite("Open Library search adapter against a loopback fake")
 struct OpenLibrarySearchTests {
@@ -115,9 +116,9 @@ struct OpenLibrarySearchTests {
         } catch let error as SearchUnavailable {
             // The shared client retries a refused connection until the deadline: either cause is right.
             #expect([.unreachable, .tooSlow].contains(error.cause) && !error.detail.isEmpty, "the technical cause is kept for the log")
-            #expect(error.description == Catalogues.english.text(.upstreamUnavailable(.openLibrary)))
-            for leak in ["errno", "Error", "(", "127.0.0.1", "Socket", "refused"] where error.description.contains(leak) {
-                Issue.record("'\(leak)' in \(error.description)")
+            #expect(error.english == Wording.english.text(.upstreamUnavailable(.openLibrary)))
+            for leak in ["errno", "Error", "(", "127.0.0.1", "Socket", "refused"] where error.english.contains(leak) {
+                Issue.record("'\(leak)' in \(error.english)")
             }
         }
     }

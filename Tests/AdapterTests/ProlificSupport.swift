@@ -19,16 +19,19 @@ struct ProlificFixture: Sendable {
 
     /// Sends `body` under the key (`path` after `/{key}/`) with its content type.
     func send(
-        _ method: HTTPRequest.Method, _ path: String, body: String? = nil, contentType: String? = nil, key: String? = nil
+        _ method: HTTPRequest.Method, _ path: String, body: String? = nil, contentType: String? = nil, key: String? = nil,
+        language: String? = nil
     ) async throws -> TestResponse {
-        try await sendBytes(method, path, body: body.map { Array($0.utf8) }, contentType: contentType, key: key)
+        try await sendBytes(method, path, body: body.map { Array($0.utf8) }, contentType: contentType, key: key, language: language)
     }
 
     func sendBytes(
-        _ method: HTTPRequest.Method, _ path: String, body: [UInt8]?, contentType: String? = nil, key: String? = nil
+        _ method: HTTPRequest.Method, _ path: String, body: [UInt8]?, contentType: String? = nil, key: String? = nil,
+        language: String? = nil
     ) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if let contentType { headers[.contentType] = contentType }
+        if let language { headers[.acceptLanguage] = language }
         return try await client.execute(
             uri: "/\(key ?? self.key)/\(path)", method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) })
     }

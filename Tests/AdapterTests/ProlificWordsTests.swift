@@ -19,6 +19,20 @@ struct ProlificWordsTests {
         }
     }
 
+    /// The French app ("Bibliothèque") sends its phone's `Accept-Language`: refusals come back in French.
+    @Test func aFrenchPhoneIsAnsweredInFrench() async throws {
+        try await withProlific { app in
+            let body = #"{"author":"A"}"#
+            let english = try await app.send(.post, "books", body: body, contentType: "application/json")
+            #expect(english.status == .badRequest && english.error?.contains("required") == true, "\(english.text)")
+            let french = try await app.send(
+                .post, "books", body: body, contentType: "application/json", language: "fr-FR;q=1.0, en-FR;q=0.9")
+            #expect(french.status == .badRequest, "\(french.text)")
+            let words = try #require(french.error)
+            #expect(words.contains("title") && words.contains("obligatoire"), "\(words)")
+        }
+    }
+
     @Test func anotherMediaTypeIsToldJSONOrAForm() async throws {
         try await withProlific { app in
             let xml = try await app.send(.post, "books", body: "<book/>", contentType: "application/xml")

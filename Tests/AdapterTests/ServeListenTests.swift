@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import Wording
 
 @testable import Composition
 
@@ -55,7 +56,8 @@ struct ServeListenTests {
     func errnos(errno: Int32, failure: ListenFailure) {
         // As NIO throws them when the server binds (the port taken between the probe and the bind).
         #expect(ListenFailure.of(IOError(errnoCode: errno, reason: "bind(descriptor:ptr:bytes:)"), host: "::1", port: 80) == failure)
-        for leak in ["errno", "bind(", "descriptor", "Error"] { #expect(!failure.description.contains(leak)) }
+        let said = Wording.english.text(.cannotListen(failure))
+        for leak in ["errno", "bind(", "descriptor", "Error"] { #expect(!said.contains(leak)) }
     }
 
     @Test func otherErrorsAreNotDisguised() {

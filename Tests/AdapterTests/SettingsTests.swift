@@ -22,7 +22,7 @@ struct SettingsTests {
             #expect {
                 _ = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: [name: value])
             } throws: { error in
-                let text = (error as? ConfigurationError)?.description ?? ""
+                let text = (error as? ConfigurationError)?.english ?? ""
                 return text.hasPrefix("\(name) must be ") && text.contains("from ") && text.contains("'\(value)'")
             }
         }

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Testing
+import Wording
 
 /// Bidirectional controls and the other invisible format characters are refused in names,
 /// titles and authors through the API and the command line, with a field error naming the field
@@ -19,7 +20,7 @@ struct TextHygieneTests {
     /// "Ada" with `scalar` inside, as JSON escapes it.
     static func jsonText(_ scalar: Unicode.Scalar) -> String { #"Ad\u"# + String(format: "%04X", scalar.value) + "a" }
 
-    static let refusal = Catalogues.english.text(FieldProblem.invisibleCharacters)
+    static let refusal = Wording.english.text(FieldProblem.invisibleCharacters)
 
     @Test func signupRefusesThemInTheDisplayName() async throws {
         try await withAPI { api in

@@ -56,20 +56,22 @@ import Wording
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
                 // Comments may show the syntax (`t("key")`) without asking for a text.
                 let code = text.split(separator: "\n").filter { !$0.trimmingPrefix(while: \.isWhitespace).hasPrefix("//") }
-                asked.formUnion(Self.keys(in: code.joined(separator: "\n")))
+                asked.formUnion(Self.keys(in: code.joined(separator: "\n"), template: file.hasSuffix(".mustache")))
             }
+            #expect(!asked.isEmpty, "\(target) asks for no key")
             let missing = asked.filter { english[$0] == nil }.sorted()
             #expect(missing.isEmpty, "\(target) asks for keys it does not have: \(missing)")
         }
     }
 
-    /// `t("a.b")` → a.b; `t("a.b", count: n` → a.b.one and a.b.other; `[[a.b]]` → a.b.
-    static func keys(in source: String) -> Set<String> {
+    /// `t("a.b")` → a.b; `t("a.b", count: n` → a.b.one and a.b.other; in a template, `[[a.b]]` → a.b.
+    static func keys(in source: String, template: Bool) -> Set<String> {
         var keys: Set<String> = []
         for match in source.matches(of: /\bt\("([A-Za-z0-9_.\-]+)"(, count:)?/) {
             let key = String(match.output.1)
             if match.output.2 != nil { keys.formUnion([key + ".one", key + ".other"]) } else { keys.insert(key) }
         }
+        guard template else { return keys }  // `[[String]]` in Swift is a type
         for match in source.matches(of: /\[\[([A-Za-z0-9_.\-]+)\]\]/) { keys.insert(String(match.output.1)) }
         return keys
     }

@@ -5,6 +5,7 @@ import IPinfo
 import OpenLibrary
 import RESTCountries
 import Testing
+import Wording
 
 /// Deadlines that mean it: an upstream that hangs, or sends its head and then stalls the body,
 /// costs a caller the deadline and no more. The fake answers after 3 s; failing with a deadline
@@ -52,7 +53,7 @@ struct UpstreamDeadlineTests {
                     .all()
                 Issue.record("the stalled list arrived")
             } catch let error as CountryListUnavailable {
-                #expect(error.description == Catalogues.english.text(.upstreamUnavailable(.restCountries)))
+                #expect(error.english == Wording.english.text(.upstreamUnavailable(.restCountries)))
                 #expect(!error.detail.isEmpty, "the technical cause is kept for the log")
             }
         }
@@ -80,7 +81,7 @@ struct UpstreamDeadlineTests {
                 #expect(try stale.status == .ok && stale.object["stale"] as? Bool == true, "\(stale.text)")
                 let never = try await api.send(.get, "/api/v1/search?title=lord%20of%20the%20rings", token: .none)
                 #expect(never.status == .serviceUnavailable && never.problemType == "urn:shelfmark:problem:search-unavailable")
-                #expect(try never.object["detail"] as? String == Catalogues.english.text(.upstreamUnavailable(.openLibrary)))
+                #expect(try never.object["detail"] as? String == Wording.english.text(.upstreamUnavailable(.openLibrary)))
                 let imported = try await api.send(.post, "/api/v1/books/import", json: #"{"isbn":"0140328726","authors":["Roald Dahl"]}"#)
                 #expect(imported.status == .serviceUnavailable, "\(imported.text)")
             }
@@ -95,7 +96,7 @@ struct UpstreamDeadlineTests {
                 environment: ["SHELFMARK_OPENLIBRARY_DEADLINE": "0.3"])
             #expect(down.status != 0)
             // The first command on this library: its line also says the library is new.
-            let sentence = Catalogues.english.text(.upstreamUnavailable(.openLibrary))
+            let sentence = Wording.english.text(.upstreamUnavailable(.openLibrary))
             #expect(down.stderr.hasPrefix("Error: \(sentence) (Created a new library at "))
             #expect(down.stderr.split(separator: "\n").count == 1)
         }

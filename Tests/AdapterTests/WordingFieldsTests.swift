@@ -70,9 +70,10 @@ import Wording
         #expect(
             Self.french.text(FieldProblem.outOfRange(min: 0, max: 1_000_000)) == "doit être un nombre entier de 0 à 1\u{202F}000\u{202F}000"
         )
+        // A setting's bounds are written as the setting is typed, in every language (no comma, no grouping).
         #expect(
             Self.french.text(FieldProblem.numberOutOfRange(min: 0.5, max: 3650, whole: false, unit: .days))
-                == "doit être un nombre de 0,5 à 3\u{202F}650 (jours)")
+                == "doit être un nombre de 0.5 à 3650 (jours)")
     }
 
     /// Every variant of every problem has its own French words (none falls back to English or to its key).

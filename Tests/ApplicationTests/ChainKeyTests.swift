@@ -65,8 +65,8 @@ struct ChainKeyTests {
         let missing = #expect(throws: ChainKeyError.self) {
             try LibraryDatabase(path: folder.databasePath, durability: .off, keyFile: keyFile)
         }
-        #expect(missing?.description.contains("keyed from position 1 with the chain key file \(keyFile), which is missing") == true)
-        #expect(missing?.description.contains("\n") == false)
+        #expect(missing?.english.contains("keyed from position 1 with the chain key file \(keyFile), which is missing") == true)
+        #expect(missing?.english.contains("\n") == false)
         #expect(throws: ChainKeyError.self) { try LibraryDatabase(path: folder.databasePath, durability: .off) }
 
         // Another library's key in its place.
@@ -75,7 +75,7 @@ struct ChainKeyTests {
         let foreign = #expect(throws: ChainKeyError.self) {
             try LibraryDatabase(path: folder.databasePath, durability: .off, keyFile: keyFile)
         }
-        #expect(foreign?.description.contains("disagrees with the database") == true, "\(String(describing: foreign))")
+        #expect(foreign?.english.contains("disagrees with the database") == true, "\(String(describing: foreign))")
 
         try FileManager.default.removeItem(atPath: keyFile)
         try FileManager.default.moveItem(atPath: keyFile + ".aside", toPath: keyFile)

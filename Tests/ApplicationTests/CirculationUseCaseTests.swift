@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Testing
+import Wording
 
 @Suite("Circulation use cases on the real SQLite store")
 struct CirculationUseCaseTests {
@@ -76,9 +77,9 @@ struct CirculationUseCaseTests {
         t.clock.advance(by: 15 * day)
         let ulysses = try await book("Ulysses")
         let refused = await #expect(throws: LoanRefused.self) { try await circulation.borrow.execute([ulysses], by: ada) }
-        let text = try #require(refused?.description)
-        let day = try #require(due.first).formatted(.iso8601.year().month().day())
-        let listed = ["“Dune” (due \(day)), “Emma” (due \(day))", "“Emma” (due \(day)), “Dune” (due \(day))"]
+        let text = try #require(refused?.english)
+        let day = Formats(.english).day(try #require(due.first))
+        let listed = ["“Dune” (due \(day)) and “Emma” (due \(day))", "“Emma” (due \(day)) and “Dune” (due \(day))"]
         #expect(listed.map { "please return your overdue books first: \($0)" }.contains(text), "\(text)")
         let loanID = try await circulation.list.mine(by: ada).items[0].id
         #expect(!text.contains(loanID.description))
@@ -89,7 +90,7 @@ struct CirculationUseCaseTests {
         let ada = try await member("ada@example.org")
         _ = try await circulation.borrow.execute([dune], by: ada)
         let refused = await #expect(throws: LoanRefused.self) { try await circulation.borrow.execute([dune], by: ada) }
-        #expect(refused?.description == "“Dune” is asked for twice, or is already borrowed by you")
+        #expect(refused?.english == "“Dune” is asked for twice, or is already borrowed by you")
     }
 
     @Test func renewalsExtendTheDueDateUpToTheLimit() async throws {
@@ -100,7 +101,7 @@ struct CirculationUseCaseTests {
         _ = try await circulation.renew.execute(loan.id, by: ada)
         let limit = LoanRefused(.renewalLimitReached(max: 2), title: "Dune")
         await #expect(throws: limit) { try await circulation.renew.execute(loan.id, by: ada) }
-        #expect(limit.description.hasPrefix("the loan of “Dune” was renewed twice already"))
+        #expect(limit.english.hasPrefix("the loan of “Dune” was renewed twice already"))
         let bob = try await member("bob@example.org")
         // Another member's loan is not found, like an unknown one.
         await #expect(throws: NotFound(.loan, loan.id.description)) { try await circulation.giveBack.execute(loan.id, by: bob) }
@@ -149,7 +150,7 @@ struct CirculationUseCaseTests {
         #expect(try await circulation.list.active(by: .cliOperator).items.map(\.borrowerName) == ["Mrs Hudson"])
         let withdraw = t.library.catalogue.withdrawBooks
         let refused = await #expect(throws: BookRefused.self) { try await withdraw.execute([dune], by: .cliOperator) }
-        #expect(refused?.description == "“Dune” has 1 copy on loan, so it cannot be withdrawn until it is returned")
+        #expect(refused?.english == "“Dune” has 1 copy on loan, so it cannot be withdrawn until it is returned")
         let report = try await t.library.catalogue.clearCatalogue.execute(by: .cliOperator)
         #expect(report.withdrawn.isEmpty && report.kept.map(\.book) == [dune])
     }

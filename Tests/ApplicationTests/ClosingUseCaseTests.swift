@@ -50,10 +50,10 @@ struct ClosingUseCaseTests {
         _ = try await h.circulation.borrow.execute([emma], by: bob)
         let hold = try await h.holds.place.execute(emma, by: ada)
         let refused = await #expect(throws: ClosingRefused.self) { try await accounts.closeAccount.own(by: ada) }
-        #expect(refused?.description.contains("books are on loan to them: return “Dune” (due ") == true, "\(refused!)")
+        #expect(refused?.english.contains("books are on loan to them: return “Dune” (due ") == true, "\(refused!)")
         _ = try await h.circulation.giveBack.execute(loan.id, by: ada)
         let waiting = await #expect(throws: ClosingRefused.self) { try await accounts.closeAccount.own(by: ada) }
-        #expect(waiting?.description.contains("while they wait for “Emma”: cancel the hold first") == true, "\(waiting!)")
+        #expect(waiting?.english.contains("while they wait for “Emma”: cancel the hold first") == true, "\(waiting!)")
         _ = try await h.holds.cancel.execute(hold.id, by: ada)
         try await accounts.closeAccount.own(by: ada)
         // A member may not close another's account; a librarian may.

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Testing
+import Wording
 
 /// The command line's own sentences (`Confirmation`) have English words, without type names,
 /// for every case: `covered(_:)` switches over them with no default, so a new case does not
@@ -125,11 +126,11 @@ struct ConfirmationTests {
 
     @Test func everySentenceReads() {
         #expect(Set(Self.samples.map(Self.covered)).count == 47, "a case without a sample")
-        for sample in Self.samples { MessageCatalogueTests.expectReadable(Catalogues.english.text(.done(sample)), "\(sample)") }
+        for sample in Self.samples { MessageCatalogueTests.expectReadable(Wording.english.text(.done(sample)), "\(sample)") }
     }
 
     @Test func sentencesNameBooksByTitleAndPagesAsTheCommandsTakeThem() {
-        let english = Catalogues.english
+        let english = Wording.english
         #expect(english.text(.bookAdded(Self.dune)) == "Added “Dune” (id \(Self.dune.id)).")
         #expect(english.text(.kept(because: .copiesOnLoan(Self.dune, onLoan: 1))).hasPrefix("Not withdrawn: “Dune” has 1 copy on loan"))
         #expect(

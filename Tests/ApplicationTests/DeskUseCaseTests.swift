@@ -106,14 +106,14 @@ struct DeskUseCaseTests {
         let refused = await #expect(throws: LoanRefused.self) {
             try await desk.lend.execute(to: .email("ADA@example.org"), books: Array(books[4..<6]), by: librarian)
         }
-        #expect(refused?.description == "ada has 4 books on loan and may have at most 5, so can borrow 1 more, not 2")
+        #expect(refused?.english == "ada has 4 books on loan and may have at most 5, so can borrow 1 more, not 2")
         #expect(try await t.library.circulation.list.mine(by: ada).items.count == 4, "all or nothing")
         // The overdue block, said of the member.
         t.clock.advance(by: 15 * day)
         let blocked = await #expect(throws: LoanRefused.self) {
             try await desk.lend.execute(to: .email("ada@example.org"), books: [books[5]], by: .cliOperator)
         }
-        let overdue = blocked?.description ?? ""
+        let overdue = blocked?.english ?? ""
         #expect(overdue.hasPrefix("ada must return the overdue books first: ") && overdue.contains("“Book 1” (due"), "\(overdue)")
         // Returns by the librarian: the desk's loan comes back, recorded as the librarian's doing.
         let back = try await t.library.circulation.giveBack.execute(lent[0].id, by: librarian)

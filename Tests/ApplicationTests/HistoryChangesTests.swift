@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import Wording
 
 @testable import Application
 
@@ -22,7 +23,7 @@ struct HistoryChangesTests {
 
     func changes(_ subject: AggregateHistory.Subject, _ type: String) async throws -> [[String]] {
         try await t.library.history.execute(subject, by: .cliOperator).items.filter { $0.type == type }
-            .map { $0.changes.map { Catalogues.english.text(.fieldChange($0)) } }
+            .map { $0.changes.map { Wording.english.text(.fieldChange($0)) } }
     }
 
     @Test func anEditShowsTheFieldItChanged() async throws {

@@ -46,15 +46,15 @@ struct HoldUseCaseTests {
         let dune = try await h.book("Dune")
         let (ada, bob, carol) = (try await h.member("ada"), try await h.member("bob"), try await h.member("carol"))
         let refused = await #expect(throws: LoanRefused.self) { try await h.holds.place.execute(dune, by: bob) }
-        #expect(refused?.description == "a copy of “Dune” is on the shelf: borrow it")
+        #expect(refused?.english == "a copy of “Dune” is on the shelf: borrow it")
         _ = try await h.circulation.borrow.execute([dune], by: ada)
         let first = try await h.holds.place.execute(dune, by: bob)
         #expect(first.status == .waiting && first.position == 1 && first.copies == 1 && first.bookTitle == "Dune")
         #expect(try await h.holds.place.execute(dune, by: carol).position == 2)
         let twice = await #expect(throws: LoanRefused.self) { try await h.holds.place.execute(dune, by: bob) }
-        #expect(twice?.description == "you already hold “Dune”: you are number 1 in line")
+        #expect(twice?.english == "you already hold “Dune”: you are number 1 in line")
         let onLoan = await #expect(throws: LoanRefused.self) { try await h.holds.place.execute(dune, by: ada) }
-        #expect(onLoan?.description.contains("you have “Dune” on loan already") == true)
+        #expect(onLoan?.english.contains("you have “Dune” on loan already") == true)
         await #expect(throws: NotFound.self) { try await h.holds.place.execute(BookID(UUID()), by: bob) }
         await #expect(throws: Unauthenticated.self) { try await h.holds.place.execute(dune, by: .anonymous) }
     }
@@ -79,7 +79,7 @@ struct HoldUseCaseTests {
         #expect(try await h.t.library.catalogue.listBooks.execute(CatalogueQuery(), by: .anonymous).items.first?.holdCount == 2)
         // Nobody else gets the copy kept for Bob: not Carol, not a walk-in.
         let kept = await #expect(throws: LoanRefused.self) { try await h.circulation.borrow.execute([dune], by: carol) }
-        #expect(kept?.description.contains("kept for a member who waited for it") == true)
+        #expect(kept?.english.contains("kept for a member who waited for it") == true)
         await #expect(throws: LoanRefused.self) { try await h.circulation.checkout.execute(dune, borrowerName: "Hudson", by: .cliOperator) }
         // Bob borrows it: the hold is fulfilled and his holds are free again.
         let bobs = try await h.circulation.borrow.execute([dune], by: bob)[0]
@@ -147,7 +147,7 @@ struct HoldUseCaseTests {
         }
         for book in books.prefix(5) { _ = try await h.holds.place.execute(book, by: ada) }
         let limit = await #expect(throws: LoanRefused.self) { try await h.holds.place.execute(books[5], by: ada) }
-        #expect(limit?.description == "you have 5 holds, the most allowed; cancel one to place another")
+        #expect(limit?.english == "you have 5 holds, the most allowed; cancel one to place another")
         _ = try await h.holds.cancel.execute(try #require(try await h.mine(ada).first?.id), by: ada)
         #expect(try await h.holds.place.execute(books[5], by: ada).status == .waiting)
 
@@ -155,7 +155,7 @@ struct HoldUseCaseTests {
         _ = try await h.circulation.borrow.execute([own], by: bob)
         h.t.clock.advance(by: 15 * day)
         let blocked = await #expect(throws: LoanRefused.self) { try await h.holds.place.execute(books[0], by: bob) }
-        #expect(blocked?.description.hasPrefix("please return your overdue book first: “Own”") == true)
+        #expect(blocked?.english.hasPrefix("please return your overdue book first: “Own”") == true)
     }
 
     @Test func renewingIsRefusedWhileOthersWaitAndRenewAllReportsEachLoan() async throws {
@@ -166,7 +166,7 @@ struct HoldUseCaseTests {
         let duneLoan = try #require(loans.first { $0.book == dune })
         let refused = await #expect(throws: LoanRefused.self) { try await h.circulation.renew.execute(duneLoan.id, by: ada) }
         #expect(
-            refused?.description
+            refused?.english
                 == "the loan of “Dune” cannot be renewed: another member is waiting for the book; please return it by its due date")
         let report = try await h.circulation.renewAll.execute(by: ada)
         #expect(report.count == 2)
@@ -189,7 +189,7 @@ struct HoldUseCaseTests {
         let kept = await #expect(throws: LoanRefused.self) {
             try await h.t.library.catalogue.editBook.execute(dune, changes: BookChanges(), copies: 1, by: .cliOperator)
         }
-        #expect(kept?.description.contains("kept for members who waited") == true)
+        #expect(kept?.english.contains("kept for members who waited") == true)
     }
 
     @Test func withdrawingABookCancelsItsHoldsAndTellsEachMember() async throws {

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Testing
+import Wording
 
 /// Every message and field problem has English words (the confirmations: `ConfirmationTests`),
 /// and none of them lets a Swift type name, an `Optional(…)` or an errno through. The samples
@@ -9,7 +10,7 @@ import Testing
 /// compile until it has a key, and `sample(_:)` switches over the keys.
 @Suite("Message catalogue")
 struct MessageCatalogueTests {
-    static let english = Catalogues.english
+    static let english = Wording.english
 
     @Test("every message reads as English, with no type name", arguments: MessageKey.allCases)
     func message(key: MessageKey) {
@@ -27,11 +28,11 @@ struct MessageCatalogueTests {
 
     @Test func refusalsNameTheBookByItsTitleAndOnce() {
         let id = BookID(UUID())
-        let text = BookRefused(id, .copiesOnLoan(book: id, onLoan: 1), title: "The Hobbit").description
+        let text = BookRefused(id, .copiesOnLoan(book: id, onLoan: 1), title: "The Hobbit").english
         #expect(text == "“The Hobbit” has 1 copy on loan, so it cannot be withdrawn until it is returned")
         #expect(!text.contains(id.description))
         // Without a title (never loaded), the id stands in, once.
-        let untitled = BookRefused(id, .noCopyAvailable(book: id, copies: 2)).description
+        let untitled = BookRefused(id, .noCopyAvailable(book: id, copies: 2)).english
         #expect(untitled == "no copy of book \(id) is available: all 2 copies are on loan")
     }
 
@@ -59,11 +60,13 @@ struct MessageCatalogueTests {
     @Test func theOverdueBlockListsTitlesAndDueDates() {
         let due = Date(timeIntervalSince1970: 1_796_601_600)  // 2026-12-07
         let text = Self.english.text(.blockedByOverdue([OverdueBook(title: "Dune", dueAt: due), OverdueBook(title: "Emma", dueAt: due)]))
-        #expect(text == "please return your overdue books first: “Dune” (due 2026-12-07), “Emma” (due 2026-12-07)")
+        #expect(text == "please return your overdue books first: “Dune” (due December 7, 2026) and “Emma” (due December 7, 2026)")
     }
 
-    @Test func theCatalogueIsChosenByLanguageWithEnglishTheOnlyOneYet() {
-        #expect(Catalogues.preferred(["fr-CA", "fr"]).text(.contention) == Self.english.text(.contention))
+    @Test func theCatalogueIsChosenByLanguage() {
+        let french = Wording(Language.negotiate(acceptLanguage: "fr-CA, fr;q=0.9") ?? .english)
+        #expect(french.text(.contention) != Self.english.text(.contention))
+        #expect(french.language == .french)
     }
 
     /// Marks of a debugger's text: Swift type names and their dumps, errno, library words.

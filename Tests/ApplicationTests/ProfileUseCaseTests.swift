@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Testing
+import Wording
 
 /// Profiles, address changes and the last librarian, on the real SQLite store.
 @Suite("Profiles and roles on SQLite")
@@ -130,7 +131,7 @@ struct ProfileUseCaseTests {
             _ = try await accounts.changeRole.execute(try id(lib), to: .member, by: .cliOperator)
         } catch let error as AccountRefused {
             #expect(error.rejection == .lastLibrarian && error.name == MemberName(displayName: "Ada", email: "lib@example.org"))
-            #expect(Catalogues.english.text(error.message).contains("Ada (lib@example.org) is the library's last librarian"))
+            #expect(Wording.english.text(error.message).contains("Ada (lib@example.org) is the library's last librarian"))
         }
         let ada = try await member("ada@example.org")
         _ = try await accounts.changeRole.execute(try id(ada), to: .librarian, by: lib)

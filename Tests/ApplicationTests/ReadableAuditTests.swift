@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import SQLiteStore
 import Testing
+import Wording
 
 @testable import Application
 
@@ -38,7 +39,7 @@ struct ReadableAuditTests {
         #expect(added["title"] == FieldChange(field: "title", after: "Dune") && added["copies"]?.after == "2")
         #expect(added["authors"]?.after == "Frank Herbert" && added["publisher"]?.before == nil)
         #expect(history[1].changes == [FieldChange(field: "publisher", before: "Chilton", after: "Harper")])
-        #expect(Catalogues.english.text(.fieldChange(history[1].changes[0])) == "publisher: Chilton → Harper")
+        #expect(Wording.english.text(.fieldChange(history[1].changes[0])) == "publisher: Chilton → Harper")
         #expect(history[1].payload["details"]?.object?["publisher"] == .string("Harper"))
         // A later page still compares with the events before it.
         let second = try await t.library.history.execute(
@@ -58,7 +59,7 @@ struct ReadableAuditTests {
         #expect(opened.payload["tokenDigest"] == .string(Secrets.marker))
         #expect(history[0].actorName == .anonymous)
         #expect(
-            Catalogues.english.text(.actor(.member(name: "Ada Lovelace", email: "ada@example.org"))) == "Ada Lovelace <ada@example.org>")
+            Wording.english.text(.actor(.member(name: "Ada Lovelace", email: "ada@example.org"))) == "Ada Lovelace <ada@example.org>")
         // The member's own actions are hers, by name.
         _ = try await t.library.accounts.logOut.execute(by: ada)
         let closed = try await t.library.history.execute(.member(email: "ada@example.org"), by: .cliOperator).items.last

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Testing
+import Wording
 
 /// Usernames on the real SQLite store: chosen at signup or later, claimed so that one account at a
 /// time has each, a login by username everywhere an email address is accepted, freed on closing.
@@ -37,7 +38,7 @@ struct UsernameUseCaseTests {
         #expect(try await accounts.showMe.execute(by: bob).displayName == "Ada")
         #expect(try await accounts.usernames.availability("Ada") == .taken)
         #expect(try await accounts.usernames.availability("bob") == .free)
-        #expect(try await accounts.usernames.availability("b@b") == .invalid("username: " + Catalogues.english.text(.notAUsername)))
+        #expect(try await accounts.usernames.availability("b@b") == .invalid(FieldError("username", .notAUsername)))
     }
 
     @Test func aChangedOrDroppedUsernameIsFreeForOthersAndNoLongerLogsIn() async throws {

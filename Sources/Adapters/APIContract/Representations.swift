@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Wording
 
 // The application's values as the contract's JSON: one mapping, used by the HTTP API and by the
 // CLI's `--json`, so both print the same names, types and envelopes.
@@ -22,7 +23,7 @@ extension Components.Schemas.Country {
 
 extension Components.Schemas.Book {
     /// A catalogue entry with its counts; an erased last borrower is named as `catalogue` words it.
-    public init(_ entry: CatalogueEntry, in catalogue: any MessageCatalogue = Catalogues.english) {
+    public init(_ entry: CatalogueEntry, in catalogue: any MessageCatalogue = Wording.reader) {
         let d = entry.details
         self.init(
             id: entry.id.description, title: d.title, authors: d.authors, isbn: d.isbn?.isbn13, publisher: d.publisher,
@@ -36,7 +37,7 @@ extension Components.Schemas.Book {
 extension Components.Schemas.Loan {
     /// A loan; `overdue` is judged by the caller at the moment it speaks of; an erased borrower is
     /// named as `catalogue` words it.
-    public init(_ l: LoanSummary, overdue: Bool, in catalogue: any MessageCatalogue = Catalogues.english) {
+    public init(_ l: LoanSummary, overdue: Bool, in catalogue: any MessageCatalogue = Wording.reader) {
         self.init(
             id: l.id.description, bookId: l.book.description, bookTitle: l.bookTitle, borrowerId: l.borrower?.description,
             borrowerName: catalogue.borrower(of: l), lentAt: l.lentAt, dueAt: l.dueAt, renewals: l.renewals, returnedAt: l.returnedAt,

@@ -73,7 +73,7 @@ struct BitBooksSession {
     private func addUser(_ username: String, password: String) async throws -> String {
         switch try await library.accounts.usernames.availability(username) {
         case .taken: return Answer.userExists
-        case .invalid(let reason): return reason
+        case .invalid(let reason): return Wording.english.text(reason)
         case .free:
             guard let problem = PasswordPolicy.problems(password).first else { return Answer.askALibrarian }
             return Wording.english.text(problem)

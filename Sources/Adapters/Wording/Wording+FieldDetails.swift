@@ -56,10 +56,10 @@ extension Wording {
     /// The first 40 characters of a text someone typed, with "…" when there were more.
     private func shortened(_ text: String) -> String { text.prefix(40) + (text.count > 40 ? "…" : "") }
 
-    /// A bound of a range: a whole number as `n` writes it (`3,650`, `3 650`), else with the
-    /// language's decimal mark (`0.5`, `0,5`).
+    /// A bound of a setting's range, as the setting is typed (`3650`, `0.001`) in every language: the
+    /// reader copies it into a setting, which reads neither grouping nor a decimal comma.
     private func decimal(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return n(Int64(value)) }
-        return value.formatted(.number.locale(language.locale).grouping(.automatic))
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
     }
 }

@@ -37,8 +37,8 @@ extension Transaction {
 public enum UsernameAvailability: Equatable, Sendable {
     case free
     case taken
-    /// Not a username; the reason, in English, on one line.
-    case invalid(String)
+    /// Not a username, and why (the adapter words it).
+    case invalid(FieldError)
 }
 
 /// Tells whether a login name is free (the BitBooks protocol's `ADD_USER` answers with it).
@@ -48,7 +48,7 @@ public struct Usernames: Sendable {
     /// Whether `raw` is a username nobody has.
     public func availability(_ raw: String) async throws -> UsernameAvailability {
         let name: Username
-        do { name = try Username(parsing: raw) } catch { return .invalid(Catalogues.english.text(error)) }
+        do { name = try Username(parsing: raw) } catch { return .invalid(error) }
         return try await deps.runner.usernameOwner(name) == nil ? .free : .taken
     }
 }

@@ -1,10 +1,11 @@
 import Domain
 
-// The domain's rejections and field errors carry no words; these descriptions say them in
-// English through the catalogue, so logs and test failures read as a person would.
+// The domain's rejections and field errors carry no words; these descriptions name them as
+// values (`title: tooLong(max: 200)`) for logs and test failures. People read them worded by an
+// adapter's catalogue, in their language.
 
 extension FieldError: CustomStringConvertible {
-    public var description: String { Catalogues.english.text(self) }
+    public var description: String { "\(field): \(problem)" }
 }
 
 extension LoanRejection: CustomStringConvertible {
@@ -24,9 +25,5 @@ extension SearchUnavailable: MessageConvertible {
 }
 
 extension BookRejection: CustomStringConvertible {
-    public var description: String { Catalogues.english.text(BookRefused.message(self, book: nil, title: nil)) }
-}
-
-extension ListenProblem: CustomStringConvertible {
-    public var description: String { Catalogues.english.text(.cannotListen(self)) }
+    public var description: String { "\(BookRefused.message(self, book: nil, title: nil))" }
 }

@@ -1,31 +1,21 @@
 import Domain
 
-/// The words for every `Message`, in one language. English is the one there is; another
-/// language is one more type conforming to this, and `Catalogues.preferred` picks it.
+/// The words for every `Message`, in one language. The domain and the use cases say what happened
+/// as values; an adapter (Wording) words them from its texts in each language the library speaks.
 public protocol MessageCatalogue: Sendable {
     /// The message, said in full.
     func text(_ message: Message) -> String
     /// What is wrong with one field, said to follow the field's name.
     func text(_ problem: FieldProblem) -> String
+    /// One field error: its name and its problem, joined as the language joins them.
+    func text(_ error: FieldError) -> String
     /// What a command did.
     func text(_ confirmation: Confirmation) -> String
 }
 
 extension MessageCatalogue {
-    /// One field error: its name and its problem.
-    public func text(_ error: FieldError) -> String { "\(error.field): \(text(error.problem))" }
     /// An error's message, or nil when it has none a person should read (a fault: logged, not told).
     public func text(of error: any Error) -> String? { (error as? any MessageConvertible).map { text($0.message) } }
-}
-
-/// The catalogues there are, and which one a reader gets.
-public enum Catalogues {
-    /// English.
-    public static let english: any MessageCatalogue = English()
-
-    /// The catalogue for a reader who prefers `languages` (language tags, most preferred first, as
-    /// an `Accept-Language` header or `LANG` says them); English until another language is added.
-    public static func preferred(_ languages: [String] = []) -> any MessageCatalogue { english }
 }
 
 /// An error a person may read: the message that says it, in any catalogue.
@@ -35,6 +25,7 @@ public protocol MessageConvertible: Error, CustomStringConvertible {
 }
 
 extension MessageConvertible {
-    /// The English text, so logs and `print` read as a person would.
-    public var description: String { Catalogues.english.text(message) }
+    /// The message as a value (`noCopyAvailable(…)`), for logs and test failures: words are the
+    /// adapters' to choose, in the reader's language.
+    public var description: String { "\(message)" }
 }

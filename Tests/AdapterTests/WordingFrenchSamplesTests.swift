@@ -4,10 +4,8 @@ import Foundation
 import Testing
 import Wording
 
-/// While Application's `English` is still there, the Wording target's English says every message
-/// it said (dates, big numbers and lists of several books aside, which are now written for
-/// people). Delete this file with `English`.
-@Suite struct WordingMatchesOldEnglishTests {
+/// Every sample message has French words, no key showing through.
+@Suite struct WordingFrenchSamplesTests {
     static let hobbit = BookName(BookID(UUID()), title: "The Hobbit")
     static let ada = MemberName(displayName: "Ada", email: "ada@example.org")
 
@@ -77,19 +75,6 @@ import Wording
             .bodyIncomplete, .bodyTooLarge(max: 512), .bodyTooSlow(seconds: 10), .bodyTooSlow(seconds: 1), .duplicateKey("title"),
             .contractMissing, .noSuchPage, .notAForm, .formTooLarge(max: 65536), .staleForm,
         ].map(Message.request)
-
-    @Test func everySampleSaysWhatEnglishSaid() {
-        for message in Self.samples {
-            if case .backup(.doesNotVerify) = message {
-                // English names the finding's values only: its words are the Wording target's.
-                #expect(
-                    Wording.english.text(message)
-                        == "b does not verify, so nothing was restored: hash chain: the chain breaks at position 4")
-                continue
-            }
-            #expect(Wording.english.text(message) == English().text(message), "\(message)")
-        }
-    }
 
     @Test func frenchSaysEverySampleInFrench() {
         for message in Self.samples {
