@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import Synchronization
 import Wording
 
 /// Dates in tables as a reader of the run's language writes them (`December 7, 2026`,
@@ -10,12 +9,12 @@ import Wording
 enum TableDates {
     /// `December 7, 2026` or `7 décembre 2026`.
     static func day(_ date: Date, in zone: TimeZone = .current, language: Language = Speaking.language) -> String {
-        format(date, language == .french ? "d MMMM yyyy" : "MMMM d, yyyy", zone, language)
+        Formats(language, zone: zone).day(date)
     }
 
     /// `December 7, 2026 14:05` or `7 décembre 2026 14:05`.
     static func minute(_ date: Date, in zone: TimeZone = .current, language: Language = Speaking.language) -> String {
-        format(date, language == .french ? "d MMMM yyyy HH:mm" : "MMMM d, yyyy HH:mm", zone, language)
+        Formats(language, zone: zone).minute(date)
     }
 
     /// An ISO 8601 UTC text as the log stores it (`2026-12-07T14:05:09.123Z`), as `minute` writes it;
@@ -26,24 +25,4 @@ enum TableDates {
     }
 
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
-    private static let formatters = Mutex<[String: DateFormatter]>([:])
-
-    /// `DateFormatter` is not `Sendable`: each pattern's formatter is made once and used under the lock.
-    private static func format(_ date: Date, _ pattern: String, _ zone: TimeZone, _ language: Language) -> String {
-        formatters.withLock { formatters in
-            let key = "\(language.rawValue) \(zone.identifier) \(pattern)"
-            let formatter =
-                formatters[key]
-                ?? {
-                    let formatter = DateFormatter()
-                    formatter.locale = language.locale
-                    formatter.timeZone = zone
-                    formatter.dateFormat = pattern
-                    formatters[key] = formatter
-                    return formatter
-                }()
-            return formatter.string(from: date)
-        }
-    }
 }
