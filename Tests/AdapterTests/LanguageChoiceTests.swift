@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Testing
 import Wording
 
@@ -41,5 +42,31 @@ import Wording
         #expect(Language(tag: "fr_FR.UTF-8") == .french)
         #expect(Language(tag: "french") == nil)
         #expect(Language(tag: "") == nil)
+    }
+}
+
+/// Dates and counts as each language writes them.
+@Suite struct FormatsTests {
+    static let firstOfDecember = Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
+    static let twentySecond = Date(timeIntervalSince1970: 1_795_357_500)  // 2026-11-22T14:25:00Z
+
+    @Test func daysAndMomentsInEachLanguage() {
+        #expect(Formats(.english).day(Self.twentySecond) == "November 22, 2026")
+        #expect(Formats(.french).day(Self.twentySecond) == "22 novembre 2026")
+        #expect(Formats(.french).day(Self.firstOfDecember) == "1er décembre 2026")
+        #expect(Formats(.english).day(Self.firstOfDecember) == "December 1, 2026")
+        #expect(Formats(.french).moment(Self.twentySecond) == "22 novembre 2026 à 14:25 UTC")
+        #expect(Formats(.english).moment(Self.twentySecond) == "November 22, 2026 at 14:25 UTC")
+    }
+
+    @Test func theFirstIsTheFirstInTheReadersZone() throws {
+        // 1 December 00:00 UTC is still 30 November in Montréal.
+        let montreal = try #require(TimeZone(identifier: "America/Montreal"))
+        #expect(Formats(.french, zone: montreal).minute(Self.firstOfDecember) == "30 novembre 2026 19:00")
+    }
+
+    @Test func countsAreGroupedForTheLanguage() {
+        #expect(Formats(.english).number(1234) == "1,234")
+        #expect(Formats(.french).number(1234) == "1\u{202F}234")
     }
 }

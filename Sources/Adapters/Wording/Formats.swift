@@ -21,15 +21,24 @@ public struct Formats: Sendable {
         Int64(value).formatted(.number.locale(language.locale).grouping(.automatic))
     }
 
-    /// A day: `November 22, 2026` or `22 novembre 2026`.
-    public func day(_ date: Date) -> String { format(date, language == .french ? "d MMMM yyyy" : "MMMM d, yyyy") }
+    /// A day: `November 22, 2026` or `22 novembre 2026` (`1er décembre 2026`).
+    public func day(_ date: Date) -> String { format(date, language == .french ? "\(frenchDay(date)) MMMM yyyy" : "MMMM d, yyyy") }
 
     /// A day and time to the minute, the zone not said: `November 22, 2026 14:05` or `22 novembre 2026 14:05`.
-    public func minute(_ date: Date) -> String { format(date, language == .french ? "d MMMM yyyy HH:mm" : "MMMM d, yyyy HH:mm") }
+    public func minute(_ date: Date) -> String {
+        format(date, language == .french ? "\(frenchDay(date)) MMMM yyyy HH:mm" : "MMMM d, yyyy HH:mm")
+    }
 
     /// A day and time to the minute: `November 22, 2026 at 14:05 UTC` or `22 novembre 2026 à 14:05 UTC`.
     public func moment(_ date: Date) -> String {
-        format(date, language == .french ? "d MMMM yyyy 'à' HH:mm 'UTC'" : "MMMM d, yyyy 'at' HH:mm 'UTC'")
+        format(date, language == .french ? "\(frenchDay(date)) MMMM yyyy 'à' HH:mm 'UTC'" : "MMMM d, yyyy 'at' HH:mm 'UTC'")
+    }
+
+    /// French writes the first of a month as an ordinal (`1er`), the other days as numbers.
+    private func frenchDay(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.component(.day, from: date) == 1 ? "d'er'" : "d"
     }
 
     private static let formatters = Mutex<[String: DateFormatter]>([:])
