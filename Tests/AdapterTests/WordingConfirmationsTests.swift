@@ -95,7 +95,7 @@ import Wording
         #expect(Self.french.text(.roleChanged(email: "ada@example.org", to: .member)) == "ada@example.org est maintenant membre.")
         #expect(
             Self.french.text(.confirmClosing(name: "Ada", email: "ada@example.org"))
-                == "Fermer le compte Ada (ada@example.org) et effacer définitivement ses données personnelles\(Self.nb)? Tapez yes pour confirmer\(Self.nb): "
+                == "Fermer le compte Ada (ada@example.org) et effacer définitivement ses données personnelles\(Self.nb)? Tapez oui pour confirmer\(Self.nb): "
         )
         #expect(
             Self.french.text(.bookAdded(Self.dune)) == "Ajouté au catalogue\(Self.nb): «\(Self.nb)Dune\(Self.nb)» (id \(Self.dune.id)).")
