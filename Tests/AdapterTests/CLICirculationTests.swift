@@ -9,6 +9,13 @@ struct CLICirculationTests {
 
     func json(_ result: CLIResult) throws -> Any { try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) }
 
+    @Test func noLoansAtAllIsSaidOnce() throws {
+        let none = try run("loan", "list")
+        #expect(none.status == 0 && none.stdout == "No loans.\n", "\(none.stdout)")
+        let past = try run("loan", "list", "--offset", "40")
+        #expect(past.stdout == "No loans.\n", "\(past.stdout)")
+    }
+
     @Test func borrowListRenewReturnAndNoticesAcrossProcesses() throws {
         let book = try #require(
             (try json(try run("--json", "book", "add", "--title", "Dune", "--author", "F")) as? [String: Any])?["id"] as? String)

@@ -103,6 +103,8 @@ struct LoanCommand: AsyncParsableCommand {
                 }
             }
             if global.json { return try printJSON(Components.Schemas.LoanPage(page, overdue: list.isOverdue)) }
+            // No loans at all is said once; a page past the end says how many there are.
+            guard !page.items.isEmpty else { return print(page.total == 0 ? say(.nothingListed(.loans)) : page.footer) }
             printLoans(page.items, list)
             print(page.footer)
         }
