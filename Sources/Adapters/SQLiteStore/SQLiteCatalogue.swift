@@ -8,11 +8,20 @@ public struct SQLiteCatalogue: Catalogue {
     let pool: DatabasePool
 
     /// A book's row with its active holds and the copies kept for members, counted from the holds
-    /// read model (`holds_by_book` serves both counts).
+    /// read model (`holds_by_book` serves both counts). Read by position (`Column`), in this order:
+    /// a lookup by name lower-cases the name for every column of every row (bench/PROFILE.md).
     private static let columns = """
-        *, (SELECT COUNT(*) FROM holds h WHERE h.book_id = catalogue_books.id AND h.status IN ('waiting', 'ready')) AS hold_count,
+        id, title, authors, isbn, publisher, categories, cover_url, description, copies, on_loan, added_at, updated_at,
+        last_checkout_name, last_checkout_at,
+        (SELECT COUNT(*) FROM holds h WHERE h.book_id = catalogue_books.id AND h.status IN ('waiting', 'ready')) AS hold_count,
         (SELECT COUNT(*) FROM holds h WHERE h.book_id = catalogue_books.id AND h.status = 'ready') AS set_aside
         """
+
+    /// The positions of `columns`.
+    private enum Column: Int {
+        case id, title, authors, isbn, publisher, categories, coverURL, description, copies, onLoan, addedAt, updatedAt
+        case lastCheckoutName, lastCheckoutAt, holdCount, setAside
+    }
 
     /// A copy is on the shelf for anyone: not lent, not kept for a member who waited.
     private static let onTheShelf = """
@@ -27,19 +36,20 @@ public struct SQLiteCatalogue: Catalogue {
             if query.availableOnly { conditions.append(Self.onTheShelf) }
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let arguments: StatementArguments = ["match": match, "limit": page.limit, "offset": page.offset]
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM catalogue_books \(filter)", arguments: arguments) ?? 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT \(Self.columns) FROM catalogue_books \(filter) ORDER BY \(Self.order(query.sort)) LIMIT :limit OFFSET :offset",
-                arguments: arguments)
+            // Cached statements: a handful of filters and orders, each compiled once per connection.
+            let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM catalogue_books \(filter)")
+            let total = try Int.fetchOne(count, arguments: arguments) ?? 0
+            let select = try db.cachedStatement(
+                sql: "SELECT \(Self.columns) FROM catalogue_books \(filter) ORDER BY \(Self.order(query.sort)) LIMIT :limit OFFSET :offset")
+            let rows = try Row.fetchAll(select, arguments: arguments)
             return Page(items: try rows.map(Self.entry), total: total, of: page)
         }
     }
 
     public func entry(_ id: BookID) async throws -> CatalogueEntry? {
         try pool.readHere { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM catalogue_books WHERE id = ?", arguments: [id.description]).map(
-                Self.entry)
+            let select = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM catalogue_books WHERE id = ?")
+            return try Row.fetchOne(select, arguments: [id.description]).map(Self.entry)
         }
     }
 
@@ -73,17 +83,19 @@ public struct SQLiteCatalogue: Catalogue {
     }
 
     private static func entry(_ row: Row) throws -> CatalogueEntry {
+        func at<Value: DatabaseValueConvertible>(_ column: Column) -> Value { row[column.rawValue] }
+        func optional<Value: DatabaseValueConvertible>(_ column: Column) -> Value? { row[column.rawValue] }
         let details = BookDetails(
-            title: row["title"], authors: try strings(row["authors"]),
-            isbn: try (row["isbn"] as String?).map { try ISBN(parsing: $0) }, publisher: row["publisher"],
-            categories: try strings(row["categories"]), coverURL: row["cover_url"], description: row["description"])
-        guard let id = BookID(row["id"] as String) else { throw DatabaseError(message: "bad book id in catalogue") }
+            title: at(.title), authors: try strings(at(.authors)),
+            isbn: try (optional(.isbn) as String?).map { try ISBN(parsing: $0) }, publisher: optional(.publisher),
+            categories: try strings(at(.categories)), coverURL: optional(.coverURL), description: optional(.description))
+        guard let id = BookID(at(.id) as String) else { throw DatabaseError(message: "bad book id in catalogue") }
         return CatalogueEntry(
-            id: id, details: details, copies: row["copies"], onLoan: row["on_loan"],
-            addedAt: try Timestamp.parse(row["added_at"]), updatedAt: try Timestamp.parse(row["updated_at"]),
-            lastCheckout: try (row["last_checkout_name"] as String?).map {
-                CatalogueEntry.Checkout(name: $0, at: try Timestamp.parse(row["last_checkout_at"]))
-            }, holdCount: row["hold_count"], setAside: row["set_aside"])
+            id: id, details: details, copies: at(.copies), onLoan: at(.onLoan),
+            addedAt: try Timestamp.parse(at(.addedAt)), updatedAt: try Timestamp.parse(at(.updatedAt)),
+            lastCheckout: try (optional(.lastCheckoutName) as String?).map {
+                CatalogueEntry.Checkout(name: $0, at: try Timestamp.parse(at(.lastCheckoutAt)))
+            }, holdCount: at(.holdCount), setAside: at(.setAside))
     }
 
     private static let decoder = JSONDecoder()
