@@ -23,6 +23,12 @@ import Wording
         #expect(Language.negotiate(acceptLanguage: header) == expected)
     }
 
+    @Test func noHeaderOrNoLanguageSpokenIsEnglish() {
+        #expect(Language.reading(acceptLanguage: nil) == .english)
+        #expect(Language.reading(acceptLanguage: "de-DE") == .english)
+        #expect(Language.reading(acceptLanguage: "de-DE, fr;q=0.3") == .french)
+    }
+
     @Test func aHugeHeaderIsReadOnlyInPart() {
         let header = String(repeating: "de;q=0.9,", count: 100_000) + "fr"
         #expect(Language.negotiate(acceptLanguage: header) == nil)

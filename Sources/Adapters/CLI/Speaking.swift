@@ -51,7 +51,7 @@ func t(_ key: String, _ arguments: String...) -> String { Speaking.texts.text(ke
 
 /// The text for `key` in the plural form `count` takes (`key.one` or `key.other`).
 func t(_ key: String, count: Int, _ arguments: String...) -> String {
-    Speaking.texts.text("\(key).\(Speaking.language.plural(count))", in: Speaking.language, arguments)
+    Speaking.texts.text(key, count: count, in: Speaking.language, arguments)
 }
 
 /// A count as the run's language writes it (`1,234`, `1 234`).

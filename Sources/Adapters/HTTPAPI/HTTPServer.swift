@@ -61,7 +61,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     let requests: RequestProblems
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let language = request.headers[.acceptLanguage].flatMap(Language.negotiate(acceptLanguage:)) ?? .standard
+        let language = Language.reading(acceptLanguage: request.headers[.acceptLanguage])
         return try await Reader.$language.withValue(language) { try await answer(request, context: context, next: next) }
     }
 

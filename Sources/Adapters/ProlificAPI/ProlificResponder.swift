@@ -11,7 +11,7 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
     let settings: ProlificSettings
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        let language = request.headers[.acceptLanguage].flatMap(Language.negotiate(acceptLanguage:)) ?? .standard
+        let language = Language.reading(acceptLanguage: request.headers[.acceptLanguage])
         return try await Reader.$language.withValue(language) { try await answer(request) }
     }
 

@@ -32,6 +32,12 @@ extension Language {
         return best?.language
     }
 
+    /// The language of a reader whose `Accept-Language` header is `header`: the one it prefers
+    /// among those the library speaks, else English (no header, or none it speaks).
+    public static func reading(acceptLanguage header: String?) -> Language {
+        header.flatMap(negotiate(acceptLanguage:)) ?? .standard
+    }
+
     /// The `q` of one parameter (`q=0.8`), or nil when it is another parameter or unreadable.
     private static func quality(_ parameter: Substring) -> Double? {
         let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -28,6 +28,12 @@ public struct Texts: Sendable {
         Placeholders.fill(template(key, in: language), with: arguments)
     }
 
+    /// The text for `key` in the plural form `count` takes in `language`: the key's `.one` or
+    /// `.other` variant (French says 0 and 1 in the singular).
+    public func text(_ key: String, count: Int, in language: Language, _ arguments: [String]) -> String {
+        text("\(key).\(language.plural(count))", in: language, arguments)
+    }
+
     /// The raw text for `key` in `language` (English when the language lacks it).
     public func template(_ key: String, in language: Language) -> String {
         if let text = lookup(key, in: language) { return text }

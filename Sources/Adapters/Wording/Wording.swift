@@ -25,7 +25,7 @@ public struct Wording: MessageCatalogue {
 
     /// The text for `key` in the plural form `count` takes (`key.one` or `key.other`).
     func t(_ key: String, count: Int, _ arguments: String...) -> String {
-        Self.texts.text("\(key).\(language.plural(count))", in: language, arguments)
+        Self.texts.text(key, count: count, in: language, arguments)
     }
 
     /// Numbers and dates as this language writes them.

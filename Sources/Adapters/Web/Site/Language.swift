@@ -10,5 +10,5 @@ func t(_ key: String, _ arguments: String...) -> String { pageTexts.text(key, in
 
 /// The page text `key` in the plural form `count` takes in the reader's language (`key.one`, `key.other`).
 func t(_ key: String, count: Int, _ arguments: String...) -> String {
-    pageTexts.text("\(key).\(Reader.language.plural(count))", in: Reader.language, arguments)
+    pageTexts.text(key, count: count, in: Reader.language, arguments)
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Hummingbird
+import Wording
 
 /// Which language a page is in: the one chosen with the header's switcher (remembered in a
 /// cookie), else the account's saved preference, else the browser's `Accept-Language`, else English.
@@ -14,7 +15,7 @@ enum LanguageChoice {
     static func language(cookie: String?, account: Language?, acceptLanguage: String?) -> Language {
         if let chosen = cookie.flatMap(Language.init(rawValue:)) { return chosen }
         if let account { return account }
-        return acceptLanguage.flatMap(Language.negotiate(acceptLanguage:)) ?? .standard
+        return Language.reading(acceptLanguage: acceptLanguage)
     }
 
     /// The switcher's answer: remembers the language asked for and goes back to the page it was
