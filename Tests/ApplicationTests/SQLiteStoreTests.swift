@@ -157,4 +157,25 @@ struct SQLiteStoreTests {
         #expect(try await store.read("second").isEmpty)
         #expect(try await store.readAll(after: 0, limit: 10).map(\.position) == [1])
     }
+
+    @Test func anAppendFailingMidWayInABusyBatchFailsAloneAndTheBatchIsWrittenAgain() async throws {
+        let store = try SQLiteUnderTest(durability: .off)
+        try await store.append([StreamAppend("first", expected: .noStream, events: [pending(7)])])
+        // Forty appends at once, so they share batches; one writes an event and then fails on its second (the same book again).
+        let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+            for n in 0..<40 {
+                group.addTask {
+                    let events = n == 20 ? [pending(100), pending(7)] : [pending(200 + n)]
+                    let done = (try? await store.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: events)])) != nil
+                    return (n, done)
+                }
+            }
+            return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes.filter { !$0.value }.map(\.key) == [20])
+        #expect(try await store.read("s-20").isEmpty)
+        let log = try await store.readAll(after: 0, limit: 100)
+        #expect(log.map(\.position) == Array(1...40))
+        #expect(Set(log.map(\.stream.rawValue)) == Set(["first"] + (0..<40).filter { $0 != 20 }.map { "s-\($0)" }))
+    }
 }

@@ -78,3 +78,38 @@ struct SortKeysTests {
             titles.sorted { (title($0), $0) < (title($1), $1) } == ["A Game of Thrones", "The Hobbit", "the hobbit", "Hobbit Wars", "Zen"])
     }
 }
+
+/// The ASCII fast path of `collationKey` against Foundation's folding (the path any other text takes).
+@Suite("Sort keys: ASCII fast path")
+struct SortKeysASCIITests {
+    /// A deterministic mix of every ASCII byte, white space and letters of both cases.
+    static let samples: [String] = {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let alphabet = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) } + [" ", " ", "\t", "\r\n", "A", "z", "Q"]
+        return (0..<2_000).map { _ in (0..<Int(next() % 12)).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }.joined() }
+    }()
+
+    @Test func asciiTextFoldsAsFoundationFoldsIt() {
+        for text in Self.samples {
+            // A leading "É" sends the text through Foundation; it folds to "e" and changes nothing after it.
+            let key = SortKeys.collationKey(text)
+            let expected = key.isEmpty ? "e" : (text.first?.isWhitespace == true ? "e " : "e") + key
+            #expect(SortKeys.collationKey("É" + text) == expected, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func spacesCollapseAndCaseFolds() {
+        #expect(SortKeys.collationKey("  The\t\tHOBBIT \r\n") == "the hobbit")
+        #expect(SortKeys.collationKey("") == "")
+        #expect(SortKeys.collationKey(" \n ") == "")
+    }
+
+    @Test func anApostropheCountsAloneNotUnderAnAccent() {
+        #expect(SortKeys.titleSort("l’ÉCUME") == "ÉCUME")
+        #expect(SortKeys.titleSort("L\u{2019}\u{301}Été") == "L\u{2019}\u{301}Été")
+    }
+}

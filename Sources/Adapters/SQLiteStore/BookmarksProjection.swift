@@ -23,7 +23,7 @@ struct BookmarksProjection: SQLiteProjection {
                     """,
                 arguments: [
                     e.member.description, e.key, e.book?.description, s.title, CatalogueProjection.sortKey(s.title),
-                    CatalogueProjection.jsonArray(s.authors), s.firstPublishYear, s.coverID, s.ratingAverage,
+                    JSONStringArray.encode(s.authors), s.firstPublishYear, s.coverID, s.ratingAverage,
                     Timestamp.format(recorded.metadata.recordedAt), recorded.position,
                 ])
         case .bookmark(.removed(let e)):
@@ -54,7 +54,7 @@ public struct SQLiteBookmarks: BookmarkShelf {
                 let coverID: Int? = row["cover_id"]
                 let work = WorkResult(
                     workKey: key, title: row["title"],
-                    authors: try JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8)),
+                    authors: try JSONStringArray.decode(row["authors"]),
                     firstPublishYear: row["first_publish_year"], editionCount: nil, isbns: [], coverID: coverID,
                     ratingAverage: row["rating_average"], ratingCount: nil, readingLogCount: nil,
                     covers: coverID.map { CoverURLs.openLibrary(base: covers, path: "id/\($0)") })

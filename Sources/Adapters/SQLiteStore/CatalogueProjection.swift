@@ -102,8 +102,9 @@ struct CatalogueProjection: SQLiteProjection {
     static func detailColumns(_ d: BookDetails) -> [(any DatabaseValueConvertible)?] {
         let filing = Filing(title: d.title, authors: d.authors)
         return [
-            d.title, filing.titleSort, filing.titleKey, jsonArray(d.authors), filing.authorSort, filing.authorKey, d.isbn?.isbn13,
-            d.publisher, jsonArray(d.categories), d.coverURL, d.description,
+            d.title, filing.titleSort, filing.titleKey, JSONStringArray.encode(d.authors), filing.authorSort, filing.authorKey,
+            d.isbn?.isbn13,
+            d.publisher, JSONStringArray.encode(d.categories), d.coverURL, d.description,
         ]
     }
 
@@ -139,7 +140,7 @@ struct CatalogueProjection: SQLiteProjection {
     static func refile(_ db: Database) throws {
         for row in try Row.fetchAll(db, sql: "SELECT seq, title, authors FROM catalogue_books") {
             let filing = Filing(
-                title: row["title"], authors: try JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8)))
+                title: row["title"], authors: try JSONStringArray.decode(row["authors"]))
             try db.execute(
                 sql: "UPDATE catalogue_books SET title_sort = ?, title_key = ?, author_sort = ?, author_key = ? WHERE seq = ?",
                 arguments: [filing.titleSort, filing.titleKey, filing.authorSort, filing.authorKey, row["seq"] as Int64])
@@ -149,9 +150,5 @@ struct CatalogueProjection: SQLiteProjection {
     /// Case- and accent-insensitive ordering key (bookmarks' titles).
     static func sortKey(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
-
-    static func jsonArray(_ values: [String]) -> String {
-        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
     }
 }

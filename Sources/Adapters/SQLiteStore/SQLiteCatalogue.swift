@@ -98,10 +98,8 @@ public struct SQLiteCatalogue: Catalogue {
             }, holdCount: at(.holdCount), setAside: at(.setAside))
     }
 
-    private static let decoder = JSONDecoder()
-
     private static func strings(_ json: String) throws -> [String] {
-        try decoder.decode([String].self, from: Data(json.utf8))
+        try JSONStringArray.decode(json)
     }
 }
 

@@ -3,8 +3,8 @@ import GRDB
 import Synchronization
 
 /// The event store on SQLite. Concurrent appends are group-committed: one writer takes every
-/// append waiting, writes them in one transaction (one fsync), each in its own savepoint so a
-/// conflicting append fails alone, and the inline projections update in the same transaction.
+/// append waiting and writes them in one transaction (one fsync), a conflicting or failing append
+/// failing alone, and the inline projections update in the same transaction.
 public final class SQLiteEventStore: EventStore, Sendable {
     private struct Job: Sendable {
         let appends: [(StreamName, ExpectedVersion, [EncodedEvent])]
@@ -94,24 +94,21 @@ public final class SQLiteEventStore: EventStore, Sendable {
         }
     }
 
-    /// One transaction (one fsync) for the batch, one savepoint per append; answers every append.
+    /// One transaction (one fsync) for the batch; answers every append. An append whose expected
+    /// version is not met fails alone, before it writes anything. Appends are written without a
+    /// savepoint each: a savepoint makes SQLite's full-text index flush a segment, a dozen pages
+    /// per event. If an append fails once it has begun writing, the batch is rolled back and
+    /// written again with one savepoint per append, so that append fails alone.
     private static func commit(
         _ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames, _ cipher: any PersonalCipher,
         _ db: Database
     ) {
         do {
-            var results: [Result<Int64, any Error>] = []
-            try db.inTransaction(.immediate) {
-                // The chain's tip is read once per batch and carried from append to append.
-                var tip = try HashChain.tip(db)
-                results = batch.map { job in
-                    Result { () throws -> Int64 in
-                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, names, cipher, after: tip, db) }
-                        return tip.position
-                    }
-                }
-                try projections.markCaughtUp(db)
-                return .commit
+            let results: [Result<Int64, any Error>]
+            do {
+                results = try commit(batch, savepoints: false, projections, chain, names, cipher, db)
+            } catch {
+                results = try commit(batch, savepoints: true, projections, chain, names, cipher, db)
             }
             // An erasure leaves no copy of the deleted key's page in the WAL: checkpoint it all into the
             // file and truncate it (best effort: a reader still on an older snapshot keeps it for now).
@@ -123,6 +120,39 @@ public final class SQLiteEventStore: EventStore, Sendable {
         } catch {
             for job in batch { job.continuation.resume(throwing: error) }
         }
+    }
+
+    /// Writes the batch in one transaction. Without savepoints, an append that fails after it
+    /// began writing throws out of the transaction (which rolls back); with them, it fails alone.
+    private static func commit(
+        _ batch: [Job], savepoints: Bool, _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames,
+        _ cipher: any PersonalCipher, _ db: Database
+    ) throws -> [Result<Int64, any Error>] {
+        var results: [Result<Int64, any Error>] = []
+        try db.inTransaction(.immediate) {
+            // The chain's tip is read once per batch and carried from append to append.
+            var tip = try HashChain.tip(db)
+            results = []
+            results.reserveCapacity(batch.count)
+            for job in batch {
+                do {
+                    if savepoints {
+                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, names, cipher, after: tip, db) }
+                    } else {
+                        tip = try write(job.appends, projections, chain, names, cipher, after: tip, db)
+                    }
+                    results.append(.success(tip.position))
+                } catch let conflict as AppendConflict {
+                    results.append(.failure(conflict))  // thrown before the append wrote anything
+                } catch {
+                    guard savepoints else { throw error }
+                    results.append(.failure(error))
+                }
+            }
+            try projections.markCaughtUp(db)
+            return .commit
+        }
+        return results
     }
 
     /// Runs `body` in a savepoint, undone if it throws (its statements compiled once, not per append).

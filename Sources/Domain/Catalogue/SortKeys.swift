@@ -24,8 +24,16 @@ public enum SortKeys {
     /// The title as it is filed: without a leading article and leading punctuation.
     public static func titleSort(_ title: String) -> String {
         let text = trimmedLeadingPunctuation(title)
+        // The title's first one, two and three characters, lower case, a typographic apostrophe read as "'".
+        var heads: [Int: String] = [:]
         for article in leadingArticles {
-            let head = text.prefix(article.count).lowercased().replacingOccurrences(of: "’", with: "'")
+            let head =
+                heads[article.count]
+                ?? {
+                    let head = apostrophesStraightened(text.prefix(article.count).lowercased())
+                    heads[article.count] = head
+                    return head
+                }()
             guard head == article else { continue }
             let rest = text.dropFirst(article.count)
             guard article.hasSuffix("'") || rest.first?.isWhitespace == true else { continue }
@@ -63,6 +71,7 @@ public enum SortKeys {
     /// The key a filed text sorts by: case, accents, width and letters like "æ" folded, spaces
     /// collapsed, so "Émile" files with "Emile" and "the" with "The". Compared as bytes.
     public static func collationKey(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiCollationKey(text) }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var key = ""
         key.reserveCapacity(folded.utf8.count)
@@ -76,6 +85,32 @@ public enum SortKeys {
             }
         }
         return key.last == " " ? String(key.dropLast()) : key
+    }
+
+    /// `collationKey` of a text in ASCII, byte by byte: what Foundation's folding does to ASCII is
+    /// lower-casing A–Z, and Unicode's white space in ASCII is the space and U+0009–U+000D. Most
+    /// titles and names are ASCII, and the folding costs a third of an added book's projection.
+    private static func asciiCollationKey(_ text: String) -> String {
+        var key: [UInt8] = []
+        key.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x20, 0x09...0x0D:
+                if !key.isEmpty && key.last != 0x20 { key.append(0x20) }
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): key.append(byte + 0x20)
+            default: key.append(byte)
+            }
+        }
+        if key.last == 0x20 { key.removeLast() }
+        return String(decoding: key, as: UTF8.self)
+    }
+
+    /// The text with every U+2019 (’) made an apostrophe ('), scalar by scalar.
+    private static func apostrophesStraightened(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\u{2019}") else { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.map { $0 == "\u{2019}" ? "'" : $0 })
+        return String(scalars)
     }
 
     /// "J. R. R. Tolkien" → "Tolkien, J. R. R."; a capitalised particle stays with the surname
