@@ -54,3 +54,14 @@ struct WalkInTests {
         #expect(after.unrecorded.isEmpty && after.active.count == 3)
     }
 }
+
+/// The ASCII fast path of `WalkInName.key` against the composing and folding every other name takes.
+@Suite("Walk-in names: ASCII fast path")
+struct WalkInNameASCIITests {
+    @Test func asciiNamesKeyAsFoundationKeysThem() {
+        for name in SortKeysASCIITests.samples {
+            // A leading "É" sends the name through Foundation; it folds to "é" and changes nothing after it.
+            #expect(WalkInName.key("É" + name) == "é" + WalkInName.key(name), "\(name.debugDescription)")
+        }
+    }
+}

@@ -76,11 +76,12 @@ enum EventRows {
         ).map { try recorded($0, keys) }
     }
 
-    /// The event in a row, its personal data opened with `keys` (erased without them); an
-    /// `UnreadableEvent` naming its position when a column cannot be read back.
+    /// The event in a row whose first columns are `columns`, in that order (read by position:
+    /// GRDB's lookup by name lower-cases every name of every row), its personal data opened with
+    /// `keys` (erased without them); an `UnreadableEvent` naming its position when a column cannot be read back.
     static func recorded(_ row: Row, _ keys: PersonalKeys.Reader) throws -> RecordedEvent {
-        let position: Int64 = row["position"]
-        let type: String = row["event_type"]
+        let position: Int64 = row[0]
+        let type: String = row[3]
         func read<T>(_ part: AuditFinding.EventPart, _ body: () throws -> T) throws -> T {
             do { return try body() } catch is EventCodec.UnknownEventType {
                 throw UnreadableEvent(position: position, type: type, part: .unknownType)
@@ -89,14 +90,14 @@ enum EventRows {
             }
         }
         let metadata = EventMetadata(
-            eventID: try read(.eventID) { try uuid(row["event_id"]) },
-            recordedAt: try read(.time) { try Timestamp.parse(row["recorded_at"]) },
-            actor: row["actor"],
-            correlationID: try read(.correlationID) { try uuid(row["correlation_id"]) },
-            causationID: try read(.causationID) { try (row["causation_id"] as String?).map(uuid) })
+            eventID: try read(.eventID) { try uuid(row[5]) },
+            recordedAt: try read(.time) { try Timestamp.parse(row[6]) },
+            actor: row[7],
+            correlationID: try read(.correlationID) { try uuid(row[8]) },
+            causationID: try read(.causationID) { try (row[9] as String?).map(uuid) })
         return RecordedEvent(
-            position: position, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
-            event: try read(.payload) { try EventCodec.decode(type: type, payload: row["payload"], cipher: keys.cipher, keys: keys.key) },
+            position: position, stream: StreamName(row[1] as String), version: row[2],
+            event: try read(.payload) { try EventCodec.decode(type: type, payload: row[4], cipher: keys.cipher, keys: keys.key) },
             metadata: metadata)
     }
 

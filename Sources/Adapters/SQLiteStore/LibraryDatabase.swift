@@ -62,7 +62,7 @@ public final class LibraryDatabase: Sendable {
                 AppKeysProjection(), CatalogueNumbersProjection(),
             ],
             cipher: cipher)
-        try pool.write { [projections] db in try projections.catchUp(db) }
+        try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
         eventStore = SQLiteEventStore(
             pool: pool, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret, cipher: cipher), cipher: cipher)
         catalogue = SQLiteCatalogue(pool: pool)
@@ -102,6 +102,14 @@ extension LibraryDatabase: ReadModelRebuilder {
     /// Rebuilds inside one write transaction: appends wait meanwhile (none is lost) and readers
     /// see the old read models until the new ones commit at once.
     public func rebuild(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
-        try await pool.write { [projections] db in try projections.rebuild(db, progress: progress) }
+        try await pool.write { [projections, pool, cipher = projections.cipher] db in
+            try projections.rebuild(db, reader: Self.logReader(pool, cipher), progress: progress)
+        }
+    }
+
+    /// Reads the log on one of the pool's readers, beside the writer that applies it: the events
+    /// are committed, and a rebuild or catch-up writes only the read models.
+    static func logReader(_ pool: DatabasePool, _ cipher: any PersonalCipher) -> Projections.LogReader {
+        { after, limit in try pool.read { db in try EventRows.after(after, limit: limit, cipher, db) } }
     }
 }

@@ -83,7 +83,7 @@ extension LibraryDatabase: LogVerifier {
         }
         let keys = PersonalKeys.Reader(db, cipher: cipher)
         var personal = PersonalDataCount(streams: PersonalKeys.ErasedStreams(db, names: names))
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM main.events ORDER BY position")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(EventRows.columns), hash FROM main.events ORDER BY position")
         while let row = try rows.next() {
             let fields = HashChain.Fields(row)
             if gap == nil, fields.position != expectedPosition {

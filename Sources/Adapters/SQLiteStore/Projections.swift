@@ -1,4 +1,5 @@
 import Application
+import Foundation
 import GRDB
 
 /// A fold of events into read-model tables.
@@ -44,19 +45,29 @@ struct Projections: Sendable {
 
     /// Brings every projection from its stored position to the head of the log, reading each
     /// event once for all of them. At start-up this reads nothing when projections are current:
-    /// the log is not replayed.
-    func catchUp(_ db: Database, batch: Int = 10_000, progress: (Int64, Int64) -> Void = { _, _ in }) throws {
+    /// the log is not replayed. With a `reader` (another connection), the next batch of the log is
+    /// read and decoded on another thread while this one is applied.
+    func catchUp(
+        _ db: Database, batch: Int = 10_000, reader: LogReader? = nil, progress: (Int64, Int64) -> Void = { _, _ in }
+    ) throws {
         let head = try EventRows.head(db)
         var positions = try all.map { try self.position(of: $0, db) }
         var position = positions.min() ?? head
-        while position < head {
-            let events = try EventRows.after(position, limit: batch, cipher, db)
+        let cipher = self.cipher
+        func prefetch(after: Int64) -> Prefetch {
+            if let reader { return Prefetch { try reader(after, batch) } }
+            return Prefetch(Result { try EventRows.after(after, limit: batch, cipher, db) })
+        }
+        var next = position < head ? prefetch(after: position) : nil
+        while position < head, let fetched = next {
+            let events = try fetched.events()
+            position = events.last?.position ?? head
+            next = position < head ? prefetch(after: position) : nil
             for event in events {
                 for (index, projection) in all.enumerated() where positions[index] < event.position {
                     try projection.apply(event, db)
                 }
             }
-            position = events.last?.position ?? head
             for (index, projection) in all.enumerated() where positions[index] < position {
                 positions[index] = position
                 try store(position, for: projection, db)
@@ -65,13 +76,40 @@ struct Projections: Sendable {
         }
     }
 
+    /// Reads the events after a position, at most `limit`, on a connection of its own.
+    typealias LogReader = @Sendable (_ after: Int64, _ limit: Int) throws -> [RecordedEvent]
+
+    /// A batch of the log being read on another thread (or already read).
+    final class Prefetch: @unchecked Sendable {
+        private var result: Result<[RecordedEvent], any Error>?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ result: Result<[RecordedEvent], any Error>) {
+            self.result = result
+            done.signal()
+        }
+
+        init(_ read: @escaping @Sendable () throws -> [RecordedEvent]) {
+            DispatchQueue.global().async {
+                self.result = Result { try read() }
+                self.done.signal()
+            }
+        }
+
+        /// Waits for the batch; the semaphore orders the write of `result` before this read.
+        func events() throws -> [RecordedEvent] {
+            done.wait()
+            return try result!.get()
+        }
+    }
+
     /// Empties every read model and replays the whole log into it, in the caller's transaction.
-    func rebuild(_ db: Database, progress: (Int64, Int64) -> Void) throws -> Int64 {
+    func rebuild(_ db: Database, reader: LogReader? = nil, progress: (Int64, Int64) -> Void) throws -> Int64 {
         for projection in all {
             try projection.reset(db)
             try store(0, for: projection, db)
         }
-        try catchUp(db, progress: progress)
+        try catchUp(db, reader: reader, progress: progress)
         return try EventRows.head(db)
     }
 }

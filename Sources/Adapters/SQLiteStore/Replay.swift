@@ -28,7 +28,8 @@ extension LibraryDatabase: LogReplayer {
         while after < last {
             let rows = try await scans.read { [after, cipher] db in
                 try Row.fetchAll(
-                    db, sql: "SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
+                    db,
+                    sql: "SELECT \(EventRows.columns), hash FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
                     arguments: [after, last]
                 ).map { [keys = PersonalKeys.Reader(db, cipher: cipher)] in ($0, try EventRows.recorded($0, keys)) }
                     .map { row, event in (HashChain.Fields(row), row["hash"] as String?, event) }

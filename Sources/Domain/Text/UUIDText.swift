@@ -4,7 +4,6 @@ import Foundation
 /// `lowercased()`: ids are formatted and parsed for every event and read-model row.
 public enum UUIDText {
     private static let hex = Array("0123456789abcdef".utf8)
-    private static let dashes: Set<Int> = [8, 13, 18, 23]
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lower case.
     public static func lowercase(_ uuid: UUID) -> String {
@@ -22,29 +21,26 @@ public enum UUIDText {
 
     /// The UUID in `text` (any case, with dashes in the canonical places); nil otherwise.
     public static func parse(_ text: String) -> UUID? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 36 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(16)
-        var high: UInt8?
-        for (index, character) in utf8.enumerated() {
-            if dashes.contains(index) {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
+        var text = text
+        return text.withUTF8 { utf8 -> UUID? in
+            guard utf8.count == 36 else { return nil }
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let parsed = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
+                var at = 0
+                for index in 0..<16 {
+                    // Dashes stand before the 5th, 7th, 9th and 11th bytes.
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        guard utf8[at] == UInt8(ascii: "-") else { return false }
+                        at += 1
+                    }
+                    guard let high = value(utf8[at]), let low = value(utf8[at + 1]) else { return false }
+                    bytes[index] = high << 4 | low
+                    at += 2
+                }
+                return true
             }
-            guard let nibble = value(character) else { return nil }
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
+            return parsed ? UUID(uuid: uuid) : nil
         }
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
     }
 
     private static func value(_ character: UInt8) -> UInt8? {

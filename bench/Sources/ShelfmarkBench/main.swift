@@ -3,6 +3,7 @@ import Foundation
 // Shelfmark's benchmarks (bench/run). Every scenario runs BENCH_RUNS times (default 3) and the
 // table shows medians, each next to its reference measured in the same run. BENCH_ONLY (comma-
 // separated: durable, group, contention, replay, startup, http) runs a subset; for profiling,
+// BENCH_LOG keeps the replay's log, BENCH_WRITERS=1,64 picks scenario 2's writer counts,
 // BENCH_SYNC=off|normal runs scenarios 1 and 2 without fsync and BENCH_DEBUG=1 prints how a
 // durable command's time splits between add, borrow and return.
 
@@ -73,8 +74,9 @@ if wanted("contention") {
         target: "oversold 0"))
 }
 
-let log = folder.appendingPathComponent("million.sqlite").path
-if wanted("replay") || wanted("startup") {
+// BENCH_LOG=PATH keeps the million-event log at PATH and reuses it (for profiling the replay).
+let log = environment["BENCH_LOG"] ?? folder.appendingPathComponent("million.sqlite").path
+if (wanted("replay") || wanted("startup")) && !FileManager.default.fileExists(atPath: log) {
     progress("building a 1,000,000-event log")
     try await buildLog(events: 1_000_000, at: log)
 }
