@@ -71,8 +71,9 @@ extension Components.Schemas.Work {
     }
 }
 
-/// The contract's JSON as text: the encoder the API's runtime uses (sorted keys, whole-second
-/// UTC dates), pretty-printed for a person.
+/// The contract's JSON as text, for a person (the CLI's `--json`): the API's values and dates
+/// (whole-second UTC, slashes unescaped), pretty-printed with sorted keys. The API itself
+/// answers in compact JSON, which costs a quarter less to write than the pretty, sorted form.
 public enum ContractJSON {
     /// `value` as the API would send it.
     public static func encode(_ value: some Encodable) throws -> String {
