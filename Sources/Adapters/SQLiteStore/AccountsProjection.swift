@@ -68,28 +68,30 @@ public struct SQLiteAccounts: Accounts {
 
     public func account(_ id: UserID) async throws -> AccountSummary? {
         try pool.readHere { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id.description]).map(Self.summary)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM accounts WHERE id = ?"), arguments: [id.description]).map(Self.summary)
         }
     }
 
     public func list(_ page: PageRequest) async throws -> Page<AccountSummary> {
         try pool.readHere { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM accounts")) ?? 0
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM accounts ORDER BY email, id LIMIT ? OFFSET ?", arguments: [page.limit, page.offset])
+                db.cachedStatement(sql: "SELECT * FROM accounts ORDER BY email, id LIMIT ? OFFSET ?"), arguments: [page.limit, page.offset])
             return Page(items: try rows.map(Self.summary), total: total, of: page)
         }
     }
 
     public func librarians() async throws -> [UserID] {
         try pool.readHere { db in
-            try String.fetchAll(db, sql: "SELECT id FROM accounts WHERE role = 'librarian' ORDER BY id").compactMap { UserID($0) }
+            try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM accounts WHERE role = 'librarian' ORDER BY id")).compactMap {
+                UserID($0)
+            }
         }
     }
 
     public func session(digest: String) async throws -> SessionRecord? {
         try pool.readHere { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE token_digest = ?", arguments: [digest]),
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_digest = ?"), arguments: [digest]),
                 let session = SessionID(row["session_id"] as String), let user = UserID(row["user_id"] as String)
             else { return nil }
             return SessionRecord(session: session, user: user, expiresAt: try Timestamp.parse(row["expires_at"]))

@@ -42,7 +42,7 @@ public struct SQLiteAppKeys: AppKeyRegister {
 
     public func appKey(digest: String) async throws -> AppKeyRecord? {
         try pool.readHere { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM app_keys WHERE digest = ?", arguments: [digest]),
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM app_keys WHERE digest = ?"), arguments: [digest]),
                 let key = AppKeyID(row["key_id"] as String), let user = UserID(row["user_id"] as String)
             else { return nil }
             return AppKeyRecord(key: key, user: user, app: row["app"], revoked: (row["revoked"] as Int) != 0)

@@ -45,9 +45,10 @@ public struct SQLiteBookmarks: BookmarkShelf {
         let covers = coversURL
         return try pool.readHere { db in
             let total =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bookmarks WHERE member_id = ?", arguments: [member.description]) ?? 0
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT COUNT(*) FROM bookmarks WHERE member_id = ?"), arguments: [member.description]) ?? 0
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order) LIMIT ? OFFSET ?",
+                db.cachedStatement(sql: "SELECT * FROM bookmarks WHERE member_id = ? ORDER BY \(order) LIMIT ? OFFSET ?"),
                 arguments: [member.description, page.limit, page.offset])
             let items = try rows.map { row in
                 let key: String = row["key"]

@@ -34,13 +34,15 @@ public struct SQLiteCatalogueNumbers: CatalogueNumbers {
 
     public func number(of book: BookID) async throws -> Int? {
         try pool.readHere { db in
-            try Int.fetchOne(db, sql: "SELECT number FROM catalogue_numbers WHERE book_id = ?", arguments: [book.description])
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT number FROM catalogue_numbers WHERE book_id = ?"), arguments: [book.description])
         }
     }
 
     public func book(numbered number: Int) async throws -> BookID? {
         try pool.readHere { db in
-            try String.fetchOne(db, sql: "SELECT book_id FROM catalogue_numbers WHERE number = ?", arguments: [number]).flatMap(BookID.init)
+            try String.fetchOne(db.cachedStatement(sql: "SELECT book_id FROM catalogue_numbers WHERE number = ?"), arguments: [number])
+                .flatMap(BookID.init)
         }
     }
 

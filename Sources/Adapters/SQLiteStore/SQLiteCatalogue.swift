@@ -55,20 +55,22 @@ public struct SQLiteCatalogue: Catalogue {
 
     public func all() async throws -> [CatalogueEntry] {
         try pool.readHere { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM catalogue_books ORDER BY seq").map(Self.entry)
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM catalogue_books ORDER BY seq")).map(Self.entry)
         }
     }
 
     public func allIDs() async throws -> [BookID] {
         try pool.readHere { db in
-            try String.fetchAll(db, sql: "SELECT id FROM catalogue_books ORDER BY seq").compactMap(BookID.init)
+            try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM catalogue_books ORDER BY seq")).compactMap(BookID.init)
         }
     }
 
     public func books(withISBN isbn: ISBN) async throws -> [BookID] {
         try pool.readHere { db in
-            try String.fetchAll(db, sql: "SELECT id FROM catalogue_books WHERE isbn = ? ORDER BY seq", arguments: [isbn.isbn13])
-                .compactMap(BookID.init)
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM catalogue_books WHERE isbn = ? ORDER BY seq"), arguments: [isbn.isbn13]
+            )
+            .compactMap(BookID.init)
         }
     }
 

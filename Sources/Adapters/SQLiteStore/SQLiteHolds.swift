@@ -19,7 +19,9 @@ public struct SQLiteHolds: HoldRegister {
         """
 
     public func hold(_ id: HoldID) async throws -> HoldSummary? {
-        try pool.readHere { db in try Row.fetchOne(db, sql: "\(Self.select) WHERE h.id = ?", arguments: [id.description]).map(Self.hold) }
+        try pool.readHere { db in
+            try Row.fetchOne(db.cachedStatement(sql: "\(Self.select) WHERE h.id = ?"), arguments: [id.description]).map(Self.hold)
+        }
     }
 
     public func holds(_ filter: HoldFilter, page: PageRequest) async throws -> Page<HoldSummary> {
@@ -31,9 +33,9 @@ public struct SQLiteHolds: HoldRegister {
         // The copies to set aside, soonest pickup date first; any other list in the order of the line.
         let order = filter.statuses == [.ready] ? "h.pickup_until, h.id" : "h.placed_position"
         return try pool.readHere { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM holds h \(whereClause)", arguments: arguments) ?? 0
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM holds h \(whereClause)"), arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
-                db, sql: "\(Self.select) \(whereClause) ORDER BY \(order) LIMIT ? OFFSET ?",
+                db.cachedStatement(sql: "\(Self.select) \(whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"),
                 arguments: arguments + [page.limit, page.offset])
             return Page(items: try rows.map(Self.hold), total: total, of: page)
         }
@@ -43,7 +45,7 @@ public struct SQLiteHolds: HoldRegister {
     public func booksWithPickupOver(at now: Date) async throws -> [BookID] {
         try pool.readHere { db in
             try String.fetchAll(
-                db, sql: "SELECT DISTINCT book_id FROM holds WHERE status = 'ready' AND pickup_until <= ? ORDER BY book_id",
+                db.cachedStatement(sql: "SELECT DISTINCT book_id FROM holds WHERE status = 'ready' AND pickup_until <= ? ORDER BY book_id"),
                 arguments: [Timestamp.format(now)]
             ).compactMap(BookID.init)
         }

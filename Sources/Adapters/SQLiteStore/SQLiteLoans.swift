@@ -13,33 +13,36 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
     public func loans(_ filter: LoanFilter) async throws -> [LoanSummary] {
         let (whereClause, arguments) = Self.filtering(filter)
         return try pool.readHere { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM loans \(whereClause) ORDER BY \(Self.loanOrder)", arguments: arguments).map(Self.loan)
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM loans \(whereClause) ORDER BY \(Self.loanOrder)"), arguments: arguments)
+                .map(Self.loan)
         }
     }
 
     public func loans(_ filter: LoanFilter, page: PageRequest) async throws -> Page<LoanSummary> {
         let (whereClause, arguments) = Self.filtering(filter)
         return try pool.readHere { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loans \(whereClause)", arguments: arguments) ?? 0
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM loans \(whereClause)"), arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM loans \(whereClause) ORDER BY \(Self.loanOrder) LIMIT ? OFFSET ?",
+                db.cachedStatement(sql: "SELECT * FROM loans \(whereClause) ORDER BY \(Self.loanOrder) LIMIT ? OFFSET ?"),
                 arguments: arguments + [page.limit, page.offset])
             return Page(items: try rows.map(Self.loan), total: total, of: page)
         }
     }
 
     public func loan(_ id: LoanID) async throws -> LoanSummary? {
-        try pool.readHere { db in try Row.fetchOne(db, sql: "SELECT * FROM loans WHERE id = ?", arguments: [id.description]).map(Self.loan)
+        try pool.readHere { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM loans WHERE id = ?"), arguments: [id.description]).map(Self.loan)
         }
     }
 
     public func notices(of member: UserID, page: PageRequest) async throws -> NoticePage {
         try pool.readHere { db in
             let counts = try Row.fetchOne(
-                db, sql: "SELECT COUNT(*) AS total, COALESCE(SUM(read_at IS NULL), 0) AS unread FROM notices WHERE member_id = ?",
+                db.cachedStatement(
+                    sql: "SELECT COUNT(*) AS total, COALESCE(SUM(read_at IS NULL), 0) AS unread FROM notices WHERE member_id = ?"),
                 arguments: [member.description])
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM notices WHERE member_id = ? ORDER BY issued_position DESC, id LIMIT ? OFFSET ?",
+                db.cachedStatement(sql: "SELECT * FROM notices WHERE member_id = ? ORDER BY issued_position DESC, id LIMIT ? OFFSET ?"),
                 arguments: [member.description, page.limit, page.offset])
             let items = try rows.map(Self.notice)
             return NoticePage(page: Page(items: items, total: counts?["total"] ?? 0, of: page), unread: counts?["unread"] ?? 0)
@@ -49,7 +52,8 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
     public func noticeIDs(of member: UserID) async throws -> [String] {
         try pool.readHere { db in
             try String.fetchAll(
-                db, sql: "SELECT id FROM notices WHERE member_id = ? ORDER BY issued_position", arguments: [member.description])
+                db.cachedStatement(sql: "SELECT id FROM notices WHERE member_id = ? ORDER BY issued_position"),
+                arguments: [member.description])
         }
     }
 

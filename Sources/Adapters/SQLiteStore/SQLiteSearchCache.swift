@@ -9,7 +9,7 @@ public struct SQLiteSearchCache: SearchCache {
 
     public func lookup(_ key: String) async throws -> (page: SearchPage, storedAt: Date)? {
         let row = try pool.readHere { db in
-            try Row.fetchOne(db, sql: "SELECT page, stored_at FROM search_cache WHERE key = ?", arguments: [key])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT page, stored_at FROM search_cache WHERE key = ?"), arguments: [key])
                 .map { (page: $0["page"] as String, storedAt: $0["stored_at"] as String) }
         }
         guard let row, let page = try? JSONDecoder().decode(SearchPage.self, from: Data(row.page.utf8)) else { return nil }
