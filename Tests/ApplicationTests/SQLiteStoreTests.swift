@@ -178,4 +178,41 @@ struct SQLiteStoreTests {
         #expect(log.map(\.position) == Array(1...40))
         #expect(Set(log.map(\.stream.rawValue)) == Set(["first"] + (0..<40).filter { $0 != 20 }.map { "s-\($0)" }))
     }
+
+    @Test func aBareLogKeepsNoReadModelsUntilTheNextOpenThatProjects() async throws {
+        let folder = TemporaryFolder()
+        var bare: LibraryDatabase? = try LibraryDatabase(path: folder.databasePath, durability: .off, projecting: false)
+        for n in 1...3 {
+            try await bare!.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
+        }
+        #expect(try await bare!.catalogue.page(CatalogueQuery(), .first).total == 0)
+        try bare!.close()
+        bare = nil
+        let projecting = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        #expect(try await projecting.catalogue.page(CatalogueQuery(), .first).total == 3)
+    }
+
+    @Test func aTimedRebuildSaysWhatEachProjectionSpent() async throws {
+        let folder = TemporaryFolder()
+        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        for n in 1...5 {
+            try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
+        }
+        let timings = ProjectionTimings()
+        #expect(try await database.rebuild(timings: timings) { _, _ in } == 5)
+        #expect(timings.spent.map(\.name).contains("catalogue"))
+        #expect(timings.spent.count == 7)
+        #expect(timings.spent.first { $0.name == "catalogue" }!.time > .zero)
+        #expect(try await database.catalogue.page(CatalogueQuery(), .first).total == 5)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anAppendAfterTheDatabaseClosedFailsInsteadOfWaiting() async throws {
+        let folder = TemporaryFolder()
+        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        try await database.eventStore.append([StreamAppend("before", expected: .noStream, events: [pending(1)])])
+        try database.close()
+        await #expect(throws: (any Error).self) {
+            try await database.eventStore.append([StreamAppend("after", expected: .noStream, events: [pending(2)])])
+        }
+    }
 }

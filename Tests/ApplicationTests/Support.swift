@@ -23,8 +23,8 @@ let personalCipher = SwiftCryptoPersonalCipher()
 
 extension LibraryDatabase {
     /// A library opened with the tests' cipher (the application's own: `Bootstrap` passes the same one).
-    convenience init(path: String, durability: Durability = .full, keyFile: String? = nil) throws {
-        try self.init(path: path, durability: durability, keyFile: keyFile, cipher: personalCipher)
+    convenience init(path: String, durability: Durability = .full, keyFile: String? = nil, projecting: Bool = true) throws {
+        try self.init(path: path, durability: durability, keyFile: keyFile, cipher: personalCipher, projecting: projecting)
     }
 }
 

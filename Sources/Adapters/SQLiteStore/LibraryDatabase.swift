@@ -39,7 +39,12 @@ public final class LibraryDatabase: Sendable {
     /// appended are chained with the key in that file (created on first use to key from the next
     /// position); a log with keyed events refuses to open without its key file, or with another.
     /// `cipher` does the cryptography of members' personal data and of claim stream names.
-    public init(path: String, durability: Durability = .full, keyFile: String? = nil, cipher: any PersonalCipher) throws {
+    ///
+    /// `projecting: false` is for measuring the bare log (bench/): appends then write events
+    /// only, and the read models stay where they were until the next open that projects.
+    public init(
+        path: String, durability: Durability = .full, keyFile: String? = nil, cipher: any PersonalCipher, projecting: Bool = true
+    ) throws {
         self.cipher = cipher
         lock = try LibraryLock.shared(path)
         var configuration = Configuration()
@@ -57,10 +62,11 @@ public final class LibraryDatabase: Sendable {
         let claimSecret = try pool.write { [chain] db in try PersonalKeys.claimSecret(chain, cipher, db) }
         scans = try DatabaseQueue(path: path, configuration: configuration)
         projections = Projections(
-            all: [
-                CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection(),
-                AppKeysProjection(), CatalogueNumbersProjection(),
-            ],
+            all: projecting
+                ? [
+                    CatalogueProjection(), AccountsProjection(), LoansProjection(), BookmarksProjection(), HoldsProjection(),
+                    AppKeysProjection(), CatalogueNumbersProjection(),
+                ] : [],
             cipher: cipher)
         try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
         eventStore = SQLiteEventStore(
@@ -102,8 +108,13 @@ extension LibraryDatabase: ReadModelRebuilder {
     /// Rebuilds inside one write transaction: appends wait meanwhile (none is lost) and readers
     /// see the old read models until the new ones commit at once.
     public func rebuild(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
+        try await rebuild(timings: nil, progress: progress)
+    }
+
+    /// `rebuild`, with each projection's time summed into `timings` when given.
+    public func rebuild(timings: ProjectionTimings?, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
         try await pool.write { [projections, pool, cipher = projections.cipher] db in
-            try projections.rebuild(db, reader: Self.logReader(pool, cipher), progress: progress)
+            try projections.rebuild(db, reader: Self.logReader(pool, cipher), timings: timings, progress: progress)
         }
     }
 

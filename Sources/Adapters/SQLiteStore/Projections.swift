@@ -48,7 +48,8 @@ struct Projections: Sendable {
     /// the log is not replayed. With a `reader` (another connection), the next batch of the log is
     /// read and decoded on another thread while this one is applied.
     func catchUp(
-        _ db: Database, batch: Int = 10_000, reader: LogReader? = nil, progress: (Int64, Int64) -> Void = { _, _ in }
+        _ db: Database, batch: Int = 10_000, reader: LogReader? = nil, timings: ProjectionTimings? = nil,
+        progress: (Int64, Int64) -> Void = { _, _ in }
     ) throws {
         let head = try EventRows.head(db)
         var positions = try all.map { try self.position(of: $0, db) }
@@ -63,9 +64,13 @@ struct Projections: Sendable {
             let events = try fetched.events()
             position = events.last?.position ?? head
             next = position < head ? prefetch(after: position) : nil
-            for event in events {
-                for (index, projection) in all.enumerated() where positions[index] < event.position {
-                    try projection.apply(event, db)
+            if let timings {
+                try timings.time(all, events, after: positions, db)
+            } else {
+                for event in events {
+                    for (index, projection) in all.enumerated() where positions[index] < event.position {
+                        try projection.apply(event, db)
+                    }
                 }
             }
             for (index, projection) in all.enumerated() where positions[index] < position {
@@ -104,12 +109,35 @@ struct Projections: Sendable {
     }
 
     /// Empties every read model and replays the whole log into it, in the caller's transaction.
-    func rebuild(_ db: Database, reader: LogReader? = nil, progress: (Int64, Int64) -> Void) throws -> Int64 {
+    func rebuild(
+        _ db: Database, reader: LogReader? = nil, timings: ProjectionTimings? = nil, progress: (Int64, Int64) -> Void
+    ) throws -> Int64 {
         for projection in all {
             try projection.reset(db)
             try store(0, for: projection, db)
         }
-        try catchUp(db, reader: reader, progress: progress)
+        try catchUp(db, reader: reader, timings: timings, progress: progress)
         return try EventRows.head(db)
+    }
+}
+
+/// The time each projection spends applying events, summed over a replay (bench/ measures what
+/// each read model costs per event with it).
+public final class ProjectionTimings: @unchecked Sendable {
+    /// Each projection's name and its total time, in the order they apply.
+    public private(set) var spent: [(name: String, time: Duration)] = []
+
+    public init() {}
+
+    func time(_ all: [any SQLiteProjection], _ events: [RecordedEvent], after positions: [Int64], _ db: Database) throws {
+        if spent.isEmpty { spent = all.map { ($0.name, .zero) } }
+        let clock = ContinuousClock()
+        for event in events {
+            for (index, projection) in all.enumerated() where positions[index] < event.position {
+                let start = clock.now
+                try projection.apply(event, db)
+                spent[index].time += clock.now - start
+            }
+        }
     }
 }

@@ -46,7 +46,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 defer { queue.draining = true }
                 return !queue.draining
             }
-            if lead { Task { await self.drain() } }
+            if lead { pool.asyncWriteWithoutTransaction { db in self.drain(db) } }
         }
     }
 
@@ -58,30 +58,18 @@ public final class SQLiteEventStore: EventStore, Sendable {
         try pool.readHere { db in try EventRows.after(position, limit: limit, cipher, db) }
     }
 
-    /// Commits batches until no append is waiting, up to 16 per visit to the writer connection (a
-    /// hop to its queue and back per batch cost more than a small batch's writing); between visits
-    /// other writes (search cache, rebuilds) get their turn, so a steady load never starves them.
-    private func drain() async {
-        let projections = self.projections
-        let chain = self.chain
-        do {
-            var more = true
-            while more {
-                more = try await pool.writeWithoutTransaction { db in
-                    for _ in 0..<16 {
-                        let batch = self.takeBatch()
-                        if batch.isEmpty { return false }
-                        Self.commit(batch, projections, chain, self.claimNames, self.cipher, db)
-                    }
-                    return true
-                }
-            }
-        } catch {
-            // The writer could not be reached (the database is closing): fail what waits.
-            while case let batch = takeBatch(), !batch.isEmpty {
-                for job in batch { job.continuation.resume(throwing: error) }
-            }
+    /// Commits batches until no append is waiting, up to 16 per visit to the writer connection;
+    /// then, with appends still waiting, it queues another visit behind the other writes (search
+    /// cache, rebuilds), so a steady load never starves them. It runs on the writer's own queue,
+    /// reached straight from `append`: no task in between, one thread switch there and one back.
+    /// A batch that cannot be written (the database is closing) fails its appends.
+    private func drain(_ db: Database) {
+        for _ in 0..<16 {
+            let batch = takeBatch()
+            if batch.isEmpty { return }
+            Self.commit(batch, projections, chain, claimNames, cipher, db)
         }
+        pool.asyncWriteWithoutTransaction { db in self.drain(db) }
     }
 
     /// Every waiting append; when none waits, the drain ends and the next append starts one.

@@ -20,10 +20,11 @@ func bookAdded(_ n: Int, id: BookID = BookID(benchIDs.next())) -> PendingEvent {
 }
 
 /// Scenario 2: `writers` tasks append one event each to their own new streams until `total` events are written.
-func groupCommit(writers: Int, total: Int, folder: URL) async throws -> (eventsPerSecond: Double, p50: Double, p99: Double) {
+/// With `projecting: false`, the bare log: the events alone, no read model updated.
+func groupCommit(writers: Int, total: Int, folder: URL, projecting: Bool = true) async throws -> (eventsPerSecond: Double, p50: Double, p99: Double) {
     let database = try LibraryDatabase(
         path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: benchDurability,
-        cipher: SwiftCryptoPersonalCipher())
+        cipher: SwiftCryptoPersonalCipher(), projecting: projecting)
     defer { try? database.close() }
     let store = database.eventStore
     let perWriter = total / writers

@@ -59,17 +59,30 @@ func buildLog(events target: Int, at path: String) async throws {
 func replayChild(_ path: String) async throws {
     let database = try LibraryDatabase(path: path, durability: .full, cipher: SwiftCryptoPersonalCipher())
     defer { try? database.close() }
+    let timings = ProcessInfo.processInfo.environment["BENCH_TIMINGS"] == nil ? nil : ProjectionTimings()
     let start = DispatchTime.now().uptimeNanoseconds
-    let events = try await database.rebuild { _, _ in }
+    let events = try await database.rebuild(timings: timings) { _, _ in }
     let seconds = milliseconds(since: start) / 1000
-    print(#"{"events":\#(events),"seconds":\#(seconds),"peakMiB":\#(memoryMiB("VmHWM"))}"#)
+    let spent = (timings?.spent ?? []).map { #""\#($0.name)":\#(Double($0.time.components.attoseconds) / 1e18 + Double($0.time.components.seconds))"# }
+    print(#"{"events":\#(events),"seconds":\#(seconds),"peakMiB":\#(memoryMiB("VmHWM")),"projections":{\#(spent.joined(separator: ","))}}"#)
+}
+
+/// Each read model's cost per event of the log: a replay with every projection timed (the
+/// timing itself slows that replay a little, so its rate is not the scenario's).
+func projectionCosts(log path: String) throws -> [(name: String, nanosecondsPerEvent: Double)] {
+    let output = try run(CommandLine.arguments[0], ["replay-child", path], environment: ["BENCH_TIMINGS": "1"])
+    guard let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+          let events = json["events"] as? Double, let spent = json["projections"] as? [String: Double] else {
+        throw BenchError("the replay child printed: \(output)")
+    }
+    return spent.map { ($0.key, $0.value * 1e9 / events) }.sorted { $0.nanosecondsPerEvent > $1.nanosecondsPerEvent }
 }
 
 /// Runs the replay child on the log; returns (events/s, peak RSS MiB).
 func replay(log path: String) throws -> (eventsPerSecond: Double, peakMiB: Double) {
     let output = try run(CommandLine.arguments[0], ["replay-child", path])
-    guard let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Double],
-          let events = json["events"], let seconds = json["seconds"], let peak = json["peakMiB"] else {
+    guard let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+          let events = json["events"] as? Double, let seconds = json["seconds"] as? Double, let peak = json["peakMiB"] as? Double else {
         throw BenchError("the replay child printed: \(output)")
     }
     return (events / seconds, peak)
