@@ -100,7 +100,8 @@ struct ProlificPutTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses == Array(repeating: .ok, count: 4), "\(statuses)")
-            #expect(try await active(app).count == 1)
+            let loans = try await active(app)
+            #expect(loans.count == 1, "\(loans)")
         }
     }
 

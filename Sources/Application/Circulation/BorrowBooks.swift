@@ -64,14 +64,16 @@ public struct CheckoutWalkIn: Sendable {
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
         let loanID = LoanID(deps.runner.ids.next())
         let lent = try await deps.runner.transact(by: principal) { transaction in
-            // Read again at each attempt: a concurrent first attempt's loan is seen by the retry.
+            let book = try await transaction.load(BookAggregate.self, .book(bookID))
+            // Read again at each attempt, and after the book's stream: the read model is written in
+            // the transaction that appends, so a first attempt committed before that load is seen
+            // here, and one committed after it makes this attempt's append conflict and retry.
             if unlessLentAlready,
                 let open = WalkInRepeat.openLoan(try await deps.loans.loans(LoanFilter(book: bookID, includeReturned: true)), to: name)
             {
                 return open.id
             }
             let now = deps.now
-            let book = try await transaction.load(BookAggregate.self, .book(bookID))
             guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
             try await deps.lendWalkIn(WalkInLoan(borrowerName: name, loan: loanID, book: bookID), &transaction)
             let opened = LoanOpened(
