@@ -85,6 +85,17 @@ import Wording
         #expect(Placeholders.positions(in: "%2$@ %1$@") == [1, 2])
     }
 
+    @Test func textsReadOnceAreWhatTheBundleSaysForEveryKey() throws {
+        let folder = Self.sources.appendingPathComponent("Adapters/Wording")
+        for language in Language.allCases {
+            let bundle = try #require(Bundle(path: folder.appendingPathComponent("\(language.rawValue).lproj").path))
+            let table = try Self.table(folder.appendingPathComponent("\(language.rawValue).lproj/Localizable.strings"))
+            for key in table.keys {
+                #expect(Wording.texts.template(key, in: language) == bundle.localizedString(forKey: key, value: nil, table: nil), "\(key)")
+            }
+        }
+    }
+
     @Test func theLanguagesFolderOfTheBundleIsRead() {
         #expect(Wording.texts("message.times.many", in: .french, "3") == "3 fois")
         #expect(Wording.texts("message.copiesOnLoan.other", in: .english, "Dune", "2").hasPrefix("Dune has 2 copies on loan"))

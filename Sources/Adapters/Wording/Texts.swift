@@ -6,16 +6,30 @@ import Foundation
 /// consistency test keeps that from happening); a key missing everywhere is shown as itself.
 public struct Texts: Sendable {
     private let bundles: [Language: Bundle]
+    /// Each language's table, read once: `Bundle.localizedString` asks CoreFoundation every time
+    /// (a tenth of an API error's answer). A table that cannot be read this way is asked through its bundle.
+    private let tables: [Language: [String: String]]
 
     /// The texts in `bundle`'s language folders (an adapter passes its `Bundle.module`).
     public init(bundle: Bundle) {
         var bundles: [Language: Bundle] = [:]
+        var tables: [Language: [String: String]] = [:]
         for language in Language.allCases {
             if let path = bundle.path(forResource: language.rawValue, ofType: "lproj"), let folder = Bundle(path: path) {
                 bundles[language] = folder
+                tables[language] = Self.table(folder)
             }
         }
         self.bundles = bundles
+        self.tables = tables
+    }
+
+    /// The `Localizable.strings` of a language folder as a dictionary (the file is an old-style property list).
+    private static func table(_ folder: Bundle) -> [String: String]? {
+        guard let url = folder.url(forResource: "Localizable", withExtension: "strings"), let data = try? Data(contentsOf: url),
+            let table = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String]
+        else { return nil }
+        return table
     }
 
     /// The text for `key` in `language`, its placeholders (`%@`, `%1$@`) replaced by `arguments`.
@@ -44,6 +58,7 @@ public struct Texts: Sendable {
     public func has(_ key: String, in language: Language) -> Bool { lookup(key, in: language) != nil }
 
     private func lookup(_ key: String, in language: Language) -> String? {
+        if let table = tables[language] { return table[key] }
         guard let bundle = bundles[language] else { return nil }
         let text = bundle.localizedString(forKey: key, value: Self.missing, table: nil)
         return text == Self.missing ? nil : text
