@@ -62,12 +62,18 @@ struct ConnectionLimitTests {
         // loaded the machine); the next connection is served once the idle timeout closed it (8 s:
         // long enough that a machine loaded by the whole test suite does not reach it during the first check).
         let idle = try RawConnection(port: port)
+        let asked = ContinuousClock.now
         try idle.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await idle.read(through: "\r\n\r\n", seconds: 10).hasPrefix("HTTP/1.1 200"))
         let waiting = try RawConnection(port: port)
         try waiting.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(await waiting.readAll(seconds: 0.5).isEmpty, "served although the only place was taken")
-        let answer = await waiting.readAll(seconds: 30)
+        var answer = await waiting.readAll(seconds: 0.5)
+        // The idle timeout counts from the first connection's last read (its request): a machine too
+        // loaded to get here well within it may have let that place go, and the check proves nothing then.
+        if ContinuousClock.now - asked < .seconds(6) {
+            #expect(answer.isEmpty, "served although the only place was taken")
+        }
+        if answer.isEmpty { answer = await waiting.readAll(seconds: 30) }
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
         #expect(await idle.waitForClose(seconds: 1))
         #expect(try String(contentsOf: log, encoding: .utf8).contains("at most 1 connections"))
