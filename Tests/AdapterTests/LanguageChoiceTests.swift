@@ -75,4 +75,11 @@ import Wording
         #expect(Formats(.english).number(1234) == "1,234")
         #expect(Formats(.french).number(1234) == "1\u{202F}234")
     }
+
+    @Test(arguments: [0, 1, 7, 42, 999, 1000, -3, Int(Int64.max)])
+    func aCountIsWhatTheLanguagesNumberFormatSays(count: Int) {
+        for language in Language.allCases {
+            #expect(Formats(language).number(count) == Int64(count).formatted(.number.locale(language.locale).grouping(.automatic)))
+        }
+    }
 }
