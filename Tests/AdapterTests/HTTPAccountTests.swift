@@ -150,3 +150,22 @@ struct HTTPAccountTests {
         }
     }
 }
+
+/// How the API writes its JSON: compact, keys sorted, so an answer reads the same from one process to the next.
+@Suite("HTTP: the JSON an answer is written in")
+struct HTTPJSONFormTests {
+    @Test func answersAreCompactWithKeysSorted() async throws {
+        try await withAPI { api in
+            let added = try await api.send(
+                .post, "/api/v1/books", json: #"{"title":"Dune","authors":["Frank Herbert"],"categories":["SF/Classic"]}"#)
+            #expect(added.status == .created, "\(added.text)")
+            let text = try await api.send(.get, "/api/v1/books?limit=5").text
+            #expect(!text.contains("\n") && !text.contains(": "), "\(text)")
+            #expect(text.hasPrefix(#"{"items":[{"addedAt":"#), "\(text)")
+            #expect(text.contains(#""categories":["SF/Classic"]"#), "slashes are not escaped: \(text)")
+            let keys = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]).keys.sorted()
+            let places = keys.compactMap { text.range(of: #""\#($0)":"#)?.lowerBound }
+            #expect(places.count == keys.count && places == places.sorted(), "the top level's keys in order: \(text)")
+        }
+    }
+}

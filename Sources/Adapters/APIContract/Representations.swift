@@ -73,7 +73,7 @@ extension Components.Schemas.Work {
 
 /// The contract's JSON as text, for a person (the CLI's `--json`): the API's values and dates
 /// (whole-second UTC, slashes unescaped), pretty-printed with sorted keys. The API itself
-/// answers in compact JSON, which costs a quarter less to write than the pretty, sorted form.
+/// answers in compact JSON with sorted keys: pretty-printing cost a quarter of a list's answer.
 public enum ContractJSON {
     /// `value` as the API would send it.
     public static func encode(_ value: some Encodable) throws -> String {
