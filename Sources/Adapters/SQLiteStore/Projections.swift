@@ -64,11 +64,11 @@ struct Projections: Sendable {
             let events = try fetched.events()
             position = events.last?.position ?? head
             next = position < head ? prefetch(after: position) : nil
-            if let timings {
-                try timings.time(all, events, after: positions, db)
-            } else {
-                for event in events {
-                    for (index, projection) in all.enumerated() where positions[index] < event.position {
+            for event in events {
+                for (index, projection) in all.enumerated() where positions[index] < event.position {
+                    if let timings {
+                        try timings.time(index, of: all) { try projection.apply(event, db) }
+                    } else {
                         try projection.apply(event, db)
                     }
                 }
@@ -129,15 +129,11 @@ public final class ProjectionTimings: @unchecked Sendable {
 
     public init() {}
 
-    func time(_ all: [any SQLiteProjection], _ events: [RecordedEvent], after positions: [Int64], _ db: Database) throws {
+    /// Runs `apply`, the work of the projection at `index` of `all`, and adds its time to that projection's.
+    func time(_ index: Int, of all: [any SQLiteProjection], _ apply: () throws -> Void) throws {
         if spent.isEmpty { spent = all.map { ($0.name, .zero) } }
-        let clock = ContinuousClock()
-        for event in events {
-            for (index, projection) in all.enumerated() where positions[index] < event.position {
-                let start = clock.now
-                try projection.apply(event, db)
-                spent[index].time += clock.now - start
-            }
-        }
+        let start = ContinuousClock.now
+        try apply()
+        spent[index].time += ContinuousClock.now - start
     }
 }

@@ -71,7 +71,7 @@ public enum SortKeys {
     /// The key a filed text sorts by: case, accents, width and letters like "æ" folded, spaces
     /// collapsed, so "Émile" files with "Emile" and "the" with "The". Compared as bytes.
     public static func collationKey(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiCollationKey(text) }
+        if ASCIIText.isASCII(text) { return asciiCollationKey(text) }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var key = ""
         key.reserveCapacity(folded.utf8.count)
@@ -94,11 +94,10 @@ public enum SortKeys {
         var key: [UInt8] = []
         key.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            switch byte {
-            case 0x20, 0x09...0x0D:
+            if ASCIIText.isWhitespace(byte) {
                 if !key.isEmpty && key.last != 0x20 { key.append(0x20) }
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): key.append(byte + 0x20)
-            default: key.append(byte)
+            } else {
+                key.append(ASCIIText.folded(byte))
             }
         }
         if key.last == 0x20 { key.removeLast() }

@@ -12,15 +12,8 @@ public enum WalkInName {
     /// "Mrs Hudson", " mrs  hudson " and "MRS HUDSON" are one borrower with one limit.
     public static func key(_ name: String) -> String {
         // ASCII is already composed; its case folding is lower-casing A–Z, its white space U+0009–U+000D and the space.
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(
-                decoding: name.utf8.compactMap { byte -> UInt8? in
-                    switch byte {
-                    case 0x20, 0x09...0x0D: nil
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 0x20
-                    default: byte
-                    }
-                }, as: UTF8.self)
+        if ASCIIText.isASCII(name) {
+            return String(decoding: name.utf8.filter { !ASCIIText.isWhitespace($0) }.map(ASCIIText.folded), as: UTF8.self)
         }
         return name.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil)
             .precomposedStringWithCanonicalMapping.filter { !$0.isWhitespace }
