@@ -22,13 +22,16 @@ public struct Library: Sendable {
     public let appKeys: AppKeyUseCases
     /// The small stable numbers the Prolific API names books by.
     public let numbers: CatalogueNumbering
+    /// Safe retries of the requests that create something (`Idempotency-Key`).
+    public let retries: SafeRetries
 
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
         bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, replayer: any LogReplayer,
         health: any HealthCheck, readModels: any ReadModelRebuilder, backup: any LibraryBackup, appKeys: AppKeyDependencies,
-        numbers: any CatalogueNumbers
+        numbers: any CatalogueNumbers, retries: SafeRetries
     ) {
+        self.retries = retries
         self.appKeys = AppKeyUseCases(appKeys, members: accounts.members)
         self.numbers = CatalogueNumbering(numbers: numbers)
         replay = ReplayLog(replayer: replayer)

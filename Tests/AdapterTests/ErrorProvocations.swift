@@ -68,6 +68,12 @@ enum ErrorProvocations {
             { try await $0.send(.post, "/api/v1/users", json: "[]", as: .anonymous) },
             { try await $0.send(.post, "/api/v1/users", json: #"{"email":"x","password":"short","country":"ZZ"}"#, as: .anonymous) },
         ],
+        "signUp 422": [
+            { walk in
+                try await walk.send(.post, "/api/v1/users", json: signup("keyed@example.org"), as: .anonymous, key: "walk-signup")
+                return try await walk.send(.post, "/api/v1/users", json: signup("other@example.org"), as: .anonymous, key: "walk-signup")
+            }
+        ],
         "signUp 409": [{ try await $0.send(.post, "/api/v1/users", json: signup("librarian@example.org"), as: .anonymous) }],
         "signUp 429": [
             { walk in
@@ -163,6 +169,12 @@ enum ErrorProvocations {
             { try await $0.send(.post, "/api/v1/loans", json: #"{"bookIds":[]}"#, as: .member) },
         ],
         "borrowBooks 404": [{ try await $0.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(ErrorWalk.ghost)"]}"#, as: .member) }],
+        "borrowBooks 422": [
+            { walk in
+                try await walk.send(.post, "/api/v1/books", json: #"{"title":"Keyed","authors":["A"]}"#, key: "walk-borrow")
+                return try await walk.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(walk.book)"]}"#, key: "walk-borrow")
+            }
+        ],
         "borrowBooks 409": [{ try await $0.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#($0.lentBook)"]}"#, as: .member) }],
         "returnLoan 404": [{ try await $0.send(.post, "/api/v1/loans/\(ErrorWalk.ghost)/return", as: .member) }],
         "renewLoan 404": [{ try await $0.send(.post, "/api/v1/loans/\(ErrorWalk.ghost)/renew", as: .member) }],
@@ -202,6 +214,12 @@ enum ErrorProvocations {
             { try await $0.send(.post, "/api/v1/books", json: "not JSON at all") },
             { try await $0.send(.post, "/api/v1/books", json: #"{"title":" ","authors":[]}"#) },
         ],
+        "createBook 422": [
+            { walk in
+                try await walk.send(.post, "/api/v1/books", json: #"{"title":"Keyed","authors":["A"]}"#, key: "walk-create")
+                return try await walk.send(.post, "/api/v1/books", json: #"{"title":"Other","authors":["A"]}"#, key: "walk-create")
+            }
+        ],
         "createBook 409": [
             { walk in
                 let book = #"{"title":"Emma","authors":["Jane Austen"],"isbn":"9780141439587"}"#
@@ -218,6 +236,12 @@ enum ErrorProvocations {
             { try await $0.send(.post, "/api/v1/books/import", json: #"{"isbn":"0140328726","copies":"two"}"#) },
         ],
         "importBook 404": [{ try await $0.send(.post, "/api/v1/books/import", json: #"{"isbn":"978-0-306-40615-7"}"#) }],
+        "importBook 422": [
+            { walk in
+                try await walk.send(.post, "/api/v1/books", json: #"{"title":"Keyed","authors":["A"]}"#, key: "walk-import")
+                return try await walk.send(.post, "/api/v1/books/import", json: #"{"isbn":"0140328726"}"#, key: "walk-import")
+            }
+        ],
         "importBook 409": [
             { walk in
                 let fox = #"{"isbn":"0140328726","authors":["Roald Dahl"]}"#

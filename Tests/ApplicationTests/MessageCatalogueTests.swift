@@ -102,6 +102,8 @@ extension MessageCatalogueTests {
             .staleForm,
         ]
         for trouble in requests { Self.expectReadable(Self.english.text(.request(trouble)), "\(trouble)") }
+        let retries: [RetryTrouble] = [.badKey, .keyReused, .inProgress, .answerNotKept(recordedAt: Date(timeIntervalSince1970: 0))]
+        for trouble in retries { Self.expectReadable(Self.english.text(.retry(trouble)), "\(trouble)") }
         let integrity: [IntegrityProblem] = [
             .keyFileUnreadable(path: "k"), .notAKeyFile(path: "k"), .keyFileExists(path: "k"), .keyFileUncreatable(path: "k"),
             .keyFileUnwritable(path: "k"), .keyNeeded(keyedFrom: 1), .keyOfAnotherDatabase(path: "k", keyedFrom: 5, head: 9),

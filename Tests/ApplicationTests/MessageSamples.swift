@@ -16,6 +16,7 @@ enum MessageKey: CaseIterable {
     case backup
     case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet, appKey
     case appRequest
+    case retry
 }
 
 /// A sample of every message; `key(of:)` has no default, so a new case needs a key (and a sample).
@@ -73,6 +74,7 @@ enum MessageSamples {
         case .closingWithLoans: .closingWithLoans
         case .closingWithHolds: .closingWithHolds
         case .request: .request
+        case .retry: .retry
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
         case .contention: .contention
@@ -140,6 +142,7 @@ enum MessageSamples {
         case .closingWithHolds: .closingWithHolds(MemberName(displayName: "Ada", email: "ada@example.org"), titles: ["Dune", nil])
         case .request: .request(.methodNotAllowed(method: "PUT", path: "/api/v1/books", allowed: ["GET", "POST"]))
         case .serverBusy: .serverBusy
+        case .retry: .retry(.answerNotKept(recordedAt: Date(timeIntervalSince1970: 1_796_601_600)))
         case .serverFailed: .serverFailed
         case .contention: .contention
         case .upstreamUnavailable: .upstreamUnavailable(.openLibrary)

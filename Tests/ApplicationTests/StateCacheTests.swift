@@ -13,7 +13,9 @@ struct StateCacheTests {
         let inner = InMemoryEventStore()
         let reads = Mutex<[Int64]>([])
         @discardableResult
-        func append(_ appends: [StreamAppend]) async throws -> Int64 { try await inner.append(appends) }
+        func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
+            try await inner.append(appends, receipt: receipt)
+        }
         func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
             reads.withLock { $0.append(version) }
             return try await inner.read(stream, after: version)

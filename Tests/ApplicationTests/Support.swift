@@ -52,7 +52,9 @@ struct SQLiteUnderTest: EventStore {
     init(durability: Durability) throws { database = try LibraryDatabase(path: folder.databasePath, durability: durability) }
     var store: any EventStore { self }
     @discardableResult
-    func append(_ appends: [StreamAppend]) async throws -> Int64 { try await database.eventStore.append(appends) }
+    func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
+        try await database.eventStore.append(appends, receipt: receipt)
+    }
     func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
         try await database.eventStore.read(stream, after: version)
     }

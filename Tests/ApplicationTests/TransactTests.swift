@@ -15,13 +15,13 @@ struct TransactTests {
         let inner = InMemoryEventStore()
         let conflicts: Mutex<Int>
         init(conflicts: Int) { self.conflicts = Mutex(conflicts) }
-        func append(_ appends: [StreamAppend]) async throws -> Int64 {
+        func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
             if conflicts.withLock({ left in
                 defer { left -= 1 }; return left > 0
             }) {
                 throw AppendConflict(stream: appends[0].stream, expected: appends[0].expected, actual: 99)
             }
-            return try await inner.append(appends)
+            return try await inner.append(appends, receipt: receipt)
         }
         func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
             try await inner.read(stream, after: version)

@@ -42,6 +42,7 @@ struct ProblemKind {
         case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
         case let error as BackupRefused: self = Self.of(error)
         case let error as AppKeyRefused:
+        case let error as RetryRefused: self = Self.of(error)
             self = error.problem == .unknownKey ? .notFound : ProblemKind(status: 409, slug: "app-key-refused", title: "Conflict")
         case let error as ClosingRefused:
             self =
@@ -82,6 +83,17 @@ struct ProblemKind {
     }
 
     private static func of(_ refused: LoanRefused) -> ProblemKind {
+    /// Safe retries (`Idempotency-Key`): a bad key, a key of another request, a retry too early or
+    /// of a request whose answer was lost.
+    private static func of(_ refused: RetryRefused) -> ProblemKind {
+        switch refused.trouble {
+        case .badKey: ProblemKind(status: 400, slug: "idempotency-key-invalid", title: "Invalid Idempotency-Key")
+        case .keyReused: ProblemKind(status: 422, slug: "idempotency-key-reused", title: "Idempotency-Key used for another request")
+        case .inProgress: ProblemKind(status: 409, slug: "request-in-progress", title: "Request still in progress")
+        case .answerNotKept: ProblemKind(status: 409, slug: "request-already-recorded", title: "Request already recorded")
+        }
+    }
+
         switch refused.rejection {
         case .loan(.noSuchLoan), .hold(.noSuchHold): .notFound
         case .patron(.alreadyBorrowed), .patron(.holdLimitReached):

@@ -42,6 +42,10 @@ enum ProblemTitles {
         case "usage": t("problem.usage")
         case "configuration": t("problem.configuration")
         default: fallback
+        case "idempotency-key-invalid": t("problem.idempotencyKeyInvalid")
+        case "idempotency-key-reused": t("problem.idempotencyKeyReused")
+        case "request-in-progress": t("problem.requestInProgress")
+        case "request-already-recorded": t("problem.requestAlreadyRecorded")
         }
     }
 
@@ -53,6 +57,7 @@ enum ProblemTitles {
         "hold-refused", "loan-refused", "internal", "too-large", "bad-request", "busy", "too-slow", "unsupported-media-type",
         "not-acceptable", "method-not-allowed", "malformed-request", "usage", "configuration",
     ]
+        "idempotency-key-invalid", "idempotency-key-reused", "request-in-progress", "request-already-recorded",
 }
 
 /// The contract's own texts (problem titles, the tail of a long list), this target's `en.lproj`

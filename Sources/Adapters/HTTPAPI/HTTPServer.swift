@@ -26,6 +26,7 @@ public enum HTTPServer {
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
         router.add(middleware: AdmissionMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes)))
         router.add(middleware: WellFormedAddress())
+        router.add(middleware: SafeRetryMiddleware(retries: library.retries))
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],

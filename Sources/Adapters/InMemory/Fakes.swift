@@ -31,7 +31,7 @@ public struct FailingEventStore: EventStore {
     public init() {}
     /// Names nothing: naming a claim stream is already a use of the store.
     public let claimNames = ClaimNames.unkeyed(FailingPersonalCipher())
-    public func append(_ appends: [StreamAppend]) async throws -> Int64 { throw Touched() }
+    public func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 { throw Touched() }
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] { throw Touched() }
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] { throw Touched() }
 }

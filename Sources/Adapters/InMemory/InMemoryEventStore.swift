@@ -1,5 +1,6 @@
 import Application
 import Domain
+import Foundation
 import Synchronization
 
 /// An event store in memory with the same contract as the SQLite one: for tests and throwaway runs.
@@ -30,6 +31,8 @@ public final class InMemoryEventStore: EventStore, Sendable {
     private struct State {
         var log: [Stored] = []
         var table = KeyTable()
+        /// The receipts of requests with a key, outside the log (`RequestReceipts`).
+        var receipts: [String: KeptReceipt] = [:]
     }
 
     private let state = Mutex(State())
@@ -43,7 +46,7 @@ public final class InMemoryEventStore: EventStore, Sendable {
     }
 
     @discardableResult
-    public func append(_ appends: [StreamAppend]) async throws -> Int64 {
+    public func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
         let encoded = try appends.map { ($0, try $0.events.map { ($0.metadata, try EventCodec.encoded($0.event)) }) }
         return try state.withLock { [cipher] state in
             var versions: [StreamName: Int64] = [:]
@@ -53,6 +56,9 @@ public final class InMemoryEventStore: EventStore, Sendable {
                     throw AppendConflict(stream: append.stream, expected: append.expected, actual: actual)
                 }
                 versions[append.stream] = actual
+            }
+            if let receipt, let kept = state.receipts[receipt.key], !receipt.mayReplace(kept.receipt) {
+                throw RequestAlreadyRecorded(key: receipt.key)
             }
             var table = state.table  // kept only when every event is written
             var written: [Stored] = []
@@ -72,6 +78,9 @@ public final class InMemoryEventStore: EventStore, Sendable {
             }
             state.log += written
             state.table = table
+            if let receipt, state.receipts[receipt.key]?.receipt != receipt {
+                state.receipts[receipt.key] = KeptReceipt(receipt, answer: nil)
+            }
             return Int64(state.log.count)
         }
     }
@@ -106,5 +115,25 @@ public final class InMemoryEventStore: EventStore, Sendable {
             position: stored.position, stream: stored.stream, version: stored.version,
             event: try EventCodec.decode(type: stored.type, payload: stored.payload, cipher: cipher, keys: state.table.key),
             metadata: stored.metadata)
+    }
+}
+
+extension InMemoryEventStore: RequestReceipts {
+    public func receipt(_ key: String) async throws -> KeptReceipt? { state.withLock { $0.receipts[key] } }
+
+    public func keep(_ answer: Data, for receipt: RequestReceipt) async throws {
+        state.withLock { state in
+            if let kept = state.receipts[receipt.key], !receipt.mayReplace(kept.receipt) { return }
+            state.receipts[receipt.key] = KeptReceipt(receipt, answer: answer)
+        }
+    }
+
+    @discardableResult
+    public func forget(expiredAt now: Date) async throws -> Int {
+        state.withLock { state in
+            let expired = state.receipts.filter { $0.value.receipt.expiresAt <= now }.keys
+            for key in expired { state.receipts[key] = nil }
+            return expired.count
+        }
     }
 }

@@ -79,6 +79,9 @@ public final class LibraryDatabase: Sendable {
         catalogueNumbers = SQLiteCatalogueNumbers(pool: pool)
     }
 
+    /// The receipts of requests sent with an `Idempotency-Key` (safe retries).
+    public var requestReceipts: SQLiteRequestReceipts { SQLiteRequestReceipts(pool: pool) }
+
     /// The durability the writer connection runs with, read back from SQLite.
     public func writerDurability() async throws -> Durability? {
         let level = try await pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }

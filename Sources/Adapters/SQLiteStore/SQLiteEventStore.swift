@@ -8,6 +8,8 @@ import Synchronization
 public final class SQLiteEventStore: EventStore, Sendable {
     private struct Job: Sendable {
         let appends: [(StreamName, ExpectedVersion, [EncodedEvent])]
+        /// The request's receipt, recorded with the events (safe retries).
+        let receipt: RequestReceipt?
         let continuation: CheckedContinuation<Int64, any Error>
     }
 
@@ -34,7 +36,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     @discardableResult
-    public func append(_ appends: [StreamAppend]) async throws -> Int64 {
+    public func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
         // SQLite's text binding stops at a NUL: a stream stored cut short would break the hash chain.
         if let bad = appends.first(where: { $0.stream.rawValue.utf8.contains(0) }) {
             throw UnstorableStreamName(stream: bad.stream)
@@ -42,7 +44,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
         let encoded = try appends.map { ($0.stream, $0.expected, try $0.events.map(EncodedEvent.init)) }
         return try await withCheckedThrowingContinuation { continuation in
             let lead = queue.withLock { queue in
-                queue.jobs.append(Job(appends: encoded, continuation: continuation))
+                queue.jobs.append(Job(appends: encoded, receipt: receipt, continuation: continuation))
                 defer { queue.draining = true }
                 return !queue.draining
             }
@@ -125,13 +127,15 @@ public final class SQLiteEventStore: EventStore, Sendable {
             for job in batch {
                 do {
                     if savepoints {
-                        try inSavepoint(db) { tip = try write(job.appends, projections, chain, names, cipher, after: tip, db) }
+                        try inSavepoint(db) { tip = try write(job, projections, chain, names, cipher, after: tip, db) }
                     } else {
-                        tip = try write(job.appends, projections, chain, names, cipher, after: tip, db)
+                        tip = try write(job, projections, chain, names, cipher, after: tip, db)
                     }
                     results.append(.success(tip.position))
                 } catch let conflict as AppendConflict {
                     results.append(.failure(conflict))  // thrown before the append wrote anything
+                } catch let recorded as RequestAlreadyRecorded {
+                    results.append(.failure(recorded))  // as is this one
                 } catch {
                     guard savepoints else { throw error }
                     results.append(.failure(error))
@@ -156,18 +160,21 @@ public final class SQLiteEventStore: EventStore, Sendable {
         }
     }
 
-    /// Checks every expectation, then writes every event after `tip` and projects it; returns the
-    /// new tip. Throws before writing on a conflict.
+    /// Checks every expectation and the request's receipt, then writes every event after `tip` and
+    /// projects it, and the receipt; returns the new tip. Throws before writing on a conflict, or
+    /// when another attempt holds the receipt's key.
     private static func write(
-        _ appends: [(StreamName, ExpectedVersion, [EncodedEvent])], _ projections: Projections, _ chain: ChainHasher,
-        _ names: ClaimNames, _ cipher: any PersonalCipher, after tip: (position: Int64, hash: String), _ db: Database
+        _ job: Job, _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames, _ cipher: any PersonalCipher,
+        after tip: (position: Int64, hash: String), _ db: Database
     ) throws -> (position: Int64, hash: String) {
+        let appends = job.appends
         var versions: [StreamName: Int64] = [:]
         for (stream, expected, _) in appends {
             let actual = try versions[stream] ?? EventRows.version(of: stream, db)
             guard expected.isMet(by: actual) else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
             versions[stream] = actual
         }
+        if let receipt = job.receipt { try SQLiteRequestReceipts.check(receipt, db) }
         var (head, previous) = tip
         for (stream, _, events) in appends {
             for event in events {
@@ -181,6 +188,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                     RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), db)
             }
         }
+        if let receipt = job.receipt { try SQLiteRequestReceipts.record(receipt, db) }
         return (head, previous)
     }
 }

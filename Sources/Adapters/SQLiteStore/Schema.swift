@@ -174,6 +174,8 @@ enum Schema {
         migrator.registerMigration("v18-language") { db in try db.execute(sql: "ALTER TABLE accounts ADD COLUMN language TEXT") }
         // Titles file without French leading articles too ("Les Misérables" under M): keys recomputed.
         migrator.registerMigration("v19-french-articles") { db in try CatalogueProjection.refile(db) }
+        // Safe retries: the receipts of requests sent with an Idempotency-Key, outside the log.
+        migrator.registerMigration("v20-request-receipts") { db in try SQLiteRequestReceipts.migrate(db) }
         return migrator
     }
 }

@@ -21,6 +21,7 @@ extension Wording {
         case .appKey(let problem): appKey(problem)
         case .appRequest(let problem): appRequest(problem)
         case .request(let trouble): request(trouble)
+        case .retry(let trouble): retry(trouble)
         case .done(let confirmation): text(confirmation)
         // Loans, said to the member or, at the desk, to the librarian
         case .loanAlreadyReturned(let title): t("message.loanAlreadyReturned", loan(title))

@@ -8,7 +8,8 @@ import Foundation
 /// holding the secret can find a value's stream.
 public struct ClaimNames: Sendable {
     private let secret: [UInt8]
-    private let cipher: any PersonalCipher
+    /// The cipher the digests are made with (safe retries seal their answers with it too).
+    let cipher: any PersonalCipher
 
     public init(secret: [UInt8], cipher: any PersonalCipher) {
         self.secret = secret
@@ -32,6 +33,12 @@ public struct ClaimNames: Sendable {
     /// A stream's name as a keyed digest: how the store remembers an erased member's legacy
     /// stream (named by their address) without writing the address again.
     public func digest(of stream: StreamName) -> String { digest("stream", stream.rawValue) }
+
+    /// The whole keyed digest of `message` for `purpose` (32 bytes), with the same secret: safe
+    /// retries name a caller's key, fingerprint a request and derive its answer's key with it.
+    func keyedDigest(_ purpose: String, _ message: Data) -> [UInt8] {
+        cipher.keyedDigest(of: Data("shelfmark claim v1\n\(purpose)\n".utf8) + message, secret: secret)
+    }
 
     private func digest(_ purpose: String, _ value: String) -> String {
         let mac = cipher.keyedDigest(of: Data("shelfmark claim v1\n\(purpose)\n\(value)".utf8), secret: secret)

@@ -79,6 +79,6 @@ public struct CommandRunner: Sendable {
                         $0, EventMetadata(eventID: ids.next(), recordedAt: now, actor: principal.actor, correlationID: correlation))
                 })
         }
-        return try await store.append(appends)
+        return try await store.append(appends, receipt: RetryScope.receipt)
     }
 }

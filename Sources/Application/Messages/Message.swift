@@ -113,6 +113,8 @@ public enum Message: Equatable, Sendable {
     // The service and the outside world
     /// A request the HTTP transport could not take, and why.
     case request(RequestTrouble)
+    /// A request sent with an `Idempotency-Key` that is not run, and why.
+    case retry(RetryTrouble)
     /// The server has no room for a request's body just now.
     case serverBusy
     /// The server failed on a request; the cause is in its log.

@@ -111,10 +111,12 @@ public struct PersonalDataOfErasedMember: Error, Equatable, Sendable, CustomStri
 
 /// The append-only log of every change, with optimistic concurrency per stream.
 public protocol EventStore: Sendable {
-    /// Appends to every listed stream in one atomic step, or throws `AppendConflict` and writes nothing.
-    /// Returns the global position of the last event written (the current head when nothing was).
+    /// Appends to every listed stream in one atomic step, or throws `AppendConflict` and writes nothing;
+    /// with a `receipt`, records it in the same step, or throws `RequestAlreadyRecorded` (another
+    /// attempt holds its key, unexpired) and writes nothing. Returns the global position of the last
+    /// event written (the current head when nothing was).
     @discardableResult
-    func append(_ appends: [StreamAppend]) async throws -> Int64
+    func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64
     /// The events of one stream after its first `version` events, oldest first; empty for a
     /// stream that does not exist or has no more.
     func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent]
@@ -125,6 +127,10 @@ public protocol EventStore: Sendable {
 }
 
 extension EventStore {
+    /// Appends to every listed stream in one atomic step, or throws `AppendConflict` and writes nothing.
+    @discardableResult
+    public func append(_ appends: [StreamAppend]) async throws -> Int64 { try await append(appends, receipt: nil) }
+
     /// Every event of one stream, oldest first; empty for a stream that does not exist.
     public func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await read(stream, after: 0) }
 }

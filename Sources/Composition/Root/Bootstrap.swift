@@ -66,7 +66,7 @@ public enum Bootstrap {
             health: database, readModels: database, backup: database,
             appKeys: AppKeyDependencies(
                 runner: runner, tokens: RandomSessionTokens(), accounts: database.accounts, register: database.appKeys),
-            numbers: database.catalogueNumbers)
+            numbers: database.catalogueNumbers, retries: SafeRetries(runner: runner, receipts: database.requestReceipts))
         return (library, database)
     }
 
