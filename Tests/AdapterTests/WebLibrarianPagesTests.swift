@@ -214,6 +214,8 @@ struct WebLibrarianPagesTests {
             let promoted = try await librarian.post("/members/\(ada)/role", [("role", "librarian")])
             let now = try await librarian.follow(promoted)
             #expect(now.shows("ada@example.org is now a librarian."), "\(now.text)")
+            let demoted = try await librarian.follow(try await librarian.post("/members/\(ada)/role", [("role", "member")]))
+            #expect(demoted.shows("ada@example.org is now a member.") && !demoted.shows(#"class="flash refused""#))
             let wrong = try await librarian.post("/members/\(ada)/role", [("role", "king")])
             #expect(try await librarian.follow(wrong).shows(#"class="flash refused""#))
         }

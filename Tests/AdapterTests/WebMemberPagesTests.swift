@@ -101,6 +101,12 @@ struct WebMemberPagesTests {
             let page = try await ada.get("/loans")
             #expect(page.shows(#"<strong class="overdue">Overdue</strong>"#))
             #expect(page.shows("is overdue, so it cannot be renewed: please return it."))
+            let emma = try await api.addBook("Emma")
+            try await ada.get("/books")
+            let refused = try await ada.follow(try await ada.post("/loans", [("book", emma), ("back", "/books")]))
+            #expect(
+                refused.shows(#"class="flash refused""#) && refused.shows("Please return your overdue book first: “Dune” (due "),
+                "\(refused.text)")
         }
     }
 
@@ -198,6 +204,7 @@ struct WebMemberPagesTests {
             let page = try await ada.get("/notices")
             #expect(page.shows(#"<span id="unread-count" class="badge" aria-label="2 unread">2</span>"#))
             #expect(page.shows("2 unread") && page.shows(#"id="read-all""#))
+            #expect((try await ada.get("/books")).shows(#"aria-label="2 unread">2</span>"#), "the header counts them on every page")
             #expect(page.shows("A copy of “\(Self.escaped)” is kept for you: ready for pickup until") && !page.shows(Self.hostile))
             let action = try Self.attribute("action", after: #"<li class="notice unread""#, in: page.text)
             let read = try await ada.post(action, [])

@@ -33,6 +33,10 @@ struct WebSiteTests {
             #expect(weak.status == .badRequest)
             #expect(weak.shows(#"id="error-summary""#) && weak.shows(#"aria-describedby="password-rules password-error""#))
             #expect(weak.shows(#"value="ada@example.org""#), "the address typed is kept")
+            let badEmail = try await browser.post(
+                "/signup", [("email", "ada.example.org"), ("password", "Str0ng!pass"), ("country", "FR")])
+            #expect(badEmail.status == .badRequest && badEmail.shows(#"<p class="field-error" id="email-error">"#), "\(badEmail.text)")
+            #expect(badEmail.shows(#"aria-describedby="email-error""#) && badEmail.shows(##"<a href="#email">Email address"##))
             let done = try await browser.post(
                 "/signup", [("email", "ada@example.org"), ("password", "Str0ng!pass"), ("displayName", "Ada"), ("country", "FR")])
             #expect(done.status == .seeOther)
@@ -45,6 +49,7 @@ struct WebSiteTests {
             // Back to the login or signup form after logging in lands on Home instead.
             #expect(try await browser.get("/login").headers[.location] == "/search")
             #expect(try await browser.get("/signup").headers[.location] == "/search")
+            #expect(try await browser.get("/").headers[.location] == "/search", "the landing page of a member is Home")
         }
     }
 
@@ -52,6 +57,27 @@ struct WebSiteTests {
         try await withAPI(configure: { $0.secureCookies = true }) { api in
             let page = try await Browser(api).get("/login")
             #expect(page.headers[values: .setCookie].allSatisfy { $0.contains("; Secure") })
+        }
+    }
+
+    @Test func cookiesAreSecureBehindAnHTTPSProxyTrustedAndOnlyThen() async throws {
+        let https: HTTPFields = [.init("X-Forwarded-Proto")!: "https"]
+        try await withAPI(mode: .live, configure: { $0.trustedProxies = ["127.0.0.1"] }) { api in
+            let behindProxy = try await Browser(api).get("/login", headers: https)
+            let set = behindProxy.headers[values: .setCookie]
+            #expect(!set.isEmpty && set.allSatisfy { $0.contains("; Secure") }, "\(set)")
+            _ = try await api.signUpMember("ada@example.org")
+            let browser = Browser(api)
+            try await browser.get("/login", headers: https)
+            let login = try await browser.post("/login", [("email", "ada@example.org"), ("password", "Member-Pass1")], headers: https)
+            #expect(login.headers[values: .setCookie].contains { $0.hasPrefix("shelfmark_session=") && $0.contains("; Secure") })
+            let plain = try await Browser(api).get("/login", headers: [.init("X-Forwarded-Proto")!: "http"])
+            #expect(plain.headers[values: .setCookie].allSatisfy { !$0.contains("Secure") })
+        }
+        // The same header from a peer that is no trusted proxy is anyone's word: no Secure.
+        try await withAPI(mode: .live, configure: { $0.trustedProxies = ["10.0.0.1"] }) { api in
+            let set = try await Browser(api).get("/login", headers: https).headers[values: .setCookie]
+            #expect(!set.isEmpty && set.allSatisfy { !$0.contains("Secure") }, "\(set)")
         }
     }
 
@@ -153,6 +179,20 @@ struct WebSiteTests {
             for tag in ["og:title\" content=\"Dune\"", "og:type\" content=\"book\"", "twitter:card", "og:url\" content=\"http://"] {
                 #expect(page.shows(tag), "\(tag)")
             }
+            #expect(page.shows(#"og:description" content="Dune by Frank Herbert, at the library.""#))
+            #expect(page.shows(#"<meta property="book:author" content="Frank Herbert">"#))
+            // With a description, the preview still names the authors, then the description's start, cut between words.
+            let long = String(repeating: "Sand and spice. ", count: 20)
+            let described = try await api.send(
+                .post, "/api/v1/books", json: #"{"title":"Emma","authors":["Jane Austen","A. Editor"],"copies":1,"description":"\#(long)"}"#
+            )
+            let emma = try #require(try described.object["id"] as? String)
+            let shared = try await Browser(api).get("/books/\(emma)")
+            let summary = "By Jane Austen, A. Editor. Sand and spice."
+            for tag in ["og:description", "twitter:description"] { #expect(shared.shows(#"\#(tag)" content="\#(summary)"#), "\(tag)") }
+            #expect(shared.shows(#"<meta property="book:author" content="Jane Austen">"#))
+            #expect(shared.shows(#"<meta property="book:author" content="A. Editor">"#))
+            #expect(shared.shows(#"spice. Sand…">"#) && !shared.shows("Sand an…"), "at most 200 characters, cut between words")
             #expect(try await Browser(api).get("/books/not-a-book").status == .notFound)
             #expect(try await Browser(api).get("/books/\(UUID())").status == .notFound)
         }

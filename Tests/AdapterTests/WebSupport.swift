@@ -87,6 +87,14 @@ extension TestResponse {
 }
 
 extension APIClient {
+    /// Signs up a member with a display name over HTTP and returns its token.
+    func signUpMember(_ email: String, named name: String) async throws -> String {
+        let body = #"{"email":"\#(email)","password":"Member-Pass1","displayName":"\#(name)","country":"FR"}"#
+        let response = try await send(.post, "/api/v1/users", json: body, token: .none)
+        #expect(response.status == .created, "\(response.text)")
+        return try #require(try response.object["token"] as? String)
+    }
+
     /// Adds a book as the librarian through the API and returns its id.
     func addBook(_ title: String, copies: Int = 1, author: String = "A. Writer") async throws -> String {
         let body = try JSONSerialization.data(withJSONObject: ["title": title, "authors": [author], "copies": copies])

@@ -72,7 +72,7 @@ struct CataloguePages: Sendable {
         let url = Self.absolute("/books/\(id)", request: request, secure: site.visit.secure, base: site.settings.publicURL)
         view.share(url)
         let meta = ShareMeta(
-            title: entry.details.title, description: view.summary, image: view.cover, url: url)
+            title: entry.details.title, authors: entry.details.authors, description: view.summary, image: view.cover, url: url)
         return site.pages.render("book", view, title: entry.details.title, meta: meta)
     }
 
@@ -234,7 +234,10 @@ struct BookView: Sendable {
         categories = entry.details.categories.isEmpty ? nil : entry.details.categories.joined(separator: ", ")
         cover = Covers.safe(entry.details.coverURL)
         description = entry.details.description
-        summary = entry.details.description.map { String($0.prefix(200)) } ?? t("web.catalogue.bookSummary", entry.details.title, authors)
+        let names = authors
+        summary =
+            entry.details.description.map { t("web.catalogue.bookSummaryDescribed", names, Self.excerpt($0)) }
+            ?? t("web.catalogue.bookSummary", entry.details.title, names)
         copies = entry.copies
         available = max(0, entry.available)
         isAvailable = entry.available > 0
@@ -244,5 +247,14 @@ struct BookView: Sendable {
         someSetAside = entry.setAside > 0
         waiting = entry.holdCount
         lastCheckout = entry.lastCheckout.map(BookCell.checkout)
+    }
+
+    /// The start of a description for a link's preview: at most `limit` characters, cut between words.
+    static func excerpt(_ text: String, limit: Int = 200) -> String {
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard flat.count > limit else { return flat }
+        let cut = flat.prefix(limit - 1)
+        let words = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
+        return words + "…"
     }
 }

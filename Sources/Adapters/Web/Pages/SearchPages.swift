@@ -43,10 +43,14 @@ struct SearchPages: Sendable {
             } catch is SearchUnavailable {
                 view.unavailable = Words.say(.upstreamUnavailable(.openLibrary))
             } catch let error as InvalidInput {
-                view.feedback = Feedback(error, values: ["q": text]) ?? Feedback()
+                // The words typed in the field `q` are Open Library's title: each refusal is linked to that field.
+                view.feedback = Feedback(values: ["q": text])
+                for problem in error.errors { view.feedback.add(problem.field == "title" ? "q" : problem.field, Words.say(problem)) }
             }
         }
-        return site.pages.render("search", view, title: text.isEmpty ? t("web.search.heading") : t("web.search.titleWithWords", text))
+        return site.pages.render(
+            "search", view, title: text.isEmpty ? t("web.search.heading") : t("web.search.titleWithWords", text),
+            status: view.feedback.hasErrors ? .badRequest : .ok)
     }
 
     private func bookmarkedKeys() async throws -> Set<String> {

@@ -101,6 +101,8 @@ struct Rendered<Page: Sendable>: Sendable {
 /// How a shared link previews in chat and social apps.
 struct ShareMeta: Sendable {
     let title: String
+    /// One `book:author` tag each.
+    let authors: [String]
     let description: String
     let image: String?
     let url: String

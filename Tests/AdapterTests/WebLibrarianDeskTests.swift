@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InMemory
+import Testing
+
+/// The front desk's lists, each read in its own section of the page: who has which book, what is
+/// overdue, the copies to set aside for holds; and lending to a member found by email.
+@Suite("Web: the front desk's lists")
+struct WebLibrarianDeskTests {
+    @Test func theDeskLendsToAMemberFoundByEmail() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            _ = try await api.signUpMember("ada@example.org")
+            let librarian = Browser(api, session: api.librarianToken)
+            try await librarian.get("/desk")
+            let lent = try await librarian.post("/desk/lend", [("member", "ada@example.org"), ("book", dune)])
+            #expect(lent.status == .seeOther && lent.headers[.location] == "/desk")
+            let after = try await librarian.follow(lent)
+            #expect(after.shows("Lent 1 book to") && !after.shows(#"class="flash refused""#), "\(after.text)")
+            #expect(try Self.section("who-has-what", in: after.text).contains(">Dune</a>"))
+            let loans = try await api.send(.get, "/api/v1/loans?member=ada@example.org").object
+            #expect(loans["total"] as? Int == 1)
+        }
+    }
+
+    @Test func theOverdueSectionListsOnlyTheLoansPastTheirDate() async throws {
+        let clock = ManualClock()
+        try await withAPI(clock: clock) { api in
+            let (dune, emma) = (try await api.addBook("Dune"), try await api.addBook("Emma"))
+            let ada = try await api.signUpMember("ada@example.org")
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: ada).status == .created)
+            let librarian = Browser(api, session: api.librarianToken)
+            let early = try Self.section("overdue", in: try await librarian.get("/desk").text)
+            #expect(early.contains("Nothing is overdue.") && !early.contains("Dune"))
+            clock.advance(by: 15 * 24 * 3600)  // past Dune's 14 days
+            #expect(try await api.send(.post, "/api/v1/books/\(emma)/checkout", json: #"{"borrowerName":"Walter"}"#).status == .created)
+            let desk = try await librarian.get("/desk")
+            let late = try Self.section("overdue", in: desk.text)
+            #expect(late.contains(#"<tr class="loan overdue""#) && late.contains(">Dune</a>"), "\(late)")
+            #expect(!late.contains("Emma") && !late.contains("Nothing is overdue."), "a loan still within its days is not overdue")
+            #expect(try Self.section("who-has-what", in: desk.text).contains(">Emma</a>"), "it is among the loans")
+        }
+    }
+
+    @Test func theCopiesToSetAsideAreListedWithWhoFor() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            let ada = try await api.signUpMember("ada@example.org")
+            let bob = try await api.signUpMember("bob@example.org", named: "Bob Baker")
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: ada).status == .created)
+            #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(dune)"}"#, token: bob).status == .created)
+            let librarian = Browser(api, session: api.librarianToken)
+            let before = try Self.section("set-aside", in: try await librarian.get("/desk").text)
+            #expect(before.contains("No copy is waiting to be picked up.") && !before.contains("Dune"))
+
+            let loan = try #require(
+                ((try await api.send(.get, "/api/v1/me/loans", token: ada).object["items"] as? [[String: Any]])?.first?["id"]) as? String)
+            #expect(try await api.send(.post, "/api/v1/loans/\(loan)/return", token: ada).status == .ok)
+            let after = try Self.section("set-aside", in: try await librarian.get("/desk").text)
+            #expect(after.contains(#"<tr class="hold ready""#) && after.contains(#"<a href="/desk?book=\#(dune)">Dune</a>"#), "\(after)")
+            #expect(after.contains("<td>Bob Baker</td>") && !after.contains("No copy is waiting"))
+        }
+    }
+
+    /// The HTML of the page's `<section id="…">`.
+    static func section(_ id: String, in html: String) throws -> String {
+        let start = try #require(html.range(of: #"<section id="\#(id)""#), "no section \(id)").lowerBound
+        let end = try #require(html[start...].range(of: "</section>"), "section \(id) not closed").upperBound
+        return String(html[start..<end])
+    }
+}
