@@ -1,7 +1,8 @@
 """The outside world of `.ci/browser`, on loopback, from the recordings of ../shared/fixtures:
 Open Library (search paged through `limit`/`offset` and sorted by rating or reading-log count as
-Open Library does, records, and covers as a small image), IPinfo (`/{ip}/json`) and REST Countries
-(`/v3.1/all`). Each runs in a thread of the harness and counts the requests it answered.
+Open Library does, records, and covers as a small image; its search answers 500 while the
+server's `down` is set), IPinfo (`/{ip}/json`) and REST Countries (`/v3.1/all`). Each runs in a
+thread of the harness and counts the requests it answered.
 """
 
 import copy
@@ -56,6 +57,8 @@ class OpenLibrary(Fake):
     def route(self, path, params):
         if path.startswith("/b/"):
             return 200, "image/png", COVER
+        if path == "/search.json" and self.server.down:
+            return 500, "application/json", b'{"error": "down"}'
         if path == "/search.json":
             words = "|".join(params.get(name, [""])[0] for name in ("title", "author", "q") if params.get(name, [""])[0])
             with self.server.lock:
@@ -103,10 +106,10 @@ def countries_handler(fixtures):
 
 def serve(handler):
     """Starts `handler` on a free loopback port in a daemon thread; returns the server (its
-    `url`, `requests`: the paths asked for, in order, and `searches`: the search words)."""
+    `url`, `requests`: the paths asked for, in order, `searches`: the search words, and `down`)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    server.lock, server.requests, server.searches = threading.Lock(), [], []
+    server.lock, server.requests, server.searches, server.down = threading.Lock(), [], [], False
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server

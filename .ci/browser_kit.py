@@ -64,7 +64,7 @@ def missing_routes(base, paths):
 class Browser:
     """One headless Chromium window of `width` x `height`, its screenshots named `label`-NN-step.png."""
 
-    def __init__(self, base, width, height, label, shots, javascript=True):
+    def __init__(self, base, width, height, label, shots, javascript=True, prompts=False):
         self.base, self.label, self.shots, self.width = base, label, shots, width
         self.counter = itertools.count(1)
         options = webdriver.ChromeOptions()
@@ -77,7 +77,12 @@ class Browser:
                                                   "profile.managed_default_content_settings.javascript": 1 if javascript else 2})
         options.unhandled_prompt_behavior = "ignore"  # confirm dialogs are answered by the scenarios
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP refusals and script errors
+        options.enable_bidi = prompts
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        # With `prompts`, the type of each dialog the page opened, in order (WebDriver BiDi's events).
+        self.prompts = []
+        if prompts:
+            self.driver.browsing_context.add_event_handler("user_prompt_opened", lambda prompt: self.prompts.append(prompt.type))
         self.driver.set_page_load_timeout(30)
         self.driver.set_script_timeout(60)
         # The page's own viewport, whatever room the headless window's frame takes; a phone is a

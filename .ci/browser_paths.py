@@ -162,6 +162,24 @@ def other_pages(world):
     world.desktop.driver.delete_all_cookies()
 
 
+def openlibrary_down(world):
+    """Open Library answering 500: the search page says so in words, and the catalogue still works.
+    Last of all, as the adapter's circuit breaker then rests a while."""
+    b = world.desktop
+    pages_there(world, "openlibrary down", ["/search", "/books"])
+    world.openlibrary.down = True
+    try:
+        b.go("/search?q=the%20hobbit")
+        said = b.finds("#search-unavailable")
+        check(said and "Open Library" in said[0].text and not b.has("li.result"),
+              "openlibrary down: the search page says Open Library cannot be reached", b.where())
+        b.page("search unavailable")
+    finally:
+        world.openlibrary.down = False
+    b.go("/books")
+    check(b.has("article.book"), "openlibrary down: the library's own catalogue still lists its books", b.where())
+
+
 def axe_finds_faults(world):
     """The harness's own check: axe-core, as run here, does report a page with known faults."""
     b = world.desktop
@@ -183,4 +201,5 @@ ALL = {
     "other": other_pages,
     "french": french_path,
     "french-librarian": french_librarian_path,
+    "openlibrary-down": openlibrary_down,
 }

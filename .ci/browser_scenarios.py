@@ -11,7 +11,7 @@ import time
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from browser_kit import ADDRESS_COUNTRY, Abort, Keys, check, missing_routes, need, wait_until
+from browser_kit import ADDRESS_COUNTRY, Abort, Browser, Keys, check, missing_routes, need, wait_until
 from faultlib import LIBRARIAN, add_book, call, log_in
 
 MEMBER_PASSWORD = "Reader-Pass1!"
@@ -94,10 +94,17 @@ def librarian_catalogue(world):
     b.fill("title", "Browser Book, Revised")
     b.submit("form:has([name='title'])")
     check("Browser Book, Revised" in b.text(), "librarian: the edit is shown", b.where())
+    leaving_unsaved_changes(world, book)
 
     doomed = [world.book("Delete Me One"), world.book("Delete Me Two")]
     b.go("/books")
     b.page("catalogue (librarian)")
+    boxes = b.finds("form#bulk-delete input[name='book']")
+    b.find("#select-all").click()
+    check(boxes and all(box.is_selected() for box in boxes), "librarian: select all ticks every book of the page",
+          f"{sum(box.is_selected() for box in boxes)} of {len(boxes)} ticked")
+    b.find("#select-all").click()
+    check(not any(box.is_selected() for box in boxes), "librarian: select all again unticks them", b.where())
     for book_id in doomed:
         b.find(f"form#bulk-delete input[name='book'][value='{book_id}']").click()
     b.submit("form#bulk-delete")
@@ -127,6 +134,25 @@ def librarian_catalogue(world):
     check("Mrs Hudson" in b.text(), "librarian: a walk-in checkout by name shows the borrower", b.where())
     b.shot("walk-in done")
     log_out(b)
+
+
+def leaving_unsaved_changes(world, book):
+    """Leaving a form with unsaved changes asks first. ChromeDriver accepts a beforeunload dialog by
+    itself, so it is seen through WebDriver BiDi's prompt events, in a window of its own."""
+    b = Browser(world.base, 1280, 900, "prompts", world.desktop.shots, prompts=True)
+    try:
+        log_in_page(b, *LIBRARIAN, name="librarian (a second window)")
+        b.go(f"/books/{book}/edit")
+        b.find("[name='title']").click()  # a gesture, no change
+        b.go("/books")
+        check(not b.prompts, "librarian: leaving an unchanged form asks nothing", f"prompts: {b.prompts}")
+        b.go(f"/books/{book}/edit")
+        b.fill("title", "Never Saved")  # typed: a user's gesture, without which Chromium asks nothing
+        b.go("/books")
+        asked = wait_until(lambda: "beforeunload" in b.prompts, timeout=3)
+        check(asked, "librarian: leaving a form with unsaved changes asks first", f"prompts: {b.prompts}; {b.where()}")
+    finally:
+        b.quit()
 
 
 # --- a new member --------------------------------------------------------------------------------
@@ -340,10 +366,12 @@ def share_page(world):
         "const m = {}; document.querySelectorAll('meta[property], meta[name]').forEach("
         "e => m[e.getAttribute('property') || e.getAttribute('name')] = e.content); return m")
     wanted = {"og:title": "Shared Book", "og:type": "book", "og:description": "passing on", "og:image": "8231856",
-              "og:url": f"/books/{book}", "twitter:card": None}
+              "og:url": f"/books/{book}", "twitter:card": None, "twitter:description": "passing on", "book:author": "Sharon Link"}
     wrong = [f"{name}={meta.get(name)!r}" for name, part in wanted.items()
              if not meta.get(name) or (part and part not in meta[name])]
     check(not wrong, "share: the page has Open Graph and Twitter card tags", "; ".join(wrong))
+    check("Sharon Link" in meta.get("og:description", "") and "Sharon Link" in meta.get("twitter:description", ""),
+          "share: the preview's description names the author", f"{meta.get('og:description')!r}")
     check(b.has("#share") and b.has("#copy-link") and b.has("a[href^='mailto:']"),
           "share: share button, copy link and mail link", b.where())
     status, _, body = call(world.port, "GET", f"/books/{book}")
