@@ -58,6 +58,9 @@ enum ErrorProvocations {
     ]
 
     private static let specific: [String: [Provocation]] = [
+        // A version the book never had.
+        "updateBook 412": [{ try await $0.send(.patch, "/api/v1/books/\($0.book)", json: #"{"title":"Stale"}"#, ifMatch: "\"0.0\"") }],
+        "deleteBook 412": [{ try await $0.send(.delete, "/api/v1/books/\($0.book)", ifMatch: "\"0.0\"") }],
         "placeHold 404": [{ try await $0.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(ErrorWalk.ghost)"}"#, as: .member) }],
         "placeHold 409": [
             // Copies of the book are on the shelf: borrow it. And no hold on a book the member has on loan.

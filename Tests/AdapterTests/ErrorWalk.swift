@@ -51,9 +51,10 @@ final class ErrorWalk: Sendable {
     @discardableResult
     func send(
         _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, as caller: Caller = .librarian, from address: String? = nil,
-        body: ByteBuffer? = nil, key: String? = nil
+        body: ByteBuffer? = nil, key: String? = nil, ifMatch: String? = nil
     ) async throws -> Answer {
         var headers: HTTPFields = [:]
+        if let ifMatch { headers[.ifMatch] = ifMatch }
         headers[.init("X-Forwarded-For")!] = address ?? nextAddress()
         if let key { headers[.init("Idempotency-Key")!] = key }
         if json != nil || body != nil { headers[.contentType] = "application/json" }

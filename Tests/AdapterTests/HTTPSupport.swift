@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import InMemory
+import Logging
 import Testing
 
 /// A test client that sends as the librarian the fixture created, unless told otherwise.
@@ -13,11 +14,13 @@ struct APIClient: Sendable {
     /// A bearer token of a librarian account (`librarian@example.org`).
     let librarianToken: String
 
-    /// Sends a request; `token` defaults to the librarian's, `.none` sends no Authorization header.
+    /// Sends a request; `token` defaults to the librarian's, `.none` sends no Authorization header;
+    /// `headers` go with it (conditions, ids).
     func send(
-        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String?? = .some(nil), language: String? = nil
+        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String?? = .some(nil), language: String? = nil,
+        headers extra: HTTPFields = [:]
     ) async throws -> TestResponse {
-        var headers: HTTPFields = [:]
+        var headers = extra
         if let language { headers[.acceptLanguage] = language }
         if json != nil { headers[.contentType] = "application/json" }
         let bearer: String? =
@@ -43,7 +46,7 @@ struct APIClient: Sendable {
 /// database that already holds one librarian, created by the operator as the CLI would.
 func withAPI<T>(
     mode: TestingSetup = .router, databasePath: String? = nil, maxBodyBytes: Int = 1 << 20, clock: ManualClock = ManualClock(),
-    configure: (inout ShelfmarkConfiguration) -> Void = { _ in },
+    configure: (inout ShelfmarkConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "shelfmark"),
     _ body: @escaping @Sendable (APIClient) async throws -> T
 ) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-http-\(UUID())")
@@ -57,7 +60,7 @@ func withAPI<T>(
     configuration.lookupTimeout = 60
     configure(&configuration)
     let token = try await librarianToken(configuration, clock: clock)
-    let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests())
+    let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests(), logger: logger)
     return try await app.test(mode) { client in try await body(APIClient(client: client, librarianToken: token)) }
 }
 

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import InMemory
+import Logging
 import SQLiteStore
 import Testing
 
@@ -63,7 +64,7 @@ extension TestResponse {
 /// Runs `body` against the real application built by the composition root on a temporary
 /// database holding one librarian (`librarian@example.org`) with a Prolific key (unless `withKey` is false).
 func withProlific<T>(
-    mode: TestingSetup = .router, withKey: Bool = true, forced: Bool = false,
+    mode: TestingSetup = .router, withKey: Bool = true, forced: Bool = false, logger: Logger = Logger(label: "shelfmark"),
     _ body: @escaping @Sendable (ProlificFixture) async throws -> T
 ) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-prolific-\(UUID())")
@@ -79,7 +80,7 @@ func withProlific<T>(
     let form = SignupForm(email: "librarian@example.org", password: "Librarian-Pass1", displayName: "Lib", country: "FR")
     let librarian = try await library.accounts.signUp.execute(form, role: .librarian, openSession: false, by: .cliOperator).account.id
     let key = withKey ? try await library.appKeys.issue.execute(forEmail: form.email, by: .cliOperator).key : ""
-    let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests())
+    let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests(), logger: logger)
     return try await app.test(mode) { client in
         try await body(ProlificFixture(client: client, key: key, librarian: librarian, library: library, clock: clock))
     }

@@ -73,7 +73,10 @@ struct SettingsTests {
 
     @Test func serveStopsWithOneLineAndStatusTwo() async throws {
         let database = TemporaryDatabase()
-        for (name, value) in [("SHELFMARK_SESSION_DAYS", "inf"), ("SHELFMARK_MAX_CONNECTIONS", "1e300"), ("LOG_LEVEL", "loud")] {
+        for (name, value) in [
+            ("SHELFMARK_SESSION_DAYS", "inf"), ("SHELFMARK_MAX_CONNECTIONS", "1e300"), ("LOG_LEVEL", "loud"),
+            ("SHELFMARK_LOG_FORMAT", "yaml"),
+        ] {
             let result = try await shelfmark(["serve", "--port", "0"], database: database.path, environment: [name: value])
             #expect(result.status == 2, "\(name)=\(value): \(result.stderr)")
             let lines = result.stderr.split(separator: "\n")

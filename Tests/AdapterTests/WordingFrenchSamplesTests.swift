@@ -41,7 +41,7 @@ import Wording
             .forbidden(.librarianOnly), .forbidden(.operatorOnly), .emailTaken, .usernameTaken, .lastLibrarian(ada),
             .closingWithHolds(ada, titles: ["Dune"]), .closingWithHolds(ada, titles: [nil]), .librarianOnlyOnCommandLine(actingAs: ada),
             .invalidCredentials, .tooManyAttempts(retryAfterSeconds: 1), .tooManyAttempts(retryAfterSeconds: 30), .wrongPassword,
-            .resetCodeRefused, .serverBusy, .serverFailed, .contention, .upstreamUnavailable(.openLibrary),
+            .resetCodeRefused, .serverBusy, .serverFailed, .contention, .staleVersion(current: "7.2"), .upstreamUnavailable(.openLibrary),
             .upstreamUnavailable(.restCountries),
             .integrity(.keyFileUnreadable(path: "k")), .integrity(.notAKeyFile(path: "k")), .integrity(.keyFileExists(path: "k")),
             .integrity(.keyFileUncreatable(path: "k")), .integrity(.keyFileUnwritable(path: "k")), .integrity(.keyNeeded(keyedFrom: 1)),

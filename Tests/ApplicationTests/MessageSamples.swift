@@ -12,7 +12,7 @@ enum MessageKey: CaseIterable {
     case wrongPassword, resetCodeRefused
     case lastLibrarian, librarianOnlyOnCommandLine
     case closingWithLoans, closingWithHolds
-    case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, upstreamUnavailable, done
+    case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, staleVersion, upstreamUnavailable, done
     case backup
     case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet, appKey
     case appRequest
@@ -78,6 +78,7 @@ enum MessageSamples {
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
         case .contention: .contention
+        case .staleVersion: .staleVersion
         case .upstreamUnavailable: .upstreamUnavailable
         case .done: .done
         }
@@ -141,10 +142,11 @@ enum MessageSamples {
                 [OverdueBook(title: "The Hobbit", dueAt: Date(timeIntervalSince1970: 1_796_601_600)), OverdueBook(title: nil, dueAt: .now)])
         case .closingWithHolds: .closingWithHolds(MemberName(displayName: "Ada", email: "ada@example.org"), titles: ["Dune", nil])
         case .request: .request(.methodNotAllowed(method: "PUT", path: "/api/v1/books", allowed: ["GET", "POST"]))
-        case .serverBusy: .serverBusy
         case .retry: .retry(.answerNotKept(recordedAt: Date(timeIntervalSince1970: 1_796_601_600)))
+        case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
         case .contention: .contention
+        case .staleVersion: .staleVersion(current: "7.2")
         case .upstreamUnavailable: .upstreamUnavailable(.openLibrary)
         case .done: .done(.withdrawn(count: 2))
         }

@@ -10,7 +10,8 @@ extension Components.Schemas.HistoryEntry {
             position: e.position, version: e.version, _type: e.type, recordedAt: e.recordedAt, actor: e.actor,
             actorName: catalogue.text(.actor(e.actorName)),
             payload: .init(additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: e.payload.mapValues(\.plain))),
-            changes: e.changes.map { .init(field: $0.field, from: $0.before, to: $0.after, text: catalogue.text(.fieldChange($0))) })
+            changes: e.changes.map { .init(field: $0.field, from: $0.before, to: $0.after, text: catalogue.text(.fieldChange($0))) },
+            correlationId: e.correlationID)
     }
 }
 

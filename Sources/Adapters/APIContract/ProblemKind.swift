@@ -28,6 +28,7 @@ struct ProblemKind {
         case let error as LoanRefused: self = Self.of(error)
         case is NotFound, is NoCardYet: self = .notFound
         case is TooMuchContention: self.init(status: 503, slug: "contention", title: "Busy")
+        case is StaleVersion: self.init(status: 412, slug: "stale-version", title: "Precondition Failed")
         case is Unauthenticated: self.init(status: 401, slug: "unauthenticated", title: "Unauthorized")
         case is InvalidCredentials: self.init(status: 401, slug: "invalid-credentials", title: "Unauthorized")
         case is Forbidden: self.init(status: 403, slug: "forbidden", title: "Forbidden")
@@ -41,8 +42,8 @@ struct ProblemKind {
         case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")
         case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
         case let error as BackupRefused: self = Self.of(error)
-        case let error as AppKeyRefused:
         case let error as RetryRefused: self = Self.of(error)
+        case let error as AppKeyRefused:
             self = error.problem == .unknownKey ? .notFound : ProblemKind(status: 409, slug: "app-key-refused", title: "Conflict")
         case let error as ClosingRefused:
             self =
@@ -82,7 +83,6 @@ struct ProblemKind {
         }
     }
 
-    private static func of(_ refused: LoanRefused) -> ProblemKind {
     /// Safe retries (`Idempotency-Key`): a bad key, a key of another request, a retry too early or
     /// of a request whose answer was lost.
     private static func of(_ refused: RetryRefused) -> ProblemKind {
@@ -94,6 +94,7 @@ struct ProblemKind {
         }
     }
 
+    private static func of(_ refused: LoanRefused) -> ProblemKind {
         switch refused.rejection {
         case .loan(.noSuchLoan), .hold(.noSuchHold): .notFound
         case .patron(.alreadyBorrowed), .patron(.holdLimitReached):

@@ -11,6 +11,7 @@ enum ProblemTitles {
         case "not-found": t("problem.notFound")
         case "reset-code-refused": t("problem.resetCodeRefused")
         case "contention": t("problem.contention")
+        case "stale-version": t("problem.staleVersion")
         case "unauthenticated": t("problem.unauthenticated")
         case "invalid-credentials": t("problem.invalidCredentials")
         case "forbidden": t("problem.forbidden")
@@ -41,11 +42,11 @@ enum ProblemTitles {
         case "malformed-request": t("problem.malformedRequest")
         case "usage": t("problem.usage")
         case "configuration": t("problem.configuration")
-        default: fallback
         case "idempotency-key-invalid": t("problem.idempotencyKeyInvalid")
         case "idempotency-key-reused": t("problem.idempotencyKeyReused")
         case "request-in-progress": t("problem.requestInProgress")
         case "request-already-recorded": t("problem.requestAlreadyRecorded")
+        default: fallback
         }
     }
 
@@ -55,9 +56,9 @@ enum ProblemTitles {
         "email-taken", "username-taken", "search-unavailable", "countries-unavailable", "login-throttled", "too-many-attempts",
         "app-key-refused", "last-librarian", "account-stays-open", "validation", "conflict", "unavailable", "backup-refused",
         "hold-refused", "loan-refused", "internal", "too-large", "bad-request", "busy", "too-slow", "unsupported-media-type",
-        "not-acceptable", "method-not-allowed", "malformed-request", "usage", "configuration",
-    ]
+        "not-acceptable", "method-not-allowed", "malformed-request", "usage", "configuration", "stale-version",
         "idempotency-key-invalid", "idempotency-key-reused", "request-in-progress", "request-already-recorded",
+    ]
 }
 
 /// The contract's own texts (problem titles, the tail of a long list), this target's `en.lproj`

@@ -36,6 +36,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var bitbooksHost: String? = nil
     /// `--prolific`: answer the Prolific apps under `/{key}/` even before any key exists.
     public var prolific = false
+    /// The log: `--log-format`, `--log-level` as given (nil: the environment's).
+    public var logFormat: String? = nil
+    public var logLevel: String? = nil
 }
 
 /// The environment of the running command line.

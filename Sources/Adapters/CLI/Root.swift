@@ -115,6 +115,14 @@ struct Serve: AsyncParsableCommand {
     @Flag(
         help: ArgumentHelp(t("cli.serve.prolific")))
     var prolific = false
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp(t("cli.serve.logFormat"), valueName: "text|json"))
+    var logFormat: String?
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(t("cli.serve.logLevel"), valueName: "level"))
+    var logLevel: String?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw usage("--port", .outOfRange(min: 0, max: 65_535)) }
@@ -125,7 +133,7 @@ struct Serve: AsyncParsableCommand {
         try await CLIContext.current().serve(
             ServeOptions(
                 host: host, port: port, library: global.options, backupEvery: backupEvery, keep: keep, backupDir: backupDir,
-                bitbooksPort: bitbooksPort, bitbooksHost: bitbooksHost, prolific: prolific))
+                bitbooksPort: bitbooksPort, bitbooksHost: bitbooksHost, prolific: prolific, logFormat: logFormat, logLevel: logLevel))
     }
 }
 

@@ -38,14 +38,27 @@ extension LibraryAPI {
     }
 
     func me(_ input: Operations.Me.Input) async throws -> Operations.Me.Output {
-        .ok(.init(body: .json(.init(try await accounts.showMe.execute(by: principal)))))
+        let (account, version) = try await versionedMe()
+        if EntityTags.unchanged(ifNoneMatch: input.headers.ifNoneMatch, current: version) {
+            return .notModified(.init(headers: .init(eTag: EntityTags.tag(version))))
+        }
+        return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(account))))
+    }
+
+    /// The caller's account and its version, the version read first: the answer is never older than its tag says.
+    private func versionedMe() async throws -> (AccountSummary, ResourceVersion) {
+        guard case .user(let id, _, _) = principal else { throw Unauthenticated() }
+        let version = try await library.catalogue.versions.account(id)
+        return (try await accounts.showMe.execute(by: principal), version)
     }
 
     func editMe(_ input: Operations.EditMe.Input) async throws -> Operations.EditMe.Output {
         guard case .json(let body) = input.body else { throw InvalidInput("body", .wrongType(.json)) }
         let form = ProfileForm(
             displayName: body.displayName, country: body.country, email: body.email, username: body.username, language: body.language)
-        return .ok(.init(body: .json(.init(try await accounts.editProfile.execute(form, by: principal)))))
+        _ = try await accounts.editProfile.execute(form, by: principal)
+        let (account, version) = try await versionedMe()
+        return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(account))))
     }
 
     func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {

@@ -34,14 +34,26 @@ struct LibraryAPI: APIProtocol {
         let draft = BookDraft(
             title: body.title, authors: body.authors, isbn: body.isbn, publisher: body.publisher,
             categories: body.categories ?? [], coverURL: body.coverUrl, description: body.description)
-        let entry = try await library.catalogue.addBook.execute(
+        let added = try await library.catalogue.addBook.execute(
             draft, copies: body.copies ?? 1, allowDuplicate: body.allowDuplicate ?? false, by: principal)
-        return .created(.init(headers: .init(location: Locations.book(entry.id)), body: .json(.init(entry))))
+        let (entry, version) = try await versioned(added.id)
+        return .created(
+            .init(headers: .init(location: Locations.book(entry.id), eTag: EntityTags.tag(version)), body: .json(.init(entry))))
     }
 
     func getBook(_ input: Operations.GetBook.Input) async throws -> Operations.GetBook.Output {
-        let entry = try await library.catalogue.showBook.execute(try BookID.parse(input.path.id), by: principal)
-        return .ok(.init(body: .json(.init(entry))))
+        let id = try BookID.parse(input.path.id)
+        let (entry, version) = try await versioned(id)
+        if EntityTags.unchanged(ifNoneMatch: input.headers.ifNoneMatch, current: version) {
+            return .notModified(.init(headers: .init(eTag: EntityTags.tag(version))))
+        }
+        return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(entry))))
+    }
+
+    /// The book and its version, the version read first: the answer is never older than its tag says.
+    private func versioned(_ id: BookID) async throws -> (CatalogueEntry, ResourceVersion) {
+        let version = try await library.catalogue.versions.book(id)
+        return (try await library.catalogue.showBook.execute(id, by: principal), version)
     }
 
     func updateBook(_ input: Operations.UpdateBook.Input) async throws -> Operations.UpdateBook.Output {
@@ -50,13 +62,17 @@ struct LibraryAPI: APIProtocol {
             title: patch.title, authors: patch.authors, isbn: patch.isbn, publisher: patch.publisher,
             categories: patch.categories, coverURL: patch.coverUrl, description: patch.description)
         let id = try BookID.parse(input.path.id)
-        let entry = try await library.catalogue.editBook.execute(
-            id, changes: changes, copies: patch.copies, allowDuplicate: patch.allowDuplicate ?? false, by: principal)
-        return .ok(.init(body: .json(.init(entry))))
+        _ = try await library.catalogue.editBook.execute(
+            id, changes: changes, copies: patch.copies, allowDuplicate: patch.allowDuplicate ?? false,
+            ifMatch: EntityTags.accepted(ifMatch: input.headers.ifMatch), by: principal)
+        let (entry, version) = try await versioned(id)
+        return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(entry))))
     }
 
     func deleteBook(_ input: Operations.DeleteBook.Input) async throws -> Operations.DeleteBook.Output {
-        try await library.catalogue.withdrawBooks.execute([try BookID.parse(input.path.id)], by: principal)
+        let id = try BookID.parse(input.path.id)
+        let asked = EntityTags.accepted(ifMatch: input.headers.ifMatch)
+        try await library.catalogue.withdrawBooks.execute([id], ifMatch: asked.map { [id: $0] } ?? [:], by: principal)
         return .noContent(.init())
     }
 

@@ -25,11 +25,15 @@ extension LibraryAPI {
     }
 
     func returnLoan(_ input: Operations.ReturnLoan.Input) async throws -> Operations.ReturnLoan.Output {
-        return .ok(.init(body: .json(loan(try await circulation.giveBack.execute(try loanID(input.path.id), by: principal)))))
+        let id = try loanID(input.path.id)
+        let returned = try await circulation.giveBack.execute(id, by: principal)
+        return .ok(.init(headers: .init(eTag: try await tag(id)), body: .json(loan(returned))))
     }
 
     func renewLoan(_ input: Operations.RenewLoan.Input) async throws -> Operations.RenewLoan.Output {
-        return .ok(.init(body: .json(loan(try await circulation.renew.execute(try loanID(input.path.id), by: principal)))))
+        let id = try loanID(input.path.id)
+        let renewed = try await circulation.renew.execute(id, by: principal)
+        return .ok(.init(headers: .init(eTag: try await tag(id)), body: .json(loan(renewed))))
     }
 
     func checkoutWalkIn(_ input: Operations.CheckoutWalkIn.Input) async throws -> Operations.CheckoutWalkIn.Output {
@@ -61,6 +65,9 @@ extension LibraryAPI {
         try await circulation.notices.markRead(nil, by: principal)
         return .noContent(.init())
     }
+
+    /// A loan's `ETag`: no route reads or edits one loan under a condition, so it is read after the answer.
+    private func tag(_ id: LoanID) async throws -> String { EntityTags.tag(try await library.catalogue.versions.loan(id)) }
 
     private func loanID(_ text: String) throws -> LoanID {
         guard let id = LoanID(text) else { throw NotFound(.loan, text) }

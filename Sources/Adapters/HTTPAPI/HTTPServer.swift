@@ -2,6 +2,7 @@ import APIContract
 import Application
 import Domain
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -72,9 +73,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         let received = ReceivedBody()
         do {
             var response = try await ReceivedBody.$current.withValue(received) { try await next(request, context) }
-            // The generated code percent-encodes header values; a Location is a URI reference already.
-            if let location = response.headers[.location], let decoded = location.removingPercentEncoding {
-                response.headers[.location] = decoded
+            // The generated code percent-encodes header values; a Location is a URI reference already,
+            // and an ETag is quoted.
+            for name in [HTTPField.Name.location, .eTag] {
+                if let value = response.headers[name], let decoded = value.removingPercentEncoding { response.headers[name] = decoded }
             }
             RetryAfter.set(on: &response, for: nil)
             return response
@@ -83,6 +85,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = try Self.response(problem)
             if problem.status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
             if let refused = error as? MethodNotAllowed { response.headers[.allow] = MethodNotAllowed.header(refused.allowed) }
+            if let stale = ((error as? ServerError)?.underlyingError ?? error) as? StaleVersion {
+                response.headers[.eTag] = EntityTags.tag(stale.current)
+            }
             RetryAfter.set(on: &response, for: error)
             return response
         }

@@ -12,6 +12,8 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         let language = Language.reading(acceptLanguage: request.headers[.acceptLanguage])
+        // The route's template, never the path: the path holds the key.
+        context.coreContext.endpointPath.value = ProlificRoute.parse(request.uri.path)?.route.template
         return try await Reader.$language.withValue(language) { try await answer(request) }
     }
 

@@ -34,6 +34,16 @@ enum ProlificRoute: Equatable {
         return Int(text)
     }
 
+    /// The route as logs and metrics name it, the key left out.
+    var template: String {
+        switch self {
+        case .books: "/{key}/books"
+        case .book: "/{key}/books/{number}"
+        case .clean: "/{key}/clean"
+        case .unknown: "/{key}/unknown"
+        }
+    }
+
     /// The methods the route answers.
     var allowed: [String] {
         switch self {

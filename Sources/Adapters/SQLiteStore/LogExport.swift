@@ -218,6 +218,6 @@ extension LibraryDatabase: LogArchive {
         let payload = try EventCodec.readable(type: type, payload: row["payload"], cipher: keys.cipher, keys: keys.key)
         return LoggedEvent(
             position: row["position"], version: row["stream_version"], type: type, recordedAt: row["recorded_at"],
-            actor: row["actor"], payload: payload)
+            actor: row["actor"], payload: payload, correlationID: row["correlation_id"])
     }
 }

@@ -96,7 +96,7 @@ public struct Authenticate: Sendable {
             record.expiresAt > deps.runner.clock.now(),
             let account = try await deps.accounts.account(record.user)
         else { throw Unauthenticated() }
-        return .user(account.id, account.role, record.session)
+        return Principal.user(account.id, account.role, record.session).traced()
     }
 }
 

@@ -117,7 +117,7 @@ public struct AuthenticateAppKey: Sendable {
             let account = try await deps.accounts.account(record.user), account.role == .librarian
         else { throw AppKeyRefused(.unknownKey) }
         // The key stands where a session would: the log's actor is the librarian.
-        return .user(account.id, .librarian, SessionID(record.key.uuid))
+        return Principal.user(account.id, .librarian, SessionID(record.key.uuid)).traced()
     }
 }
 

@@ -8,6 +8,8 @@ public struct CatalogueUseCases: Sendable {
     public let clearCatalogue: ClearCatalogue
     public let listBooks: ListBooks
     public let showBook: ShowBook
+    /// The versions of books, loans and accounts clients see as ETags (they share the commands' state cache).
+    public let versions: ResourceVersions
 
     /// `policy` says how long a copy added for a waiting member is kept for them.
     public init(runner: CommandRunner, catalogue: any Catalogue, loans: any LoanRegister, policy: LoanPolicy = LoanPolicy()) {
@@ -17,5 +19,6 @@ public struct CatalogueUseCases: Sendable {
         clearCatalogue = ClearCatalogue(runner: runner, catalogue: catalogue)
         listBooks = ListBooks(catalogue: catalogue, privacy: CheckoutPrivacy(loans: loans))
         showBook = ShowBook(catalogue: catalogue, privacy: CheckoutPrivacy(loans: loans))
+        versions = ResourceVersions(runner: runner)
     }
 }

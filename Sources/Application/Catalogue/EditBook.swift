@@ -8,12 +8,15 @@ public struct EditBook: Sendable {
     let catalogue: any Catalogue
     let policy: LoanPolicy
 
+    /// With `ifMatch`, the edit is made only on one of those versions of the book (`ResourceVersions.book`),
+    /// else refused as `StaleVersion`.
     public func execute(
-        _ id: BookID, changes: BookChanges, copies: Int? = nil, allowDuplicate: Bool = false, by principal: Principal
+        _ id: BookID, changes: BookChanges, copies: Int? = nil, allowDuplicate: Bool = false, ifMatch: Set<ResourceVersion>? = nil,
+        by principal: Principal
     ) async throws -> CatalogueEntry {
         try Authorization.require(.editBook, by: principal)
         try await runner.transact(by: principal) { transaction in
-            try await plan(id, changes, copies, allowDuplicate: allowDuplicate, &transaction)
+            try await plan(id, changes, copies, allowDuplicate: allowDuplicate, ifMatch: ifMatch, &transaction)
         }
         guard let entry = try await catalogue.entry(id) else { throw NotFound(.book, id.description) }
         return entry
@@ -29,9 +32,14 @@ public struct EditBook: Sendable {
 
     /// Loads the book, decides the edit and its ISBN claims and holds, into `transaction`.
     private func plan(
-        _ id: BookID, _ changes: BookChanges, _ copies: Int?, allowDuplicate: Bool, _ transaction: inout Transaction
+        _ id: BookID, _ changes: BookChanges, _ copies: Int?, allowDuplicate: Bool, ifMatch: Set<ResourceVersion>? = nil,
+        _ transaction: inout Transaction
     ) async throws {
         let book = try await runner.loadBook(id)
+        if ifMatch != nil {
+            let queue = try await runner.load(HoldQueueAggregate.self, .holds(id)).version
+            try ResourceVersion.require(ifMatch, current: ResourceVersion([book.version, queue]))
+        }
         let events = try decide(id, changes, copies, book.state)
         transaction.record(book, events)
         var claims = ISBNClaims(runner: runner, catalogue: catalogue)

@@ -6,9 +6,11 @@ public struct WithdrawBooks: Sendable {
     let runner: CommandRunner
     let catalogue: any Catalogue
 
-    /// Returns the number of books withdrawn now (a book withdrawn before counts as none).
+    /// Returns the number of books withdrawn now (a book withdrawn before counts as none). A book
+    /// in `ifMatch` is withdrawn only at one of those versions (`ResourceVersions.book`), else
+    /// nothing is, and the refusal is `StaleVersion`.
     @discardableResult
-    public func execute(_ ids: [BookID], by principal: Principal) async throws -> Int {
+    public func execute(_ ids: [BookID], ifMatch: [BookID: Set<ResourceVersion>] = [:], by principal: Principal) async throws -> Int {
         try Authorization.require(.withdrawBooks, by: principal)
         var seen: Set<BookID> = []
         let unique = ids.filter { seen.insert($0).inserted }
@@ -18,6 +20,10 @@ public struct WithdrawBooks: Sendable {
             for id in unique {
                 let book = try await transaction.load(BookAggregate.self, .book(id))
                 if case .absent = book.state { throw NotFound(.book, id.description) }
+                if let asked = ifMatch[id] {
+                    let queue = try await runner.load(HoldQueueAggregate.self, .holds(id)).version
+                    try ResourceVersion.require(asked, current: ResourceVersion([book.version, queue]))
+                }
                 let events = try transaction.decide(.withdraw, on: book) { BookRefused(id, $0, in: book.state) }
                 try await claims.follow(id, from: book.state, events)
                 try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: LoanPolicy())

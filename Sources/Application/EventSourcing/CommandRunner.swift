@@ -63,13 +63,13 @@ public struct CommandRunner: Sendable {
     }
 
     /// Appends every non-empty decision in one atomic step, stamped with who, when and a shared
-    /// correlation id; a checked decision without events only checks its stream's version. Nothing
-    /// is appended (and nothing checked) when no decision has events: a command that changes
-    /// nothing cannot be wrong.
+    /// correlation id (the request's id when a request is traced); a checked decision without events
+    /// only checks its stream's version. Nothing is appended (and nothing checked) when no decision
+    /// has events: a command that changes nothing cannot be wrong.
     @discardableResult
     func append(_ decisions: [Decision], by principal: Principal) async throws -> Int64? {
         guard decisions.contains(where: { !$0.events.isEmpty }) else { return nil }
-        let correlation = ids.next()
+        let correlation = RequestTrace.current?.id ?? ids.next()
         let now = clock.now()
         let appends = decisions.filter { !$0.events.isEmpty || $0.check }.map { decision in
             StreamAppend(

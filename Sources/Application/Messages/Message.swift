@@ -121,6 +121,8 @@ public enum Message: Equatable, Sendable {
     case serverFailed
     /// The data kept changing under the request.
     case contention
+    /// The record changed since the client read it (`If-Match`): its version now.
+    case staleVersion(current: String)
     /// A source of book records outside the library cannot be reached; the local catalogue still works.
     case upstreamUnavailable(Upstream)
 

@@ -96,13 +96,18 @@ public struct LoggedEvent: Equatable, Sendable {
     public let actor: String
     /// The stored JSON payload.
     public let payload: String
-    public init(position: Int64, version: Int64, type: String, recordedAt: String, actor: String, payload: String) {
+    /// The id shared by the events of one command: the request's `X-Request-ID` when a request recorded it.
+    public let correlationID: String
+    public init(
+        position: Int64, version: Int64, type: String, recordedAt: String, actor: String, payload: String, correlationID: String
+    ) {
         self.position = position
         self.version = version
         self.type = type
         self.recordedAt = recordedAt
         self.actor = actor
         self.payload = payload
+        self.correlationID = correlationID
     }
 }
 
@@ -121,9 +126,12 @@ public struct HistoryEntry: Equatable, Sendable {
     public let payload: [String: PayloadValue]
     /// The fields it set or changed, against the stream's events before it.
     public let changes: [FieldChange]
+    /// The id shared by the events of one command (the request's id, when a request recorded it).
+    public let correlationID: String
     public init(
         _ event: LoggedEvent, actorName: ActorName, payload: [String: PayloadValue], changes: [FieldChange]
     ) {
+        self.correlationID = event.correlationID
         self.position = event.position
         self.version = event.version
         self.type = event.type

@@ -121,11 +121,13 @@ public enum Bootstrap {
         let pages = try WebSite.router(library: library, settings: web, context: LibraryRequestContext.self)
         let maxConnections = configuration.connectionLimit(openFiles: OpenFiles.softLimit())
         return Application(
-            responder: SiteResponder(
-                api: api.buildResponder(), pages: pages.buildResponder(),
-                prolific: ProlificMount(
-                    responder: ProlificAPI.responder(library: library, context: LibraryRequestContext.self),
-                    forced: configuration.prolificForced, keys: library.appKeys.inUse)),
+            responder: AccessLog(
+                SiteResponder(
+                    api: api.buildResponder(), pages: pages.buildResponder(),
+                    prolific: ProlificMount(
+                        responder: ProlificAPI.responder(library: library, context: LibraryRequestContext.self),
+                        forced: configuration.prolificForced, keys: library.appKeys.inUse)),
+                trustedProxies: configuration.trustedProxies),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: HTTPServer.channelHandlers(),

@@ -20,24 +20,15 @@ struct LiveEnvironment: CLIEnvironment {
     /// The log of a command other than `serve`: errors only unless `LOG_LEVEL` asks for more, since
     /// a person reads the command's own one-line answer; `LOG_LEVEL=debug` adds the technical causes.
     func commandLogger() throws -> Logger {
-        var logger = Logger(label: "shelfmark")
-        logger.logLevel = (environment["LOG_LEVEL"] ?? "").isEmpty ? .error : try logLevel()
-        return logger
+        var settings = try LogSettings.resolve(format: nil, level: nil, environment: environment)
+        if (environment["LOG_LEVEL"] ?? "").isEmpty { settings.level = .error }
+        return settings.logger(label: "shelfmark")
     }
 
     func configuration(_ o: LibraryOptions) throws -> ShelfmarkConfiguration {
         try ShelfmarkConfiguration.resolve(
             database: o.database, countriesURL: o.countriesURL, geoURL: o.geoURL, geoToken: o.geoToken,
             openLibraryURL: o.openLibraryURL, coversURL: o.coversURL, environment: environment)
-    }
-
-    /// `LOG_LEVEL` (trace, debug, info, notice, warning, error, critical); info when unset.
-    func logLevel() throws -> Logger.Level {
-        guard let raw = environment["LOG_LEVEL"], !raw.isEmpty else { return .info }
-        guard let level = Logger.Level(rawValue: raw.lowercased()) else {
-            throw ConfigurationError("LOG_LEVEL", value: raw, .notOneOf(Logger.Level.allCases.map(\.rawValue)))
-        }
-        return level
     }
 
     func restoring(_ options: LibraryOptions) throws -> RestoreLibrary {
@@ -54,8 +45,8 @@ struct LiveEnvironment: CLIEnvironment {
         configuration.port = options.port
         configuration.bitbooks = configuration.bitbooks.overridden(port: options.bitbooksPort, host: options.bitbooksHost)
         if let failure = ListenFailure.probe(configuration.bitbooks) { throw failure.configurationError }
-        var logger = Logger(label: "shelfmark")
-        logger.logLevel = try logLevel()
+        let logger = try LogSettings.resolve(format: options.logFormat, level: options.logLevel, environment: environment)
+            .logger(label: "shelfmark")
         configuration.maxConnections = configuration.connectionLimit(openFiles: OpenFiles.raiseSoftLimit())
         let path = configuration.databasePath
         let log = logger

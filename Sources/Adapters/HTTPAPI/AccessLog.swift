@@ -1,0 +1,108 @@
+import Application
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Stands in front of the whole site (API, pages, Prolific): gives each request its id, answers it
+/// in `X-Request-ID`, stamps it on the events the request records (their correlation id) and on
+/// every log line written while serving it, and writes one access line per request: method, route
+/// template, status, milliseconds, request id and caller. The line holds no path, query, header or
+/// body: those can carry tokens, passwords, emails and Prolific keys.
+public struct AccessLog<Inner: HTTPResponder>: HTTPResponder where Inner.Context == LibraryRequestContext {
+    let inner: Inner
+    /// Peers whose `X-Request-ID` is taken (the reverse proxies that already gave the request one).
+    let trustedProxies: Set<String>
+
+    public init(_ inner: Inner, trustedProxies: Set<String>) {
+        self.inner = inner
+        self.trustedProxies = trustedProxies
+    }
+
+    public func respond(to request: Request, context: LibraryRequestContext) async throws -> Response {
+        let started = ContinuousClock.now
+        let given = request.headers[.xRequestID]
+        let id = RequestID.chosen(given, trusted: context.remoteAddress?.ipAddress.map(trustedProxies.contains) ?? false)
+        let trace = RequestTrace(id: id)
+        var context = context
+        context.logger[metadataKey: "hb.request.id"] = nil
+        context.logger[metadataKey: "request_id"] = .string(RequestID.text(id))
+        let logger = context.logger
+        do {
+            var response = try await RequestTrace.$current.withValue(trace) { try await inner.respond(to: request, context: context) }
+            response.headers[.xRequestID] = RequestID.text(id)
+            AccessLine(request, context: context, status: response.status, started: started, trace: trace, given: given).write(to: logger)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            AccessLine(request, context: context, status: status, started: started, trace: trace, given: given).write(to: logger)
+            throw error
+        }
+    }
+}
+
+/// How a request's id is chosen and written.
+enum RequestID {
+    /// A trusted proxy's id when it is a UUID (the events' correlation ids are), else a new one.
+    static func chosen(_ given: String?, trusted: Bool) -> UUID {
+        guard trusted, let given, given.utf8.count == 36, let id = UUID(uuidString: given) else { return UUID() }
+        return id
+    }
+
+    /// The id as the header and the log write it: lower case, as the log stores correlation ids.
+    static func text(_ id: UUID) -> String { id.uuidString.lowercased() }
+}
+
+/// One access line: what the operator needs to find a request again, and nothing a client sent
+/// in its path, query or body.
+struct AccessLine {
+    let method: String
+    let route: String
+    let status: Int
+    let milliseconds: Double
+    let id: UUID
+    let caller: String
+    /// A proxy's own id when it was not taken (not a UUID): kept for the operator, bounded and
+    /// stripped to visible ASCII.
+    let proxyID: String?
+
+    init(
+        _ request: Request, context: LibraryRequestContext, status: HTTPResponse.Status, started: ContinuousClock.Instant,
+        trace: RequestTrace, given: String?
+    ) {
+        method = request.method.rawValue
+        route = context.endpointPath ?? "unrouted"
+        self.status = Int(status.code)
+        let elapsed = ContinuousClock.now - started
+        milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        id = trace.id
+        caller = (trace.principal ?? .anonymous).actor
+        proxyID = given.flatMap { Self.visible($0) }.flatMap { $0 == RequestID.text(trace.id) ? nil : $0 }
+    }
+
+    /// The line's fields as log metadata.
+    var metadata: Logger.Metadata {
+        var fields: Logger.Metadata = [
+            "method": .string(method), "route": .string(route), "status": .stringConvertible(status),
+            "duration_ms": .string(String(format: "%.3f", milliseconds)), "request_id": .string(RequestID.text(id)),
+            "principal": .string(caller),
+        ]
+        if let proxyID { fields["proxy_request_id"] = .string(proxyID) }
+        return fields
+    }
+
+    func write(to logger: Logger) {
+        logger.info("request", metadata: metadata)
+    }
+
+    /// At most 64 visible ASCII characters of `text`; nil when none is left.
+    static func visible(_ text: String) -> String? {
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x21...0x7E).contains($0.value) }.prefix(64)))
+        return kept.isEmpty ? nil : kept
+    }
+}
+
+extension HTTPField.Name {
+    /// The request's id, given by a trusted proxy or made here, and answered.
+    static let xRequestID = Self("X-Request-ID")!
+}

@@ -1,0 +1,139 @@
+import Application
+import Foundation
+import Logging
+import Synchronization
+
+/// How `serve` writes its log: `--log-format text|json` (`SHELFMARK_LOG_FORMAT`), `--log-level`
+/// (`LOG_LEVEL`), both checked once: a bad value is one line naming the setting.
+public struct LogSettings: Sendable, Equatable {
+    /// Lines for people, or one JSON object per line for a log collector.
+    public enum Format: String, Sendable, CaseIterable { case text, json }
+
+    public var format = Format.text
+    public var level = Logger.Level.info
+
+    public init(format: Format = .text, level: Logger.Level = .info) {
+        self.format = format
+        self.level = level
+    }
+
+    /// The environment's settings with `serve`'s options (nil: not given) over them.
+    public static func resolve(format: String?, level: String?, environment: [String: String]) throws -> LogSettings {
+        var settings = LogSettings()
+        if let raw = Self.given(format, option: "--log-format", environment, "SHELFMARK_LOG_FORMAT") {
+            guard let chosen = Format(rawValue: raw.value.lowercased()) else {
+                throw ConfigurationError(raw.name, value: raw.value, .notOneOf(Format.allCases.map(\.rawValue)))
+            }
+            settings.format = chosen
+        }
+        if let raw = Self.given(level, option: "--log-level", environment, "LOG_LEVEL") {
+            guard let chosen = Logger.Level(rawValue: raw.value.lowercased()) else {
+                throw ConfigurationError(raw.name, value: raw.value, .notOneOf(Logger.Level.allCases.map(\.rawValue)))
+            }
+            settings.level = chosen
+        }
+        return settings
+    }
+
+    /// The option's value when given, else the variable's; empty is unset.
+    private static func given(_ option: String?, option name: String, _ environment: [String: String], _ variable: String) -> (
+        name: String, value: String
+    )? {
+        if let option, !option.isEmpty { return (name, option) }
+        if let value = environment[variable], !value.isEmpty { return (variable, value) }
+        return nil
+    }
+
+    /// A logger writing to standard error in this format, from this level.
+    public func logger(label: String, to stream: LogStream = .standardError) -> Logger {
+        var logger =
+            switch format {
+            case .text: Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+            case .json: Logger(label: label) { JSONLogHandler(label: $0, stream: stream) }
+            }
+        logger.logLevel = level
+        return logger
+    }
+}
+
+/// Where JSON lines go: standard error, or (for tests) a closure given each whole line.
+public struct LogStream: Sendable {
+    let write: @Sendable (String) -> Void
+
+    public init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    /// The process's standard error, one whole line per write.
+    public static let standardError = LogStream { line in
+        errorLock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+    }
+    private static let errorLock = Mutex(())
+}
+
+/// One JSON object per line: `time` (UTC, milliseconds), `level`, `label`, `message`, then each
+/// metadata field as a string (a list or dictionary as JSON); a field named like one of the first
+/// four is written with a `_` in front. Control characters are escaped, so a line is always one line.
+struct JSONLogHandler: LogHandler {
+    let label: String
+    let stream: LogStream
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    init(label: String, stream: LogStream) {
+        self.label = label
+        self.stream = stream
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    static let reserved: Set<String> = ["time", "level", "label", "message"]
+
+    func log(event: LogEvent) {
+        var line = "{\"time\":\(JSONText.quoted(Self.time(Date())))"
+        line += ",\"level\":\(JSONText.quoted(event.level.rawValue)),\"label\":\(JSONText.quoted(label))"
+        line += ",\"message\":\(JSONText.quoted("\(event.message)"))"
+        let fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        for key in fields.keys.sorted() {
+            let name = Self.reserved.contains(key) ? "_" + key : key
+            line += ",\(JSONText.quoted(name)):\(JSONText.value(fields[key]!))"
+        }
+        stream.write(line + "}\n")
+    }
+
+    static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// `2026-11-24T05:40:00.123Z`.
+    static func time(_ date: Date) -> String { timeStyle.format(date) }
+}
+
+/// JSON text for log fields, escaped by hand (a log line is written often: no encoder per line).
+enum JSONText {
+    static func value(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let text): quoted(text)
+        case .stringConvertible(let item): quoted(item.description)
+        case .array(let items): "[" + items.map(Self.value).joined(separator: ",") + "]"
+        case .dictionary(let fields):
+            "{" + fields.keys.sorted().map { quoted($0) + ":" + Self.value(fields[$0]!) }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
