@@ -3,6 +3,7 @@ import PackageDescription
 
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let metrics = Target.Dependency.product(name: "CoreMetrics", package: "swift-metrics")
 
 let package = Package(
     name: "Shelfmark",
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Pure domain: aggregates, commands, events, rules. Depends on nothing.
@@ -42,7 +45,7 @@ let package = Package(
         // Adapters: each depends on Application only (plus its own libraries).
         .target(
             name: "SQLiteStore",
-            dependencies: ["Application", grdb, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Application", grdb, .product(name: "Crypto", package: "swift-crypto"), metrics],
             path: "Sources/Adapters/SQLiteStore"
         ),
         .target(name: "InMemory", dependencies: ["Application"], path: "Sources/Adapters/InMemory"),
@@ -69,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "OpenLibrary",
-            dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client"), logging],
+            dependencies: ["Application", .product(name: "AsyncHTTPClient", package: "async-http-client"), logging, metrics],
             path: "Sources/Adapters/OpenLibrary"
         ),
         .target(
@@ -146,12 +149,23 @@ let package = Package(
             path: "Sources/Adapters/BitBooks"
         ),
 
+        // `GET /metrics` in Prometheus's text format, and the HTTP requests' own metrics (swift-metrics).
+        .target(
+            name: "Monitoring",
+            dependencies: [
+                "Application", .product(name: "Hummingbird", package: "hummingbird"), metrics,
+                .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/Adapters/Monitoring"
+        ),
+
         // Composition: the only code that names concrete adapters.
         .target(
             name: "Composition",
             dependencies: [
                 "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI",
-                "CLI", "Web", "BitBooks", "ProlificAPI", "Wording",
+                "CLI", "Web", "BitBooks", "ProlificAPI", "Wording", "Monitoring", metrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -173,7 +187,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries", "IPinfo",
-                "OpenLibrary", "Web", "BitBooks", "ProlificAPI", "Wording", grdb,
+                "OpenLibrary", "Web", "BitBooks", "ProlificAPI", "Wording", "Monitoring", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AdapterTests"

@@ -1,5 +1,6 @@
 import Application
 import AsyncHTTPClient
+import CoreMetrics
 import Foundation
 import Logging
 import NIOCore
@@ -55,13 +56,15 @@ actor OpenLibraryHTTP {
     let settings: OpenLibrarySettings
     private let client: HTTPClient
     private let logger: Logger
+    private let metrics: UpstreamMetrics
     private var consecutiveFailures = 0
     private var openUntil: ContinuousClock.Instant?
 
-    init(settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger) {
+    init(settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger, metrics: UpstreamMetrics) {
         self.settings = settings
         self.client = client
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// The instant a call starting now must be done by.
@@ -71,24 +74,32 @@ actor OpenLibraryHTTP {
     func get(_ pathAndQuery: String, until deadline: ContinuousClock.Instant) async throws(Failure) -> Data {
         if let openUntil, ContinuousClock.now < openUntil {
             let seconds = Double(ContinuousClock.now.duration(to: openUntil).components.seconds + 1)
+            metrics.count(.breakerOpen)
             throw .unavailable(SearchUnavailable(.resting, detail: "the circuit breaker is open", retryAfter: seconds))
         }
+        metrics.breaker(open: false)
         do {
             let data = try await settings.attempts.run(until: deadline, on: ContinuousClock()) { timeout throws(Failure) in
                 try await fetch(pathAndQuery, timeout: timeout)
             }
             consecutiveFailures = 0
             openUntil = nil
+            metrics.count(.ok)
             return data
         } catch .unavailable(let trouble) {
             consecutiveFailures += 1
-            if consecutiveFailures >= settings.breakerThreshold { openUntil = ContinuousClock.now + settings.breakerCooldown }
+            metrics.count(.failed)
+            if consecutiveFailures >= settings.breakerThreshold {
+                openUntil = ContinuousClock.now + settings.breakerCooldown
+                metrics.breaker(open: true)
+            }
             logger.warning(
                 "Open Library failed",
                 metadata: ["path": "\(pathAndQuery.prefix(200))", "cause": "\(trouble.cause)", "detail": "\(trouble.detail)"])
             throw .unavailable(trouble)
         } catch {
             consecutiveFailures = 0  // the upstream answered: it is alive
+            metrics.count(.refused)
             throw error
         }
     }

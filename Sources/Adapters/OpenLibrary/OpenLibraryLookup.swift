@@ -1,5 +1,6 @@
 import Application
 import AsyncHTTPClient
+import CoreMetrics
 import Domain
 import Foundation
 import Logging
@@ -11,10 +12,15 @@ public struct OpenLibraryLookup: BookLookup {
     let http: OpenLibraryHTTP
     let settings: OpenLibrarySettings
 
-    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not logged).
-    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil) {
+    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not
+    /// logged), calls and the breaker's state to `metrics` as `client="lookup"` (none: not kept).
+    public init(
+        settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) {
         self.settings = settings
-        http = OpenLibraryHTTP(settings: settings, client: client, logger: logger ?? .silent)
+        http = OpenLibraryHTTP(
+            settings: settings, client: client, logger: logger ?? .silent, metrics: UpstreamMetrics(client: "lookup", factory: metrics))
     }
 
     /// The edition, its work and its authors, all asked within one deadline (`settings.deadline`).

@@ -1,5 +1,6 @@
 import Application
 import AsyncHTTPClient
+import CoreMetrics
 import Foundation
 import Logging
 
@@ -14,10 +15,15 @@ public struct OpenLibrarySearch: BookSearch {
     let http: OpenLibraryHTTP
     let settings: OpenLibrarySettings
 
-    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not logged).
-    public init(settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil) {
+    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not
+    /// logged), calls and the breaker's state to `metrics` as `client="search"` (none: not kept).
+    public init(
+        settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) {
         self.settings = settings
-        http = OpenLibraryHTTP(settings: settings, client: client, logger: logger ?? .silent)
+        http = OpenLibraryHTTP(
+            settings: settings, client: client, logger: logger ?? .silent, metrics: UpstreamMetrics(client: "search", factory: metrics))
     }
 
     public func search(_ query: SearchQuery) async throws -> SearchPage {

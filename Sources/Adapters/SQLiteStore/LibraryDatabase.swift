@@ -1,4 +1,5 @@
 import Application
+import CoreMetrics
 import Foundation
 import GRDB
 
@@ -33,6 +34,8 @@ public final class LibraryDatabase: Sendable {
     let lock: LibraryLock
     /// Seals and opens members' personal data, makes their keys, names claim streams.
     let cipher: any PersonalCipher
+    /// What the event store and the search cache count (`StoreMetrics`).
+    let metrics: StoreMetrics
 
     /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
     /// models up to the head of the log from their stored positions. With `keyFile`, the events
@@ -42,10 +45,14 @@ public final class LibraryDatabase: Sendable {
     ///
     /// `projecting: false` is for measuring the bare log (bench/): appends then write events
     /// only, and the read models stay where they were until the next open that projects.
+    /// `metrics` receives the appends, events, conflicts, group-commit batch sizes and search
+    /// cache look-ups (nothing is kept unless it is given).
     public init(
-        path: String, durability: Durability = .full, keyFile: String? = nil, cipher: any PersonalCipher, projecting: Bool = true
+        path: String, durability: Durability = .full, keyFile: String? = nil, cipher: any PersonalCipher, projecting: Bool = true,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) throws {
         self.cipher = cipher
+        self.metrics = StoreMetrics(metrics)
         lock = try LibraryLock.shared(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -70,7 +77,8 @@ public final class LibraryDatabase: Sendable {
             cipher: cipher)
         try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
         eventStore = SQLiteEventStore(
-            pool: pool, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret, cipher: cipher), cipher: cipher)
+            pool: pool, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret, cipher: cipher), cipher: cipher,
+            metrics: self.metrics)
         catalogue = SQLiteCatalogue(pool: pool)
         accounts = SQLiteAccounts(pool: pool)
         loans = SQLiteLoans(pool: pool)
@@ -104,6 +112,14 @@ public final class LibraryDatabase: Sendable {
 extension LibraryDatabase: HealthCheck {
     public func headPosition() async throws -> Int64 {
         try pool.readHere { db in try EventRows.head(db) }
+    }
+}
+
+extension LibraryDatabase: ProjectionProgress {
+    public func projectedPosition() async throws -> Int64 {
+        try pool.readHere { [projections] db in
+            try projections.all.map { try projections.position(of: $0, db) }.min() ?? EventRows.head(db)
+        }
     }
 }
 

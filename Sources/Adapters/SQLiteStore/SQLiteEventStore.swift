@@ -26,13 +26,19 @@ public final class SQLiteEventStore: EventStore, Sendable {
     public let claimNames: ClaimNames
     /// Seals personal data on append and opens it on reading, with the members' keys.
     private let cipher: any PersonalCipher
+    /// Appends, events, conflicts and batch sizes, counted as each batch commits.
+    private let metrics: StoreMetrics
 
-    init(pool: DatabasePool, projections: Projections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher) {
+    init(
+        pool: DatabasePool, projections: Projections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher,
+        metrics: StoreMetrics
+    ) {
         self.pool = pool
         self.projections = projections
         self.chain = chain
         self.claimNames = claimNames
         self.cipher = cipher
+        self.metrics = metrics
     }
 
     @discardableResult
@@ -69,7 +75,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
         for _ in 0..<16 {
             let batch = takeBatch()
             if batch.isEmpty { return }
-            Self.commit(batch, projections, chain, claimNames, cipher, db)
+            Self.commit(batch, projections, chain, claimNames, cipher, db, metrics)
         }
         pool.asyncWriteWithoutTransaction { db in self.drain(db) }
     }
@@ -91,7 +97,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// written again with one savepoint per append, so that append fails alone.
     private static func commit(
         _ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames, _ cipher: any PersonalCipher,
-        _ db: Database
+        _ db: Database, _ metrics: StoreMetrics
     ) {
         do {
             let results: [Result<Int64, any Error>]
@@ -106,10 +112,24 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 (try? result.get()) != nil && job.appends.contains { $0.2.contains { $0.encoded.erases != nil } }
             }
             if erased { _ = try? db.checkpoint(.truncate) }
+            count(batch, results, metrics)
             for (job, result) in zip(batch, results) { job.continuation.resume(with: result) }
         } catch {
             for job in batch { job.continuation.resume(throwing: error) }
         }
+    }
+
+    /// Counts a committed batch: its size, the events of each append that succeeded, the conflicts.
+    private static func count(_ batch: [Job], _ results: [Result<Int64, any Error>], _ metrics: StoreMetrics) {
+        var committed: [Int] = []
+        var conflicts = 0
+        for (job, result) in zip(batch, results) {
+            switch result {
+            case .success: committed.append(job.appends.reduce(0) { $0 + $1.2.count })
+            case .failure(let error): if error is AppendConflict { conflicts += 1 }
+            }
+        }
+        metrics.record(batch: batch.count, committedEvents: committed, conflicts: conflicts)
     }
 
     /// Writes the batch in one transaction. Without savepoints, an append that fails after it

@@ -6,13 +6,18 @@ import GRDB
 public struct SQLiteSearchCache: SearchCache {
     let pool: DatabasePool
     let maxEntries: Int
+    let metrics: StoreMetrics
 
     public func lookup(_ key: String) async throws -> (page: SearchPage, storedAt: Date)? {
         let row = try pool.readHere { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT page, stored_at FROM search_cache WHERE key = ?"), arguments: [key])
                 .map { (page: $0["page"] as String, storedAt: $0["stored_at"] as String) }
         }
-        guard let row, let page = try? JSONDecoder().decode(SearchPage.self, from: Data(row.page.utf8)) else { return nil }
+        guard let row, let page = try? JSONDecoder().decode(SearchPage.self, from: Data(row.page.utf8)) else {
+            metrics.cacheMisses.increment()
+            return nil
+        }
+        metrics.cacheHits.increment()
         return (page, try Timestamp.parse(row.storedAt))
     }
 
@@ -34,5 +39,7 @@ public struct SQLiteSearchCache: SearchCache {
 
 extension LibraryDatabase {
     /// The search cache, bounded to `maxEntries` answers.
-    public func searchCache(maxEntries: Int = 1000) -> SQLiteSearchCache { SQLiteSearchCache(pool: pool, maxEntries: maxEntries) }
+    public func searchCache(maxEntries: Int = 1000) -> SQLiteSearchCache {
+        SQLiteSearchCache(pool: pool, maxEntries: maxEntries, metrics: metrics)
+    }
 }

@@ -1,10 +1,12 @@
 import Application
+import CoreMetrics
 import Countries
 import Foundation
 import HTTPAPI
 import Hummingbird
 import IPinfo
 import Logging
+import Monitoring
 import OpenLibrary
 import ProlificAPI
 import RESTCountries
@@ -17,9 +19,10 @@ import Web
 public enum Bootstrap {
     /// Opens the library's database (creating its file on first use, and its folder when it is the
     /// default place; a folder `--db` or `SHELFMARK_DB` names must exist) and wires the use cases. The outside-world adapters log their failures' technical causes to `logger` (none: not logged).
+    /// The event store, the search cache and Open Library's clients record their metrics through `metrics` (none: not kept).
     public static func openLibrary(
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
-        random: any RandomSource = SystemRandom(), logger: Logger? = nil
+        random: any RandomSource = SystemRandom(), logger: Logger? = nil, metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) throws -> (Library, LibraryDatabase) {
         let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
         if let setting = configuration.databaseNamedBy, !FileManager.default.fileExists(atPath: folder.path) {
@@ -32,7 +35,7 @@ public enum Bootstrap {
         }
         let database = try LibraryDatabase(
             path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath,
-            cipher: SwiftCryptoPersonalCipher())
+            cipher: SwiftCryptoPersonalCipher(), metrics: metrics)
         let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids, random: random)
         var settings = AccountSettings()
         settings.sessionLifetime = configuration.sessionLifetime
@@ -43,7 +46,8 @@ public enum Bootstrap {
             geolocator: CachedGeolocator(geolocator(configuration), clock: clock),
             loginFailures: database.loginFailures(), settings: settings)
         let search = SearchBooks(
-            search: OpenLibrarySearch(settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger),
+            search: OpenLibrarySearch(
+                settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger, metrics: metrics),
             cache: database.searchCache(), clock: clock, settings: searchSettings(configuration))
         let catalogue = CatalogueUseCases(
             runner: runner, catalogue: database.catalogue, loans: database.loans, policy: configuration.loanPolicy)
@@ -59,7 +63,8 @@ public enum Bootstrap {
                 runner: runner, search: search, catalogue: database.catalogue,
                 shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
             importBook: ImportBook(
-                lookup: OpenLibraryLookup(settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger),
+                lookup: OpenLibraryLookup(
+                    settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger, metrics: metrics),
                 addBook: catalogue.addBook),
             verifyLog: VerifyLog(verifier: database, clock: clock, anchorFile: configuration.anchorPath),
             exportLog: ExportLog(archive: database), replayer: database,
@@ -110,7 +115,8 @@ public enum Bootstrap {
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
         logger: Logger = Logger(label: "shelfmark"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        let (library, database) = try openLibrary(configuration, clock: clock, ids: ids, logger: logger)
+        let monitor = Monitor()
+        let (library, database) = try openLibrary(configuration, clock: clock, ids: ids, logger: logger, metrics: monitor.factory)
         let bodies = BodyLimits(
             maxBytes: configuration.maxBodyBytes, inFlightBytes: configuration.bodyMemory,
             timeout: .milliseconds(Int64(configuration.bodyTimeout * 1000)))
@@ -122,11 +128,14 @@ public enum Bootstrap {
         let maxConnections = configuration.connectionLimit(openFiles: OpenFiles.softLimit())
         return Application(
             responder: AccessLog(
-                SiteResponder(
-                    api: api.buildResponder(), pages: pages.buildResponder(),
-                    prolific: ProlificMount(
-                        responder: ProlificAPI.responder(library: library, context: LibraryRequestContext.self),
-                        forced: configuration.prolificForced, keys: library.appKeys.inUse)),
+                MonitoredResponder(
+                    SiteResponder(
+                        api: api.buildResponder(), pages: pages.buildResponder(),
+                        prolific: ProlificMount(
+                            responder: ProlificAPI.responder(library: library, context: LibraryRequestContext.self),
+                            forced: configuration.prolificForced, keys: library.appKeys.inUse)),
+                    monitor: monitor, access: MetricsAccess(token: configuration.metricsToken),
+                    status: ReadLibraryStatus(loans: database.loans, head: database, projections: database, clock: clock)),
                 trustedProxies: configuration.trustedProxies),
             server: .http1(
                 configuration: .init(

@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import Monitoring
 import SQLiteStore
 
 /// Everything the composition root needs to build a running library.
@@ -52,6 +53,9 @@ public struct ShelfmarkConfiguration: Sendable {
     /// The site's public address, for links to its pages shared elsewhere (`$SHELFMARK_PUBLIC_URL`);
     /// nil: the address each browser asked for.
     public var publicURL: String?
+    /// Lets any client that sends it as a bearer token read `GET /metrics` (`$SHELFMARK_METRICS_TOKEN`,
+    /// at least 16 characters); nil: only clients on this machine that no proxy forwarded.
+    public var metricsToken: String?
 
     // MARK: Accounts
 
@@ -163,6 +167,7 @@ public struct ShelfmarkConfiguration: Sendable {
         configuration.bitbooks = try BitBooksSettings.resolve(environment: environment)
         try readNumbers(environment, into: &configuration)
         configuration.trustedProxies = try readTrustedProxies(environment)
+        configuration.metricsToken = try readMetricsToken(environment)
         return configuration
     }
 }
@@ -203,4 +208,20 @@ private func isIPAddress(_ text: String) -> Bool {
     var v4 = in_addr()
     var v6 = in6_addr()
     return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+}
+
+/// `SHELFMARK_METRICS_TOKEN`: at least `MetricsAccess.shortestToken` characters, none of them white
+/// space or a control character. Never said back in a refusal: it is a secret.
+private func readMetricsToken(_ environment: [String: String]) throws -> String? {
+    guard let token = environment["SHELFMARK_METRICS_TOKEN"], !token.isEmpty else { return nil }
+    if token.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+        throw ConfigurationError("SHELFMARK_METRICS_TOKEN", .containsSpaces)
+    }
+    if token.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        throw ConfigurationError("SHELFMARK_METRICS_TOKEN", .controlCharacters(allowingLineBreaks: false))
+    }
+    guard token.count >= MetricsAccess.shortestToken else {
+        throw ConfigurationError("SHELFMARK_METRICS_TOKEN", .tooShort(min: MetricsAccess.shortestToken))
+    }
+    return token
 }
