@@ -1,6 +1,7 @@
 import Composition
 import Foundation
 import GRDB
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import InMemory
@@ -208,6 +209,13 @@ struct HTTPSafeRetryTests {
                 #expect(response.problemType == "urn:shelfmark:problem:idempotency-key-invalid", "\(key)")
                 #expect(response.text.contains("Idempotency-Key"))
             }
+            // A key sent twice is no key (the two values read as one, with a comma and a space).
+            var twice: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(api.librarianToken)"]
+            twice.append(HTTPField(name: .init("Idempotency-Key")!, value: "a"))
+            twice.append(HTTPField(name: .init("Idempotency-Key")!, value: "b"))
+            let doubled = try await api.client.execute(
+                uri: "/api/v1/books", method: .post, headers: twice, body: ByteBuffer(string: Self.book))
+            #expect(doubled.status == .badRequest, "\(doubled.text)")
             let french = try await Self.send(api, "/api/v1/books", Self.book, key: "two words", language: "fr")
             #expect(try french.object["title"] as? String == "Idempotency-Key invalide")
             #expect(try await api.send(.get, "/api/v1/books").object["total"] as? Int == 0)
