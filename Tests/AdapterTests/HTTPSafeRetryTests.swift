@@ -1,3 +1,4 @@
+import Application
 import Composition
 import Foundation
 import GRDB
@@ -6,6 +7,8 @@ import Hummingbird
 import HummingbirdTesting
 import InMemory
 import Testing
+
+@testable import HTTPAPI
 
 /// Safe retries (`Idempotency-Key`) through the real HTTP application on a real SQLite file: a
 /// retry gets the first answer and records nothing, across a restart too; the key of another
@@ -48,6 +51,18 @@ struct HTTPSafeRetryTests {
     }
 
     static func bookID(_ response: TestResponse) throws -> String { try #require(try response.object["id"] as? String) }
+
+    /// The contract offers the header on exactly the operations `SafeRetries` runs it for.
+    @Test func theContractDeclaresTheKeyWhereItIsHonoured() throws {
+        let contract = try ContractShapes(contract: String(decoding: try HTTPServer.contract(), as: UTF8.self))
+        let declared = contract.operations.filter { operation in
+            operation.parameters.contains { $0.name == "Idempotency-Key" && $0.location == "header" && !$0.required }
+        }
+        let operations = declared.compactMap { OperationRoutes.table["\($0.method) /api/v1\($0.path)"] }
+        #expect(operations.count == declared.count)
+        #expect(Set(operations) == SafeRetries.operations)
+        #expect(declared.allSatisfy { $0.statuses.contains("422") && $0.statuses.contains("409") && $0.statuses.contains("400") })
+    }
 
     @Test func aRetryGetsTheFirstAnswerAndRecordsNothing() async throws {
         let library = try Library()
