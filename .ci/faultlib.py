@@ -33,9 +33,13 @@ SEED = int(os.environ.get("SHELFMARK_FAULTS_SEED") or random.randrange(1 << 30))
 
 ENV = dict(os.environ, SHELFMARK_BCRYPT_COST="4", SHELFMARK_OPENLIBRARY_URL="http://127.0.0.1:9",
            SHELFMARK_COVERS_URL="http://127.0.0.1:9")
+# The load these scripts make comes from one address: the request rates (tested in Swift) stay out of the way.
+RATES = {name: "1000000" for name in ("SHELFMARK_SEARCH_RATE", "SHELFMARK_WRITE_RATE", "SHELFMARK_ADDRESS_SEARCH_RATE",
+                                      "SHELFMARK_ADDRESS_WRITE_RATE")}
 for _name in [n for n in ENV if n.startswith("SHELFMARK_") and n not in
               ("SHELFMARK_BCRYPT_COST", "SHELFMARK_OPENLIBRARY_URL", "SHELFMARK_COVERS_URL")]:
     del ENV[_name]
+ENV.update(RATES)
 
 results = {"passed": [], "failed": []}
 

@@ -24,14 +24,18 @@ public struct Library: Sendable {
     public let numbers: CatalogueNumbering
     /// Safe retries of the requests that create something (`Idempotency-Key`).
     public let retries: SafeRetries
+    /// How often a client address and an account may search and change things.
+    public let rates: RequestRates
 
+    /// Without `rates`, the default rates (`RateSettings`) on the commands' clock.
     public init(
         catalogue: CatalogueUseCases, accounts: AccountUseCases, circulation: CirculationUseCases, search: SearchBooks,
         bookmarks: Bookmarks, importBook: ImportBook, verifyLog: VerifyLog, exportLog: ExportLog, replayer: any LogReplayer,
         health: any HealthCheck, readModels: any ReadModelRebuilder, backup: any LibraryBackup, appKeys: AppKeyDependencies,
-        numbers: any CatalogueNumbers, retries: SafeRetries
+        numbers: any CatalogueNumbers, retries: SafeRetries, rates: RequestRates? = nil
     ) {
         self.retries = retries
+        self.rates = rates ?? RequestRates(settings: RateSettings(), clock: catalogue.versions.runner.clock)
         self.appKeys = AppKeyUseCases(appKeys, members: accounts.members)
         self.numbers = CatalogueNumbering(numbers: numbers)
         replay = ReplayLog(replayer: replayer)

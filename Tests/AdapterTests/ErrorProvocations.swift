@@ -41,6 +41,19 @@ enum ErrorProvocations {
             return { try await $0.send(method, $0.path(operation, id: ErrorWalk.ghost), json: validBodies[operation.id] ?? json) }
         case 413:
             return { try await $0.send(method, $0.path(operation), body: ByteBuffer(repeating: UInt8(ascii: " "), count: (1 << 20) + 1)) }
+        case 429 where operation.method != "GET" || ["searchBooks", "listBooks"].contains(operation.id):
+            // The address's bucket for this kind emptied by harmless requests (a body that is not an
+            // object, a search), then the operation: refused before anything runs.
+            return { walk in
+                for _ in 0..<ErrorWalk.addressRate {
+                    if operation.method == "GET" {
+                        try await walk.send(.get, "/api/v1/books?q=emptied", from: ErrorWalk.emptiedAddress)
+                    } else {
+                        try await walk.send(.patch, "/api/v1/me", json: "[]", from: ErrorWalk.emptiedAddress)
+                    }
+                }
+                return try await walk.send(method, walk.path(operation), json: json, from: ErrorWalk.emptiedAddress)
+            }
         case 400 where operation.body != nil: return { try await $0.send(method, $0.path(operation), json: "[]", as: .member) }
         case 400:
             // A parameter of a kind other than text, given a value not of that kind.

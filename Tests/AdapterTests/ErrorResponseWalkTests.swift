@@ -31,6 +31,9 @@ struct ErrorResponseWalkTests {
                     $0.coversURL = "https://covers.example"
                     $0.trustedProxies = ["127.0.0.1"]
                     $0.authAttemptsPerMinute = 5
+                    // The 429s come from one emptied address; the walk's accounts are not limited.
+                    $0.rates.addressWritesPerMinute = ErrorWalk.addressRate
+                    $0.rates.addressSearchesPerMinute = ErrorWalk.addressRate
                 }
             ) { api in
                 let walk = try await ErrorWalk.prepare(api, fake)

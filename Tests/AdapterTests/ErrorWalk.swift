@@ -30,6 +30,12 @@ final class ErrorWalk: Sendable {
         (self.book, self.lentBook, self.loan) = (book, lentBook, loan)
     }
 
+    /// Searches and changes one address may make per minute in the walk (`withAPI`'s setting):
+    /// enough for the preparation's requests from the test's own address.
+    static let addressRate = 8
+    /// The address whose buckets the 429s' provocations empty.
+    static let emptiedAddress = "2001:db8:429::1"
+
     static func prepare(_ api: APIClient, _ fake: FakeUpstreams) async throws -> ErrorWalk {
         let signup = try await api.send(
             .post, "/api/v1/users", json: #"{"email":"ada@example.org","password":"Member-Pass1","country":"FR"}"#, token: .none)

@@ -58,6 +58,8 @@ func withAPI<T>(
     configuration.bcryptCost = 4
     // The loopback fakes answer from this same, busy test process: a slow answer is not the fault under test.
     configuration.lookupTimeout = 60
+    // Tests send many requests from one address in a moment; the rate tests set their own rates.
+    configuration.rates = .unlimited
     configure(&configuration)
     let token = try await librarianToken(configuration, clock: clock)
     let app = try Bootstrap.buildApplication(configuration, clock: clock, ids: RandomIDsForTests(), logger: logger)

@@ -41,6 +41,7 @@ struct ProblemKind {
         case is CountryListUnavailable: self.init(status: 503, slug: "countries-unavailable", title: "Service Unavailable")
         case is LoginThrottled: self.init(status: 429, slug: "login-throttled", title: "Too Many Requests")
         case is TooManyAttempts: self.init(status: 429, slug: "too-many-attempts", title: "Too Many Requests")
+        case is RateLimited: self.init(status: 429, slug: "rate-limited", title: "Too Many Requests")
         case let error as BackupRefused: self = Self.of(error)
         case let error as RetryRefused: self = Self.of(error)
         case let error as AppKeyRefused:

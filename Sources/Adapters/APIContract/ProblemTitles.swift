@@ -22,6 +22,7 @@ enum ProblemTitles {
         case "countries-unavailable": t("problem.countriesUnavailable")
         case "login-throttled": t("problem.loginThrottled")
         case "too-many-attempts": t("problem.tooManyAttempts")
+        case "rate-limited": t("problem.rateLimited")
         case "app-key-refused": t("problem.appKeyRefused")
         case "last-librarian": t("problem.lastLibrarian")
         case "account-stays-open": t("problem.accountStaysOpen")
@@ -56,7 +57,7 @@ enum ProblemTitles {
         "email-taken", "username-taken", "search-unavailable", "countries-unavailable", "login-throttled", "too-many-attempts",
         "app-key-refused", "last-librarian", "account-stays-open", "validation", "conflict", "unavailable", "backup-refused",
         "hold-refused", "loan-refused", "internal", "too-large", "bad-request", "busy", "too-slow", "unsupported-media-type",
-        "not-acceptable", "method-not-allowed", "malformed-request", "usage", "configuration", "stale-version",
+        "not-acceptable", "method-not-allowed", "malformed-request", "usage", "configuration", "stale-version", "rate-limited",
         "idempotency-key-invalid", "idempotency-key-reused", "request-in-progress", "request-already-recorded",
     ]
 }

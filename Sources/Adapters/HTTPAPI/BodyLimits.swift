@@ -84,6 +84,8 @@ struct AdmissionMiddleware: RouterMiddleware {
     typealias Context = LibraryRequestContext
     let limits: BodyLimits
     let budget: BodyBudget
+    /// The library's request rates: searches and changes, per address and per account.
+    let rates: RequestRates
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let declared = request.headers[.contentLength].map { Int($0) ?? -1 }
@@ -92,15 +94,29 @@ struct AdmissionMiddleware: RouterMiddleware {
         if hasBody, let declared, declared > limits.maxBytes {
             throw BodyRefused.tooLarge(max: limits.maxBytes)
         }
+        var allowance: RateAllowance?
         if let operation = OperationRoutes.operation(request, endpoint: context.endpointPath) {
             do {
                 try Authorization.require(operation, by: RequestScope.principal)
                 try Negotiation.require(request.headers, route: OperationRoutes.route(request, endpoint: context.endpointPath))
+                if let kind = RatedRequest.of(operation, changes: request.method != .get && request.method != .head) {
+                    allowance = try rates.admit(kind, client: RequestScope.clientIP, by: RequestScope.principal)
+                }
             } catch {
                 guard hasBody else { throw error }
                 return try refusing(error, body: request.body, channel: context.channel)
             }
         }
+        var response = try await admitted(request, context: context, hasBody: hasBody, declared: declared, next: next)
+        if let allowance { RateHeaders.set(allowance, on: &response.headers) }
+        return response
+    }
+
+    /// The answer to a request allowed to send its body: the body read within the budget, the
+    /// deadline and the size, then handed on.
+    private func admitted(
+        _ request: Request, context: Context, hasBody: Bool, declared: Int?, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard hasBody else { return try await next(request, context) }
         let reservation = declared ?? limits.maxBytes
         guard budget.reserve(reservation) else {
@@ -134,7 +150,7 @@ struct AdmissionMiddleware: RouterMiddleware {
                 _ = try? await withDeadline(channel: channel) { for try await _ in body {} }
                 channel.close(promise: nil)
             })
-        RetryAfter.set(on: &response, for: error)
+        ErrorHeaders.set(on: &response, for: error)
         if error is Unauthenticated { response.headers[.wwwAuthenticate] = "Bearer" }
         return response
     }

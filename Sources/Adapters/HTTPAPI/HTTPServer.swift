@@ -25,7 +25,7 @@ public enum HTTPServer {
         let router = Router(context: LibraryRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ProblemMiddleware(requests: RequestProblems(contract: shapes)))
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
-        router.add(middleware: AdmissionMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes)))
+        router.add(middleware: AdmissionMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes), rates: library.rates))
         router.add(middleware: WellFormedAddress())
         router.add(middleware: SafeRetryMiddleware(retries: library.retries))
         router.get("/openapi.yaml") { _, _ in
@@ -85,10 +85,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = try Self.response(problem)
             if problem.status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
             if let refused = error as? MethodNotAllowed { response.headers[.allow] = MethodNotAllowed.header(refused.allowed) }
-            if let stale = ((error as? ServerError)?.underlyingError ?? error) as? StaleVersion {
-                response.headers[.eTag] = EntityTags.tag(stale.current)
-            }
-            RetryAfter.set(on: &response, for: error)
+            ErrorHeaders.set(on: &response, for: error)
             return response
         }
     }

@@ -1,6 +1,7 @@
 import APIContract
 import Application
 import Foundation
+import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime
 
@@ -26,6 +27,7 @@ enum RetryAfter {
         switch error {
         case let error as LoginThrottled: seconds = error.until.timeIntervalSinceNow
         case let error as TooManyAttempts: seconds = error.retryAfter
+        case let error as RateLimited: seconds = error.retryAfter
         case let error as ServerBusy: seconds = error.retryAfter
         case is TooMuchContention: seconds = TimeInterval(contention)
         case let error as SearchUnavailable: seconds = error.retryAfter
@@ -42,4 +44,33 @@ struct StorageUnavailable: ProblemConvertible {
     var problem: Problem {
         Problem(status: 503, slug: "unavailable", title: "Storage unavailable", detail: TransportTexts.storageUnavailable)
     }
+}
+
+/// The headers an error's answer carries beside its problem document: `Retry-After` on a 503 or
+/// 429, the rate's state on a rate-limited request, the current `ETag` on a stale edit.
+enum ErrorHeaders {
+    static func set(on response: inout Response, for error: any Error) {
+        switch (error as? ServerError)?.underlyingError ?? error {
+        case let stale as StaleVersion: response.headers[.eTag] = EntityTags.tag(stale.current)
+        case let limited as RateLimited: RateHeaders.set(limited.allowance, on: &response.headers)
+        default: break
+        }
+        RetryAfter.set(on: &response, for: error)
+    }
+}
+
+/// The `RateLimit-*` headers of an answer (the IETF draft's three fields): the tighter bucket's size,
+/// the requests left in it and the seconds until it is full again.
+enum RateHeaders {
+    static func set(_ allowance: RateAllowance, on headers: inout HTTPFields) {
+        headers[.rateLimitLimit] = String(allowance.limit)
+        headers[.rateLimitRemaining] = String(allowance.remaining)
+        headers[.rateLimitReset] = String(allowance.resetSeconds)
+    }
+}
+
+extension HTTPField.Name {
+    static let rateLimitLimit = Self("RateLimit-Limit")!
+    static let rateLimitRemaining = Self("RateLimit-Remaining")!
+    static let rateLimitReset = Self("RateLimit-Reset")!
 }

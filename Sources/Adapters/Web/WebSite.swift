@@ -14,6 +14,7 @@ public enum WebSite {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: VisitMiddleware(library: library, settings: settings))
         router.add(middleware: PageErrors(pages: pages))
+        router.add(middleware: PageRates(library: library))
         router.add(middleware: FormMiddleware(maxBytes: settings.maxFormBytes))
         router.get("/static/{name}") { _, context in try files.response(try context.parameters.require("name")) }
         router.get(RouterPath(LanguageChoice.path)) { request, _ in LanguageChoice.choose(request, secure: Visit.current.secure) }

@@ -16,6 +16,7 @@ extension Wording {
             case .seconds: t("field.unit.seconds")
             case .mebibytes: t("field.unit.mebibytes")
             case .perMinuteAndClient: t("field.unit.perMinuteAndClient")
+            case .perMinuteAndAccount: t("field.unit.perMinuteAndAccount")
             }
         return t("field.withUnit", range, name)
     }

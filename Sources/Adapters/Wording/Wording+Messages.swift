@@ -64,6 +64,7 @@ extension Wording {
         case .invalidCredentials: t("message.invalidCredentials")
         case .loginThrottled(let until): t("message.loginThrottled", formats.moment(until))
         case .tooManyAttempts(let seconds): t("message.tooManyAttempts", count: seconds, n(seconds))
+        case .rateLimited(let seconds): t("message.rateLimited", count: seconds, n(seconds))
         case .wrongPassword: t("message.wrongPassword")
         case .resetCodeRefused: t("message.resetCodeRefused")
         // The server and the services outside it

@@ -31,19 +31,38 @@ public final class TokenBuckets: @unchecked Sendable {  // every access to `buck
     }
 
     /// Takes one token for `key`: nil when the attempt may go ahead, else how long until it may.
-    public func take(_ key: String, now: Date) -> TimeInterval? {
+    public func take(_ key: String, now: Date) -> TimeInterval? { admit(key, now: now).wait }
+
+    /// What taking one token for `key` said: whether it may go ahead (`wait` nil) or how long until
+    /// it may, the whole tokens left, and how long until the bucket is full again.
+    public struct Admission: Equatable, Sendable {
+        public let wait: TimeInterval?
+        public let remaining: Int
+        public let untilFull: TimeInterval
+    }
+
+    /// Takes one token for `key`, saying what is left (for `RateLimit-*` answers).
+    public func admit(_ key: String, now: Date) -> Admission {
         lock.withLock {
             var bucket = refilled(buckets[key], now: now)
-            guard bucket.tokens >= 1 else {
-                buckets[key] = bucket
-                return rate.perMinute > 0 ? (1 - bucket.tokens) * 60 / rate.perMinute : .infinity
+            let wait: TimeInterval?
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                wait = nil
+                if buckets[key] == nil, buckets.count >= capacity { evict(now: now) }
+            } else {
+                wait = rate.perMinute > 0 ? (1 - bucket.tokens) * 60 / rate.perMinute : .infinity
             }
-            bucket.tokens -= 1
-            if buckets[key] == nil, buckets.count >= capacity { evict(now: now) }
             buckets[key] = bucket
-            return nil
+            let missing = Double(rate.burst) - bucket.tokens
+            return Admission(
+                wait: wait, remaining: Int(bucket.tokens.rounded(.down)),
+                untilFull: rate.perMinute > 0 ? missing * 60 / rate.perMinute : .infinity)
         }
     }
+
+    /// The most tokens a key holds.
+    public var burst: Int { rate.burst }
 
     private func refilled(_ bucket: Bucket?, now: Date) -> Bucket {
         guard let bucket else { return Bucket(tokens: Double(rate.burst), at: now) }

@@ -105,6 +105,8 @@ public enum Message: Equatable, Sendable {
     case loginThrottled(until: Date)
     /// Too many logins or signups from one client address.
     case tooManyAttempts(retryAfterSeconds: Int)
+    /// Too many searches or changes from one address or account; the next may come after this many seconds.
+    case rateLimited(retryAfterSeconds: Int)
     /// The current password typed to change it is not the account's.
     case wrongPassword
     /// A reset code that does not work for this address (never why, nor whether the account exists).

@@ -71,7 +71,8 @@ public enum Bootstrap {
             health: database, readModels: database, backup: database,
             appKeys: AppKeyDependencies(
                 runner: runner, tokens: RandomSessionTokens(), accounts: database.accounts, register: database.appKeys),
-            numbers: database.catalogueNumbers, retries: SafeRetries(runner: runner, receipts: database.requestReceipts))
+            numbers: database.catalogueNumbers, retries: SafeRetries(runner: runner, receipts: database.requestReceipts),
+            rates: RequestRates(settings: configuration.rates, clock: clock))
         return (library, database)
     }
 

@@ -65,6 +65,9 @@ public struct ShelfmarkConfiguration: Sendable {
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
     /// Logins and signups one client address may attempt per minute (`$SHELFMARK_AUTH_ATTEMPTS`).
     public var authAttemptsPerMinute = 20
+    /// Searches and changes one account may make per minute (`$SHELFMARK_SEARCH_RATE`,
+    /// `$SHELFMARK_WRITE_RATE`), and one client address (`$SHELFMARK_ADDRESS_SEARCH_RATE`, `$SHELFMARK_ADDRESS_WRITE_RATE`).
+    public var rates = RateSettings()
 
     // MARK: Circulation
 
@@ -191,6 +194,10 @@ private func readNumbers(_ environment: [String: String], into configuration: in
     if let value = try Settings.maxConnections.readInt(environment) { configuration.maxConnections = value }
     if let value = try Settings.bodyMemory.readInt(environment) { configuration.bodyMemory = value << 20 }
     if let value = try Settings.authAttempts.readInt(environment) { configuration.authAttemptsPerMinute = value }
+    if let value = try Settings.searchRate.readInt(environment) { configuration.rates.searchesPerMinute = value }
+    if let value = try Settings.writeRate.readInt(environment) { configuration.rates.writesPerMinute = value }
+    if let value = try Settings.addressSearchRate.readInt(environment) { configuration.rates.addressSearchesPerMinute = value }
+    if let value = try Settings.addressWriteRate.readInt(environment) { configuration.rates.addressWritesPerMinute = value }
 }
 
 /// `SHELFMARK_TRUSTED_PROXIES`: comma-separated IP addresses, each checked.

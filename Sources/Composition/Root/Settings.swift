@@ -60,10 +60,16 @@ enum Settings {
     static let anchorInterval = NumericSetting("SHELFMARK_ANCHOR_INTERVAL", 1...31_536_000, unit: .seconds)
     static let openLibraryDeadline = NumericSetting("SHELFMARK_OPENLIBRARY_DEADLINE", 0.1...300, unit: .seconds)
     static let backupKeep = NumericSetting("SHELFMARK_BACKUP_KEEP", 1...10_000, whole: true)
+    /// Searches and changes one account, and one client address, may make per minute.
+    static let searchRate = NumericSetting("SHELFMARK_SEARCH_RATE", 1...1_000_000, whole: true, unit: .perMinuteAndAccount)
+    static let writeRate = NumericSetting("SHELFMARK_WRITE_RATE", 1...1_000_000, whole: true, unit: .perMinuteAndAccount)
+    static let addressSearchRate = NumericSetting("SHELFMARK_ADDRESS_SEARCH_RATE", 1...1_000_000, whole: true, unit: .perMinuteAndClient)
+    static let addressWriteRate = NumericSetting("SHELFMARK_ADDRESS_WRITE_RATE", 1...1_000_000, whole: true, unit: .perMinuteAndClient)
 
     /// Every one of them, for `--help` texts and tests.
     static let all = [
         sessionDays, bcryptCost, maxLoans, loanDays, maxRenewals, maxHolds, pickupDays, noticeInterval, searchTTL, idleTimeout, bodyTimeout,
-        maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline, backupKeep, maxWalkInLoans,
+        maxConnections, bodyMemory, authAttempts, anchorInterval, openLibraryDeadline, backupKeep, maxWalkInLoans, searchRate,
+        writeRate, addressSearchRate, addressWriteRate,
     ]
 }

@@ -96,7 +96,7 @@ public enum FieldProblem: Equatable, Sendable {
 
 /// What a number counts, for a message.
 public enum MeasureUnit: String, Equatable, Sendable, CaseIterable {
-    case days, seconds, mebibytes, perMinuteAndClient
+    case days, seconds, mebibytes, perMinuteAndClient, perMinuteAndAccount
 }
 
 /// The kinds of value a field can expect, as the catalogue names them.

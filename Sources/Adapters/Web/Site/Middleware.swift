@@ -138,6 +138,7 @@ struct PageErrors<Context: RequestContext>: RouterMiddleware {
             }
             var response = pages.render("error", failure.view, title: failure.view.heading, status: failure.status)
             if let retry = failure.retryAfter { response.headers[.retryAfter] = String(retry) }
+            if let allowance = failure.allowance { RateHeaders.set(allowance, on: &response.headers) }
             return response
         }
     }
@@ -150,4 +151,42 @@ extension HTTPField.Name {
     static let xFrameOptions = Self("X-Frame-Options")!
     /// Marks a page's "no such page" as the router's own, for `WebSite.isUnrouted`; never sent.
     static let unrouted = Self("X-Shelfmark-Unrouted")!
+}
+
+/// The library's request rates for the pages: a form sent is a change, the catalogue or Open
+/// Library searched with a query is a search (`RatedRequest`); over the rate, a 429 page with
+/// `Retry-After` and nothing done. Admitted answers say what is left (`RateLimit-*`).
+struct PageRates<Context: RequestContext>: RouterMiddleware {
+    let library: Library
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let kind = Self.kind(request) else { return try await next(request, context) }
+        let visit = Visit.current
+        let allowance = try library.rates.admit(kind, client: visit.clientIP, by: visit.principal ?? .anonymous)
+        var response = try await next(request, context)
+        if let allowance { RateHeaders.set(allowance, on: &response.headers) }
+        return response
+    }
+
+    /// What a page request counts as.
+    static func kind(_ request: Request) -> RatedRequest? {
+        if request.method != .get, request.method != .head { return .write }
+        let searched = ["/search", "/books"].contains(request.uri.path) && request.uri.queryParameters["q"].map { !$0.isEmpty } == true
+        return searched ? .search : nil
+    }
+}
+
+/// The `RateLimit-*` headers of an answer (the IETF draft's three fields).
+enum RateHeaders {
+    static func set(_ allowance: RateAllowance, on headers: inout HTTPFields) {
+        headers[.rateLimitLimit] = String(allowance.limit)
+        headers[.rateLimitRemaining] = String(allowance.remaining)
+        headers[.rateLimitReset] = String(allowance.resetSeconds)
+    }
+}
+
+extension HTTPField.Name {
+    static let rateLimitLimit = Self("RateLimit-Limit")!
+    static let rateLimitRemaining = Self("RateLimit-Remaining")!
+    static let rateLimitReset = Self("RateLimit-Reset")!
 }

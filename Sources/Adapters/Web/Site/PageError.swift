@@ -9,6 +9,8 @@ struct PageError: Error {
     let status: HTTPResponse.Status
     let view: ErrorView
     var retryAfter: Int?
+    /// A rate's state, for a refusal over it (`RateLimit-*`).
+    var allowance: RateAllowance?
 
     init(_ status: HTTPResponse.Status, _ trouble: RequestTrouble) {
         self.status = status
@@ -31,6 +33,11 @@ struct PageError: Error {
         case let error as PageError: return error
         case let error as TooManyAttempts:
             return PageError(.tooManyRequests, message: Words.say(error.message), retryAfter: Int(error.retryAfter.rounded(.up)))
+        case let error as RateLimited:
+            var page = PageError(
+                .tooManyRequests, message: Words.say(error.message), retryAfter: max(1, Int(error.retryAfter.rounded(.up))))
+            page.allowance = error.allowance
+            return page
         case let error as LoginThrottled:
             return PageError(.tooManyRequests, message: Words.say(error.message), retryAfter: Self.seconds(until: error.until))
         case let error as NotFound: return PageError(.notFound, message: Words.say(error.message))
