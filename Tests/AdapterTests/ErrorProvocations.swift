@@ -73,6 +73,7 @@ enum ErrorProvocations {
     private static let specific: [String: [Provocation]] = [
         // A version the book never had.
         "updateBook 412": [{ try await $0.send(.patch, "/api/v1/books/\($0.book)", json: #"{"title":"Stale"}"#, ifMatch: "\"0.0\"") }],
+        "deleteBook 400": [{ try await $0.send(.delete, "/api/v1/books/\($0.book)", ifMatch: "7.2") }],
         "deleteBook 412": [{ try await $0.send(.delete, "/api/v1/books/\($0.book)", ifMatch: "\"0.0\"") }],
         "placeHold 404": [{ try await $0.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(ErrorWalk.ghost)"}"#, as: .member) }],
         "placeHold 409": [

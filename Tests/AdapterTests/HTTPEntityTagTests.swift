@@ -53,6 +53,10 @@ struct HTTPEntityTagTests {
             #expect(try book.object["publisher"] as? String == "Chilton")
             #expect(try await api.send(.delete, "/api/v1/books/\(id)", headers: [.ifMatch: read]).status == .preconditionFailed)
             #expect(try await api.send(.get, "/api/v1/books/\(id)").status == .ok)
+            let malformed = try await api.send(.delete, "/api/v1/books/\(id)", headers: [.ifMatch: ""])
+            #expect(malformed.status == .badRequest && malformed.text.contains("If-Match"), "\(malformed.text)")
+            let invalid = try await api.send(.patch, "/api/v1/books/\(id)", json: #"{"title":""}"#, headers: [.ifMatch: read])
+            #expect(invalid.status == .badRequest, "a refused field is said before the version: \(invalid.text)")
             #expect(try await api.send(.delete, "/api/v1/books/\(id)", headers: [.ifMatch: "\"1.0\", \(current)"]).status == .noContent)
         }
     }
@@ -100,15 +104,19 @@ struct HTTPEntityTagTests {
         }
     }
 
-    @Test func conditionsAreReadAsEntityTagLists() {
+    @Test func conditionsAreReadAsEntityTagLists() throws {
         let version = ResourceVersion([7, 2])
-        #expect(EntityTags.accepted(ifMatch: nil) == nil && EntityTags.accepted(ifMatch: " * ") == nil)
-        #expect(EntityTags.accepted(ifMatch: "\"7.2\"") == [version])
-        #expect(EntityTags.accepted(ifMatch: "W/\"7.2\", 7.2, \"x\", \"7..2\", \"-1\"") == [], "weak, unquoted and odd tags match nothing")
-        #expect(EntityTags.accepted(ifMatch: "\"1\",\"7.2\"")?.contains(version) == true)
+        #expect(try EntityTags.accepted(ifMatch: nil) == nil && EntityTags.accepted(ifMatch: " * ") == nil)
+        #expect(try EntityTags.accepted(ifMatch: "\"7.2\"") == [version])
+        #expect(try EntityTags.accepted(ifMatch: "W/\"7.2\", \"x\", \"7..2\", \"-1\"") == [], "weak and odd tags match nothing")
+        #expect(try EntityTags.accepted(ifMatch: "\"1\",\"7.2\"")?.contains(version) == true)
+        for malformed in ["", " , ", "7.2", "\"7.2", "W/7.2", "\"a\"b\"", "\"7.2\" \"7.3\""] {
+            #expect(throws: InvalidInput.self, "\(malformed)") { try EntityTags.accepted(ifMatch: malformed) }
+        }
         #expect(EntityTags.unchanged(ifNoneMatch: "W/\"7.2\"", current: version))
         #expect(
             !EntityTags.unchanged(ifNoneMatch: "\"7.3\"", current: version) && !EntityTags.unchanged(ifNoneMatch: nil, current: version))
+        #expect(!EntityTags.unchanged(ifNoneMatch: "", current: version) && !EntityTags.unchanged(ifNoneMatch: "7.2", current: version))
         #expect(EntityTags.tag(version) == "\"7.2\"")
     }
 }

@@ -88,7 +88,7 @@ import Wording
                 .unknownField, .controlCharacters(allowingLineBreaks: true), .controlCharacters(allowingLineBreaks: false),
                 .invisibleCharacters, .containsSpaces, .notAnEmailAddress, .emailDomainWithoutDot, .needsUppercase,
                 .needsSpecialCharacter, .passwordsDiffer, .notAResetCode, .notACountryCode, .unknownCountry("ZZ"),
-                .notAMemberReference("Mrs Hudson"), .notAWorkKey, .lookalikeCharacters, .notAUsername, .notAnIPAddress("x"),
+                .notAMemberReference("Mrs Hudson"), .notAWorkKey, .lookalikeCharacters, .notEntityTags, .notAUsername, .notAnIPAddress("x"),
                 .folderUnusable("/x"), .folderMissing("/x"), .notAWebAddress, .noCopies(wouldBe: 0), .tooVague,
                 .confirmationNeeded, .fileExists("/x"), .fileUnusable("/x"), .notADuration(min: "1s", max: "365d"),
             ]

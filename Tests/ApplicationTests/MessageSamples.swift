@@ -162,7 +162,8 @@ enum FieldProblemKey: CaseIterable {
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case passwordsDiffer, notAResetCode
-    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, taken, notAWebAddress,
+    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
+        notAWebAddress,
         notAnIPAddress, folderUnusable,
         folderMissing
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
@@ -208,6 +209,7 @@ enum FieldProblemSamples {
         case .notAWorkKey: .notAWorkKey
         case .notAUsername: .notAUsername
         case .lookalikeCharacters: .lookalikeCharacters
+        case .notEntityTags: .notEntityTags
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress
@@ -258,6 +260,7 @@ enum FieldProblemSamples {
         case .notAWorkKey: .notAWorkKey
         case .notAUsername: .notAUsername
         case .lookalikeCharacters: .lookalikeCharacters
+        case .notEntityTags: .notEntityTags
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress
         case .notAnIPAddress: .notAnIPAddress("10.0.0.300")

@@ -64,14 +64,14 @@ struct LibraryAPI: APIProtocol {
         let id = try BookID.parse(input.path.id)
         _ = try await library.catalogue.editBook.execute(
             id, changes: changes, copies: patch.copies, allowDuplicate: patch.allowDuplicate ?? false,
-            ifMatch: EntityTags.accepted(ifMatch: input.headers.ifMatch), by: principal)
+            ifMatch: try EntityTags.accepted(ifMatch: input.headers.ifMatch), by: principal)
         let (entry, version) = try await versioned(id)
         return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(entry))))
     }
 
     func deleteBook(_ input: Operations.DeleteBook.Input) async throws -> Operations.DeleteBook.Output {
         let id = try BookID.parse(input.path.id)
-        let asked = EntityTags.accepted(ifMatch: input.headers.ifMatch)
+        let asked = try EntityTags.accepted(ifMatch: input.headers.ifMatch)
         try await library.catalogue.withdrawBooks.execute([id], ifMatch: asked.map { [id: $0] } ?? [:], by: principal)
         return .noContent(.init())
     }

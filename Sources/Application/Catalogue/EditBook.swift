@@ -36,11 +36,12 @@ public struct EditBook: Sendable {
         _ transaction: inout Transaction
     ) async throws {
         let book = try await runner.loadBook(id)
+        let events = try decide(id, changes, copies, book.state)
+        // After the edit's own checks: a refused field is said whatever the version.
         if ifMatch != nil {
             let queue = try await runner.load(HoldQueueAggregate.self, .holds(id)).version
             try ResourceVersion.require(ifMatch, current: ResourceVersion([book.version, queue]))
         }
-        let events = try decide(id, changes, copies, book.state)
         transaction.record(book, events)
         var claims = ISBNClaims(runner: runner, catalogue: catalogue)
         try await claims.follow(id, from: book.state, events, allowDuplicate: allowDuplicate)

@@ -92,6 +92,8 @@ public enum FieldProblem: Equatable, Sendable {
     case notAUsername
     /// Characters with a plainer twin (fullwidth letters, ligatures): a look-alike of another text.
     case lookalikeCharacters
+    /// Not `*` nor a list of entity tags (`"7.2", W/"7.1"`): an `If-Match` or `If-None-Match` header.
+    case notEntityTags
 }
 
 /// What a number counts, for a message.
