@@ -65,6 +65,7 @@ extension TestResponse {
 /// database holding one librarian (`librarian@example.org`) with a Prolific key (unless `withKey` is false).
 func withProlific<T>(
     mode: TestingSetup = .router, withKey: Bool = true, forced: Bool = false, logger: Logger = Logger(label: "shelfmark"),
+    rates: RateSettings = .unlimited,
     _ body: @escaping @Sendable (ProlificFixture) async throws -> T
 ) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-prolific-\(UUID())")
@@ -74,6 +75,7 @@ func withProlific<T>(
     configuration.port = 0
     configuration.bcryptCost = 4
     configuration.prolificForced = forced
+    configuration.rates = rates
     let clock = ManualClock()
     let (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: RandomIDsForTests())
     defer { try? database.close() }

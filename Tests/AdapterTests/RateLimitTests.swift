@@ -91,6 +91,18 @@ struct RateLimitTests {
         }
     }
 
+    @Test func aProlificKeysLibrarianIsRatedForChanges() async throws {
+        var rates = RateSettings.unlimited
+        rates.writesPerMinute = 1
+        try await withProlific(rates: rates) { app in
+            #expect(try await app.json(.post, "books/", #"{"title":"Dune","author":"Frank Herbert"}"#).status == .created)
+            let refused = try await app.json(.post, "books/", #"{"title":"Emma","author":"Jane Austen"}"#)
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] != nil, "\(refused.text)")
+            #expect(refused.text.contains("too many requests"), "\(refused.text)")
+            #expect(try await app.send(.get, "books/").status == .ok, "reading is not rated")
+        }
+    }
+
     @Test func theTighterBucketSpeaksAndTheOperatorIsNotRated() throws {
         var settings = RateSettings()
         (settings.writesPerMinute, settings.addressWritesPerMinute) = (2, 10)

@@ -52,6 +52,7 @@ enum ProlificAnswer {
         if case .invalidInput(let errors) = message { message = .invalidInput(errors.map(appField)) }
         var headers: HTTPFields = [:]
         if case .request(.methodNotAllowed(_, _, let allowed)) = message { headers[.allow] = allowed.joined(separator: ", ") }
+        if let limited = error as? RateLimited { headers[.retryAfter] = String(max(1, Int(limited.retryAfter.rounded(.up)))) }
         return json(["error": catalogue.text(message)], status: status(message), headers: headers)
     }
 
@@ -77,6 +78,7 @@ enum ProlificAnswer {
         case .unauthenticated: .unauthorized
         case .forbidden: .forbidden
         case .contention, .serverBusy: .serviceUnavailable
+        case .rateLimited, .tooManyAttempts, .loginThrottled: .tooManyRequests
         case .serverFailed, .upstreamUnavailable: .internalServerError
         default: .conflict
         }

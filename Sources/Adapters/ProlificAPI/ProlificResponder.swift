@@ -24,6 +24,8 @@ public struct ProlificResponder<Context: RequestContext>: HTTPResponder {
         do {
             let principal = try await library.appKeys.authenticate.execute(key: key)
             let method = request.method.rawValue
+            // The key's librarian's rate for changes (the apps all come from one place: no address rate).
+            if request.method != .get, request.method != .head { _ = try library.rates.admit(.write, client: nil, by: principal) }
             guard route.allowed.contains(method) else {
                 if route == .unknown { throw ProlificRequestRefused.noSuchPath(path) }
                 throw ProlificRequestRefused.methodNotAllowed(method: method, path: path, allowed: route.allowed)
