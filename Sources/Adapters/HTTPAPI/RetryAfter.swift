@@ -59,18 +59,9 @@ enum ErrorHeaders {
     }
 }
 
-/// The `RateLimit-*` headers of an answer (the IETF draft's three fields): the tighter bucket's size,
-/// the requests left in it and the seconds until it is full again.
+/// The `RateLimit-*` headers of an answer (`RateAllowance.fields`).
 enum RateHeaders {
     static func set(_ allowance: RateAllowance, on headers: inout HTTPFields) {
-        headers[.rateLimitLimit] = String(allowance.limit)
-        headers[.rateLimitRemaining] = String(allowance.remaining)
-        headers[.rateLimitReset] = String(allowance.resetSeconds)
+        for (name, value) in allowance.fields { HTTPField.Name(name).map { headers[$0] = value } }
     }
-}
-
-extension HTTPField.Name {
-    static let rateLimitLimit = Self("RateLimit-Limit")!
-    static let rateLimitRemaining = Self("RateLimit-Remaining")!
-    static let rateLimitReset = Self("RateLimit-Reset")!
 }

@@ -41,6 +41,12 @@ public struct RateAllowance: Equatable, Sendable {
     /// Whole seconds until the bucket is full again.
     public let resetSeconds: Int
 
+    /// The allowance as the HTTP adapters answer it: the three fields of the IETF draft's
+    /// `RateLimit` headers (the bucket's size, what is left, seconds until it is full).
+    public var fields: [(name: String, value: String)] {
+        [("RateLimit-Limit", String(limit)), ("RateLimit-Remaining", String(remaining)), ("RateLimit-Reset", String(resetSeconds))]
+    }
+
     public init(limit: Int, remaining: Int, resetSeconds: Int) {
         self.limit = limit
         self.remaining = remaining

@@ -176,17 +176,9 @@ struct PageRates<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The `RateLimit-*` headers of an answer (the IETF draft's three fields).
+/// The `RateLimit-*` headers of an answer (`RateAllowance.fields`).
 enum RateHeaders {
     static func set(_ allowance: RateAllowance, on headers: inout HTTPFields) {
-        headers[.rateLimitLimit] = String(allowance.limit)
-        headers[.rateLimitRemaining] = String(allowance.remaining)
-        headers[.rateLimitReset] = String(allowance.resetSeconds)
+        for (name, value) in allowance.fields { HTTPField.Name(name).map { headers[$0] = value } }
     }
-}
-
-extension HTTPField.Name {
-    static let rateLimitLimit = Self("RateLimit-Limit")!
-    static let rateLimitRemaining = Self("RateLimit-Remaining")!
-    static let rateLimitReset = Self("RateLimit-Reset")!
 }
