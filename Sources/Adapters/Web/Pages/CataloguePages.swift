@@ -38,6 +38,7 @@ struct CataloguePages: Sendable {
             pager: Pager(page, path: "/books", keeping: ["q": text, "sort": sort.rawValue, "available": availableOnly ? "1" : nil]),
             member: site.visit.account != nil && !site.visit.isLibrarian, librarian: site.visit.isLibrarian)
         view.feedback = feedback
+        view.bookItems = site.pages.bookItems.render(view.books, member: view.member, librarian: view.librarian, in: Reader.language)
         var response = site.pages.render(
             "catalogue", view, title: t("web.catalogue.heading"), status: feedback.hasErrors ? .badRequest : .ok)
         if let asked, asked != remembered {
@@ -116,6 +117,8 @@ struct CatalogueView: Sendable {
     let librarian: Bool
     let isEmpty: Bool
     var feedback = Feedback()
+    /// The list's items, HTML from the `catalogueitem` template (`BookItems`).
+    var bookItems = ""
 
     init(
         books: [BookCell], total: Int, query: String, availableOnly: Bool, sorts: [SortOption], pager: Pager, member: Bool, librarian: Bool

@@ -11,6 +11,8 @@ import Wording
 /// language's text, HTML-escaped, so rendering picks the reader's language and reads no text twice.
 struct Pages: Sendable {
     let templates: [Language: MustacheLibrary]
+    /// The catalogue's list of books, written from its template without a Mustache lookup per value.
+    let bookItems: BookItems
     /// The operator's own name for the site; nil: the library's name in the reader's language.
     let siteName: String?
 
@@ -27,6 +29,7 @@ struct Pages: Sendable {
             templates[language] = library
         }
         self.templates = templates
+        bookItems = BookItems(libraries: templates)
     }
 
     /// The site's name as the reader reads it: the operator's own, else the library's in the reader's language.

@@ -86,6 +86,7 @@ extension CatalogueView: MustacheParent {
         case "librarian": return librarian
         case "isEmpty": return isEmpty
         case "feedback": return feedback
+        case "bookItems": return bookItems
         default: return nil
         }
     }
