@@ -72,7 +72,8 @@ public struct Texts: Sendable {
 public enum Placeholders {
     /// `template` with each placeholder replaced; a placeholder with no argument is left empty.
     public static func fill(_ template: String, with arguments: [String]) -> String {
-        guard template.contains("%") else { return template }
+        // Bytes, not `contains("%")`, which Foundation answers through CFString (a twentieth of the catalogue page).
+        guard template.utf8.contains(UInt8(ascii: "%")) else { return template }
         var result = ""
         var next = 0
         var rest = Substring(template)

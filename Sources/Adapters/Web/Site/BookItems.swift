@@ -25,9 +25,18 @@ final class BookItems: Sendable {
     func render(_ cells: [BookCell], member: Bool, librarian: Bool, in language: Language) -> String {
         var html = ""
         html.reserveCapacity(cells.count * 1024)
+        // One look under the lock per list, not one per book: the arrangements made so far.
+        var known = arrangements.withLock { $0 }
         for cell in cells {
             let arrangement = Arrangement(cell, member: member, librarian: librarian, language: language)
-            for piece in pieces(arrangement) {
+            let pieces: [Piece]
+            if let made = known[arrangement] {
+                pieces = made
+            } else {
+                pieces = make(arrangement)
+                known[arrangement] = pieces
+            }
+            for piece in pieces {
                 switch piece {
                 case .text(let text): html += text
                 case .value(let value): Self.escape(value.of(cell), into: &html)
@@ -45,8 +54,8 @@ final class BookItems: Sendable {
         return library.render(ItemList(books: cells, member: member, librarian: librarian), withTemplate: "bookitems.reference") ?? ""
     }
 
-    private func pieces(_ arrangement: Arrangement) -> [Piece] {
-        if let pieces = arrangements.withLock({ $0[arrangement] }) { return pieces }
+    /// The arrangement rendered with markers, cut into pieces and kept for the next list.
+    private func make(_ arrangement: Arrangement) -> [Piece] {
         let library = libraries[arrangement.language] ?? libraries[.standard]
         let marked = library?.render(Markers(arrangement), withTemplate: Self.template) ?? ""
         let pieces = Piece.split(marked)

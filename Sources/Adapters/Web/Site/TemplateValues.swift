@@ -50,6 +50,18 @@ extension Frame: MustacheParent {
     }
 }
 
+extension LanguageLink: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "code": return code
+        case "name": return self.name
+        case "href": return href
+        case "current": return current
+        default: return nil
+        }
+    }
+}
+
 extension BookCell: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
