@@ -43,6 +43,21 @@ struct AccessLogTests {
         }
     }
 
+    @Test func anOutsideServicesFailureLoggedDuringARequestNamesTheRequest() async throws {
+        let log = CapturedLog()
+        try await withAPI(
+            configure: {
+                $0.openLibraryURL = "http://127.0.0.1:9"; $0.openLibraryDeadline = 1
+            }, logger: log.logger
+        ) { api in
+            let search = try await api.send(.get, "/api/v1/search?q=dune", token: .none)
+            #expect(search.status == .serviceUnavailable)
+            let id = try #require(search.headers[.requestID])
+            let others = log.all.filter { $0["message"] != "request" && $0["level"] != "info" }
+            #expect(!others.isEmpty && others.allSatisfy { $0["request_id"] == id }, "\(others)")
+        }
+    }
+
     @Test func theLogHoldsNoPasswordTokenEmailOrQuery() async throws {
         let log = CapturedLog()
         try await withAPI(logger: log.logger) { api in
@@ -190,11 +205,12 @@ final class CapturedLog: Sendable {
     var text: String { written.withLock { $0.joined() } }
 
     /// The lines with this message, each as its string fields.
-    func lines(message: String) -> [[String: String]] {
+    func lines(message: String) -> [[String: String]] { all.filter { $0["message"] == message } }
+
+    /// Every line, as its string fields.
+    var all: [[String: String]] {
         written.withLock { $0 }.compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                object["message"] as? String == message
-            else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
             return object.compactMapValues { $0 as? String }
         }
     }

@@ -52,7 +52,8 @@ enum ErrorProvocations {
                         try await walk.send(.patch, "/api/v1/me", json: "[]", from: ErrorWalk.emptiedAddress)
                     }
                 }
-                return try await walk.send(method, walk.path(operation), json: json, from: ErrorWalk.emptiedAddress)
+                let query = operation.method == "GET" ? "?q=emptied" : ""
+                return try await walk.send(method, walk.path(operation) + query, json: json, from: ErrorWalk.emptiedAddress)
             }
         case 400 where operation.body != nil: return { try await $0.send(method, $0.path(operation), json: "[]", as: .member) }
         case 400:

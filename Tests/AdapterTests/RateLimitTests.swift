@@ -67,6 +67,7 @@ struct RateLimitTests {
             let refused = try await api.send(.get, "/api/v1/books?q=dune", token: .none, headers: from)
             #expect(refused.status == .tooManyRequests && refused.headers[.rateLimitLimit] == "2", "\(refused.text)")
             #expect(try await api.send(.get, "/api/v1/books?q=dune", token: .none, headers: [.xForwardedFor: "203.0.113.8"]).status == .ok)
+            #expect(try await api.send(.get, "/api/v1/books", token: .none, headers: from).status == .ok, "a list without a query")
             let page = try await api.send(.get, "/api/v1/books/\(UUID())", token: .none, headers: from)
             #expect(page.status == .notFound, "a book's page is no search")
         }
@@ -80,6 +81,9 @@ struct RateLimitTests {
             #expect(searched.status == .tooManyRequests && searched.headers[.retryAfter] != nil, "\(searched.status)")
             #expect(String(buffer: searched.body).contains("Too many requests of this kind"))
             #expect(try await api.client.execute(uri: "/books", method: .get, headers: from).status == .ok, "a list without a query")
+            for bypass in ["/books/?q=dune", "//books?q=dune", "/search/?q=dune"] {
+                #expect(try await api.client.execute(uri: bypass, method: .get, headers: from).status == .tooManyRequests, "\(bypass)")
+            }
             var form = from
             form[.contentType] = "application/x-www-form-urlencoded"
             let first = try await api.client.execute(
@@ -114,7 +118,9 @@ struct RateLimitTests {
         #expect(throws: RateLimited.self) { try rates.admit(.write, client: "192.0.2.2", by: member) }
         #expect(try rates.admit(.search, client: "192.0.2.2", by: member) != nil, "searches have buckets of their own")
         #expect(try rates.admit(.write, client: "192.0.2.1", by: .cliOperator) == nil)
-        #expect(RatedRequest.of(.showBook, changes: false) == nil && RatedRequest.of(.listBooks, changes: false) == .search)
+        #expect(
+            RatedRequest.of(.showBook, changes: false) == nil && RatedRequest.of(.listBooks, changes: false, searching: true) == .search)
+        #expect(RatedRequest.of(.listBooks, changes: false) == nil, "a list without a query is no search")
         #expect(RatedRequest.of(.showBook, changes: true) == .write)
     }
 }

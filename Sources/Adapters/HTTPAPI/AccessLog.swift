@@ -22,7 +22,8 @@ public struct AccessLog<Inner: HTTPResponder>: HTTPResponder where Inner.Context
     public func respond(to request: Request, context: LibraryRequestContext) async throws -> Response {
         let started = ContinuousClock.now
         let given = request.headers[.xRequestID]
-        let id = RequestID.chosen(given, trusted: context.remoteAddress?.ipAddress.map(trustedProxies.contains) ?? false)
+        let trusted = context.remoteAddress?.ipAddress.map(trustedProxies.contains) ?? false
+        let id = RequestID.chosen(given, trusted: trusted)
         let trace = RequestTrace(id: id)
         var context = context
         context.logger[metadataKey: "hb.request.id"] = nil
@@ -31,11 +32,13 @@ public struct AccessLog<Inner: HTTPResponder>: HTTPResponder where Inner.Context
         do {
             var response = try await RequestTrace.$current.withValue(trace) { try await inner.respond(to: request, context: context) }
             response.headers[.xRequestID] = RequestID.text(id)
-            AccessLine(request, context: context, status: response.status, started: started, trace: trace, given: given).write(to: logger)
+            AccessLine(request, context: context, status: response.status, started: started, trace: trace, given: trusted ? given : nil)
+                .write(to: logger)
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            AccessLine(request, context: context, status: status, started: started, trace: trace, given: given).write(to: logger)
+            AccessLine(request, context: context, status: status, started: started, trace: trace, given: trusted ? given : nil)
+                .write(to: logger)
             throw error
         }
     }
@@ -62,8 +65,8 @@ struct AccessLine {
     let milliseconds: Double
     let id: UUID
     let caller: String
-    /// A proxy's own id when it was not taken (not a UUID): kept for the operator, bounded and
-    /// stripped to visible ASCII.
+    /// A trusted proxy's own id when it was not taken (not a UUID): kept for the operator, bounded
+    /// and stripped to visible ASCII. Anyone else's is not written at all.
     let proxyID: String?
 
     init(
@@ -71,7 +74,8 @@ struct AccessLine {
         trace: RequestTrace, given: String?
     ) {
         method = request.method.rawValue
-        route = context.endpointPath ?? "unrouted"
+        // As the metrics name them: a path no route has is `unmatched`.
+        route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
         self.status = Int(status.code)
         let elapsed = ContinuousClock.now - started
         milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15

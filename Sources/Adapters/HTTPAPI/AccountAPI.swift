@@ -39,7 +39,7 @@ extension LibraryAPI {
 
     func me(_ input: Operations.Me.Input) async throws -> Operations.Me.Output {
         let (account, version) = try await versionedMe()
-        if EntityTags.unchanged(ifNoneMatch: input.headers.ifNoneMatch, current: version) {
+        if EntityTags.unchanged(ifNoneMatch: input.headers.ifNoneMatch, current: EntityTags.tag(version)) {
             return .notModified(.init(headers: .init(eTag: EntityTags.tag(version))))
         }
         return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(account))))

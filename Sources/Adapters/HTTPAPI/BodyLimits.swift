@@ -99,7 +99,9 @@ struct AdmissionMiddleware: RouterMiddleware {
             do {
                 try Authorization.require(operation, by: RequestScope.principal)
                 try Negotiation.require(request.headers, route: OperationRoutes.route(request, endpoint: context.endpointPath))
-                if let kind = RatedRequest.of(operation, changes: request.method != .get && request.method != .head) {
+                let searching = request.uri.queryParameters["q"].map { !$0.isEmpty } ?? false
+                let changes = request.method != .get && request.method != .head
+                if let kind = RatedRequest.of(operation, changes: changes, searching: searching) {
                     allowance = try rates.admit(kind, client: RequestScope.clientIP, by: RequestScope.principal)
                 }
             } catch {

@@ -36,24 +36,25 @@ struct LibraryAPI: APIProtocol {
             categories: body.categories ?? [], coverURL: body.coverUrl, description: body.description)
         let added = try await library.catalogue.addBook.execute(
             draft, copies: body.copies ?? 1, allowDuplicate: body.allowDuplicate ?? false, by: principal)
-        let (entry, version) = try await versioned(added.id)
-        return .created(
-            .init(headers: .init(location: Locations.book(entry.id), eTag: EntityTags.tag(version)), body: .json(.init(entry))))
+        let (entry, tag) = try await versioned(added.id)
+        return .created(.init(headers: .init(location: Locations.book(entry.id), eTag: tag), body: .json(.init(entry))))
     }
 
     func getBook(_ input: Operations.GetBook.Input) async throws -> Operations.GetBook.Output {
         let id = try BookID.parse(input.path.id)
-        let (entry, version) = try await versioned(id)
-        if EntityTags.unchanged(ifNoneMatch: input.headers.ifNoneMatch, current: version) {
-            return .notModified(.init(headers: .init(eTag: EntityTags.tag(version))))
+        let (entry, tag) = try await versioned(id)
+        if EntityTags.unchanged(ifNoneMatch: input.headers.ifNoneMatch, current: tag) {
+            return .notModified(.init(headers: .init(eTag: tag)))
         }
-        return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(entry))))
+        return .ok(.init(headers: .init(eTag: tag), body: .json(.init(entry))))
     }
 
-    /// The book and its version, the version read first: the answer is never older than its tag says.
-    private func versioned(_ id: BookID) async throws -> (CatalogueEntry, ResourceVersion) {
+    /// The book as the caller sees it and its `ETag`, the version read first (the answer is never
+    /// older than its tag says), with the last borrower's name when the answer shows it.
+    private func versioned(_ id: BookID) async throws -> (CatalogueEntry, String) {
         let version = try await library.catalogue.versions.book(id)
-        return (try await library.catalogue.showBook.execute(id, by: principal), version)
+        let entry = try await library.catalogue.showBook.execute(id, by: principal)
+        return (entry, EntityTags.tag(version, showing: entry.lastCheckout?.name))
     }
 
     func updateBook(_ input: Operations.UpdateBook.Input) async throws -> Operations.UpdateBook.Output {
@@ -65,8 +66,8 @@ struct LibraryAPI: APIProtocol {
         _ = try await library.catalogue.editBook.execute(
             id, changes: changes, copies: patch.copies, allowDuplicate: patch.allowDuplicate ?? false,
             ifMatch: try EntityTags.accepted(ifMatch: input.headers.ifMatch), by: principal)
-        let (entry, version) = try await versioned(id)
-        return .ok(.init(headers: .init(eTag: EntityTags.tag(version)), body: .json(.init(entry))))
+        let (entry, tag) = try await versioned(id)
+        return .ok(.init(headers: .init(eTag: tag), body: .json(.init(entry))))
     }
 
     func deleteBook(_ input: Operations.DeleteBook.Input) async throws -> Operations.DeleteBook.Output {

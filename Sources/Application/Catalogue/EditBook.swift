@@ -38,15 +38,19 @@ public struct EditBook: Sendable {
         let book = try await runner.loadBook(id)
         let events = try decide(id, changes, copies, book.state)
         // After the edit's own checks: a refused field is said whatever the version.
+        var queue: Loaded<HoldQueueAggregate>?
         if ifMatch != nil {
-            let queue = try await runner.load(HoldQueueAggregate.self, .holds(id)).version
-            try ResourceVersion.require(ifMatch, current: ResourceVersion([book.version, queue]))
+            let loaded = try await transaction.load(HoldQueueAggregate.self, .holds(id))
+            try ResourceVersion.require(ifMatch, current: ResourceVersion([book.version, loaded.version]))
+            queue = loaded
         }
         transaction.record(book, events)
         var claims = ISBNClaims(runner: runner, catalogue: catalogue)
         try await claims.follow(id, from: book.state, events, allowDuplicate: allowDuplicate)
         claims.record(in: &transaction)
         try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: policy)
+        // The waiting list is part of the version asked for: a hold placed meanwhile makes this attempt run again.
+        if let queue { transaction.expectUnchangedUnlessRecorded(queue) }
     }
 
     /// The edit's events followed by the copies' events; field errors of both are reported together.

@@ -20,13 +20,16 @@ public struct WithdrawBooks: Sendable {
             for id in unique {
                 let book = try await transaction.load(BookAggregate.self, .book(id))
                 if case .absent = book.state { throw NotFound(.book, id.description) }
-                if let asked = ifMatch[id] {
-                    let queue = try await runner.load(HoldQueueAggregate.self, .holds(id)).version
-                    try ResourceVersion.require(asked, current: ResourceVersion([book.version, queue]))
+                var queue: Loaded<HoldQueueAggregate>?
+                if let asked = ifMatch[id], case .inCatalogue = book.state {
+                    let loaded = try await transaction.load(HoldQueueAggregate.self, .holds(id))
+                    try ResourceVersion.require(asked, current: ResourceVersion([book.version, loaded.version]))
+                    queue = loaded
                 }
                 let events = try transaction.decide(.withdraw, on: book) { BookRefused(id, $0, in: book.state) }
                 try await claims.follow(id, from: book.state, events)
                 try await transaction.followHolds(id, from: book.state, events, now: runner.clock.now(), policy: LoanPolicy())
+                if let queue { transaction.expectUnchangedUnlessRecorded(queue) }
                 if !events.isEmpty { withdrawn += 1 }
             }
             claims.record(in: &transaction)

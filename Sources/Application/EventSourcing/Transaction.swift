@@ -26,6 +26,12 @@ public struct Transaction: Sendable {
         decisions.append(loaded.decision([], check: true))
     }
 
+    /// `expectUnchanged(loaded)` unless the attempt already records events on that stream (which
+    /// expects it unchanged as well).
+    mutating func expectUnchangedUnlessRecorded<A: EventSourced>(_ loaded: Loaded<A>) {
+        if !decisions.contains(where: { $0.stream == loaded.stream }) { expectUnchanged(loaded) }
+    }
+
     /// Decides `command` on `loaded`, records the events and returns them; a rejection is thrown
     /// as `refusal` makes it (the use case's error, naming what was refused).
     @discardableResult

@@ -24,12 +24,12 @@ public struct RateSettings: Equatable, Sendable {
 public enum RatedRequest: Sendable, CaseIterable {
     case search, write
 
-    /// What a request to run `operation` counts as: `changes` when the request may change
-    /// something (any method but a read), else a search when the operation searches; nil when
-    /// no rate limits it.
-    public static func of(_ operation: LibraryOperation, changes: Bool) -> RatedRequest? {
+    /// What a request to run `operation` counts as: a change when it may change something (any
+    /// method but a read), else a search when it searches Open Library or the catalogue with a
+    /// query (`searching`); nil when no rate limits it (reading a book, a list, an account).
+    public static func of(_ operation: LibraryOperation, changes: Bool, searching: Bool = false) -> RatedRequest? {
         if changes { return .write }
-        return operation == .searchOpenLibrary || operation == .listBooks ? .search : nil
+        return operation == .searchOpenLibrary || (operation == .listBooks && searching) ? .search : nil
     }
 }
 

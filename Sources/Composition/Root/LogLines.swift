@@ -46,10 +46,14 @@ public struct LogSettings: Sendable, Equatable {
 
     /// A logger writing to standard error in this format, from this level.
     public func logger(label: String, to stream: LogStream = .standardError) -> Logger {
+        // Every line written while a request is served names it, whoever's logger writes it.
+        let request = Logger.MetadataProvider {
+            RequestTrace.current.map { ["request_id": .string($0.id.uuidString.lowercased())] } ?? [:]
+        }
         var logger =
             switch format {
-            case .text: Logger(label: label) { StreamLogHandler.standardError(label: $0) }
-            case .json: Logger(label: label) { JSONLogHandler(label: $0, stream: stream) }
+            case .text: Logger(label: label) { StreamLogHandler.standardError(label: $0, metadataProvider: request) }
+            case .json: Logger(label: label) { JSONLogHandler(label: $0, stream: stream, metadataProvider: request) }
             }
         logger.logLevel = level
         return logger
@@ -77,10 +81,12 @@ struct JSONLogHandler: LogHandler {
     let stream: LogStream
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
+    var metadataProvider: Logger.MetadataProvider?
 
-    init(label: String, stream: LogStream) {
+    init(label: String, stream: LogStream, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.stream = stream
+        self.metadataProvider = metadataProvider
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -94,7 +100,7 @@ struct JSONLogHandler: LogHandler {
         var line = "{\"time\":\(JSONText.quoted(Self.time(Date())))"
         line += ",\"level\":\(JSONText.quoted(event.level.rawValue)),\"label\":\(JSONText.quoted(label))"
         line += ",\"message\":\(JSONText.quoted("\(event.message)"))"
-        let fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        let fields = (metadataProvider?.get() ?? [:]).merging(metadata) { _, new in new }.merging(event.metadata ?? [:]) { _, new in new }
         for key in fields.keys.sorted() {
             let name = Self.reserved.contains(key) ? "_" + key : key
             line += ",\(JSONText.quoted(name)):\(JSONText.value(fields[key]!))"

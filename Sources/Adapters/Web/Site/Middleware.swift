@@ -160,7 +160,7 @@ struct PageRates<Context: RequestContext>: RouterMiddleware {
     let library: Library
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let kind = Self.kind(request) else { return try await next(request, context) }
+        guard let kind = Self.kind(request, route: context.endpointPath) else { return try await next(request, context) }
         let visit = Visit.current
         let allowance = try library.rates.admit(kind, client: visit.clientIP, by: visit.principal ?? .anonymous)
         var response = try await next(request, context)
@@ -168,10 +168,10 @@ struct PageRates<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// What a page request counts as.
-    static func kind(_ request: Request) -> RatedRequest? {
+    /// What a page request counts as, by the route it matched (`/books/` and `//books` are `/books`).
+    static func kind(_ request: Request, route: String?) -> RatedRequest? {
         if request.method != .get, request.method != .head { return .write }
-        let searched = ["/search", "/books"].contains(request.uri.path) && request.uri.queryParameters["q"].map { !$0.isEmpty } == true
+        let searched = ["/search", "/books"].contains(route ?? "") && request.uri.queryParameters["q"].map { !$0.isEmpty } == true
         return searched ? .search : nil
     }
 }
