@@ -132,7 +132,7 @@ if wanted("http") {
 
         let port = freePort()
         // The request rates out of the way (a million a minute): the scenario measures the routes, and
-        // wrk from one address would otherwise meet the address's limit within seconds and time 429s.
+        // wrk from one address would otherwise meet the address's write limit within seconds and time 429s.
         let unlimited = ["SEARCH_RATE", "WRITE_RATE", "ADDRESS_SEARCH_RATE", "ADDRESS_WRITE_RATE"].reduce(into: [String: String]()) {
             $0["SHELFMARK_\($1)"] = "1000000"
         }
