@@ -65,7 +65,7 @@ class Browser:
     """One headless Chromium window of `width` x `height`, its screenshots named `label`-NN-step.png."""
 
     def __init__(self, base, width, height, label, shots, javascript=True, prompts=False):
-        self.base, self.label, self.shots, self.width = base, label, shots, width
+        self.base, self.label, self.shots, self.width, self.height = base, label, shots, width, height
         self.counter = itertools.count(1)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -209,6 +209,16 @@ class Browser:
             self.driver.save_screenshot(os.path.join(self.shots, name))
         except WebDriverException:
             pass
+
+    def phone_shot(self, step, width=390, height=844):
+        """The page this window shows, as a phone shows it: a mobile viewport for one screenshot, then back."""
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+        try:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+            self.shot(f"{step} phone")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": self.width < 600})
 
     def console_errors(self):
         """The console's errors since the last call (a refused script, style or image, a script error)."""
