@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One request from outside, as the operator traces it: its id, which the events it records carry
 /// as their correlation id, and who turned out to make it. A driving adapter starts one for each
@@ -11,7 +10,7 @@ public final class RequestTrace: Sendable {
 
     /// The request's id: `X-Request-ID` over HTTP, and the correlation id of every event it records.
     public let id: UUID
-    private let caller = Mutex<Principal?>(nil)
+    private let caller = Guarded<Principal?>(nil)
 
     public init(id: UUID) { self.id = id }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Safe retries of the requests that create something (`Idempotency-Key`): a retry of a request,
 /// same key and same bytes, gets the first answer and records nothing; the same key for another
@@ -113,14 +112,14 @@ public struct RequestAnswer: Codable, Equatable, Sendable {
 
 /// The requests with a key running in this process: a second one waits for no one, it is refused.
 private final class InFlightKeys: Sendable {
-    private let keys = Mutex<Set<String>>([])
+    private let keys = Guarded<Set<String>>([])
     func begin(_ key: String) -> Bool { keys.withLock { $0.insert(key).inserted } }
     func end(_ key: String) { _ = keys.withLock { $0.remove(key) } }
 }
 
 /// When the expired receipts were last swept away, in this process.
 private final class SweepTime: Sendable {
-    let time = Mutex<Date?>(nil)
+    let time = Guarded<Date?>(nil)
 }
 
 /// The receipt of the request this task runs, for the command runner to append with its events.
