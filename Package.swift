@@ -12,7 +12,7 @@ let package = Package(
     products: [
         .executable(name: "shelfmark", targets: ["shelfmark"]),
         // For the benchmarks in bench/, a package of their own.
-        .library(name: "ShelfmarkCore", targets: ["Domain", "Application", "SQLiteStore", "Security"]),
+        .library(name: "ShelfmarkCore", targets: ["Domain", "Application", "LogChain", "SQLiteStore", "Security"]),
         // The whole server as a library, so bench/ runs the same code it measures in its own release build.
         .library(name: "ShelfmarkServer", targets: ["Composition"]),
     ],
@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure domain: aggregates, commands, events, rules. Depends on nothing.
@@ -43,10 +45,25 @@ let package = Package(
         .target(name: "Application", dependencies: ["Domain", logging], path: "Sources/Application"),
 
         // Adapters: each depends on Application only (plus its own libraries).
+        // The log's tamper evidence, the same for every store: the hash chain's canonical form,
+        // the chain key file and its keyed hashes.
+        .target(
+            name: "LogChain", dependencies: ["Application", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Adapters/LogChain"
+        ),
         .target(
             name: "SQLiteStore",
-            dependencies: ["Application", grdb, .product(name: "Crypto", package: "swift-crypto"), metrics],
+            dependencies: ["Application", "LogChain", grdb, .product(name: "Crypto", package: "swift-crypto"), metrics],
             path: "Sources/Adapters/SQLiteStore"
+        ),
+        // The event store and read models on PostgreSQL, for several servers on one library.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "Application", "LogChain", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), logging, metrics,
+            ],
+            path: "Sources/Adapters/PostgresStore"
         ),
         .target(name: "InMemory", dependencies: ["Application"], path: "Sources/Adapters/InMemory"),
         // The library's words for every message, in English and French (`en.lproj`, `fr.lproj`), and
@@ -164,7 +181,8 @@ let package = Package(
         .target(
             name: "Composition",
             dependencies: [
-                "Application", "SQLiteStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo", "OpenLibrary", "HTTPAPI",
+                "Application", "LogChain", "SQLiteStore", "PostgresStore", "InMemory", "Security", "Countries", "RESTCountries", "IPinfo",
+                "OpenLibrary", "HTTPAPI",
                 "CLI", "Web", "BitBooks", "ProlificAPI", "Wording", "Monitoring", metrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -180,13 +198,17 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
         .testTarget(
             name: "ApplicationTests",
-            dependencies: ["Application", "SQLiteStore", "InMemory", "Countries", "Security", "Composition", "Wording", grdb],
+            dependencies: [
+                "Application", "LogChain", "SQLiteStore", "PostgresStore", "InMemory", "Countries", "Security", "Composition", "Wording",
+                grdb,
+            ],
             path: "Tests/ApplicationTests"
         ),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "APIContract", "HTTPAPI", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries", "IPinfo",
+                "Composition", "APIContract", "HTTPAPI", "LogChain", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries",
+                "IPinfo",
                 "OpenLibrary", "Web", "BitBooks", "ProlificAPI", "Wording", "Monitoring", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

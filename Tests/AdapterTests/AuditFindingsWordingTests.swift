@@ -2,6 +2,7 @@ import Application
 import Foundation
 import GRDB
 import HummingbirdTesting
+import LogChain
 import Testing
 import Wording
 

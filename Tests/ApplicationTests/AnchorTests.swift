@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
+@testable import LogChain
 @testable import SQLiteStore
 
 @Suite("anchors: signed checkpoints of the log's head")

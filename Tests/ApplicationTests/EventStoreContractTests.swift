@@ -7,7 +7,7 @@ import Testing
 struct EventStoreContractTests {
     @Test("appended events are read back in order", arguments: StoreFactory.all)
     func appendAndRead(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         let first = pending(1)
         let head = try await store.append([StreamAppend("s-1", expected: .noStream, events: [first, pending(2)])])
         #expect(head == 2)
@@ -21,7 +21,7 @@ struct EventStoreContractTests {
 
     @Test("a stream reads from any version on, for states cached up to it", arguments: StoreFactory.all)
     func readAfterVersion(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2)])])
         try await store.append([StreamAppend("s-2", expected: .noStream, events: [pending(3)])])
         try await store.append([StreamAppend("s-1", expected: .exactly(2), events: [pending(4)])])
@@ -33,7 +33,7 @@ struct EventStoreContractTests {
 
     @Test("a stale expected version is a conflict that writes nothing", arguments: StoreFactory.all)
     func optimisticConflict(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])])
         await #expect(throws: AppendConflict(stream: "s-1", expected: .noStream, actual: 1)) {
             try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(2)])])
@@ -47,7 +47,7 @@ struct EventStoreContractTests {
 
     @Test("a stream listed without events is only checked: stale, it fails the append whole", arguments: StoreFactory.all)
     func versionCheckWithoutEvents(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         try await store.append([StreamAppend("read", expected: .noStream, events: [pending(1)])])
         await #expect(throws: AppendConflict(stream: "read", expected: .noStream, actual: 1)) {
             try await store.append([
@@ -64,7 +64,7 @@ struct EventStoreContractTests {
 
     @Test("one stale stream fails a multi-stream append whole", arguments: StoreFactory.all)
     func multiStreamAtomicity(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         try await store.append([StreamAppend("a", expected: .noStream, events: [pending(1)])])
         await #expect(throws: AppendConflict.self) {
             try await store.append([
@@ -83,7 +83,7 @@ struct EventStoreContractTests {
 
     @Test("the log is in one global order, readable from any position", arguments: StoreFactory.all)
     func globalOrder(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         for n in 1...5 { try await store.append([StreamAppend(StreamName("s-\(n % 2)"), expected: .any, events: [pending(n)])]) }
         let all = try await store.readAll(after: 0, limit: 100)
         #expect(all.map(\.position) == [1, 2, 3, 4, 5])
@@ -94,7 +94,7 @@ struct EventStoreContractTests {
 
     @Test("concurrent appends from many tasks are all kept, positions without gaps", arguments: StoreFactory.all)
     func concurrentAppends(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 1...200 {
                 group.addTask { try await store.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])]) }
@@ -108,7 +108,7 @@ struct EventStoreContractTests {
 
     @Test("racing writers on one stream: exactly one wins each version, losers fail alone", arguments: StoreFactory.all)
     func racingWriters(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for n in 1...50 {
                 group.addTask {

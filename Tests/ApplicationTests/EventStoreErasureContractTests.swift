@@ -24,7 +24,7 @@ struct EventStoreErasureContractTests {
 
     @Test("personal data reads back as written, and erased once its member is", arguments: StoreFactory.all)
     func sealedThenErased(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         let bob = UserID(UUID())
         try await Self.append(store, .user(Self.ada), Self.registered())
         try await Self.append(store, .user(bob), Self.registered(bob, "bob"))
@@ -43,7 +43,7 @@ struct EventStoreErasureContractTests {
 
     @Test("an erased member's personal data is refused, and the whole append with it", arguments: StoreFactory.all)
     func erasedMembersDataIsRefused(factory: StoreFactory) async throws {
-        let store = try factory.make()
+        let store = try await factory.make()
         try await Self.append(store, .user(Self.ada), Self.registered(), .user(.closed(UserClosed(user: Self.ada))))
         let claimed = DomainEvent.emailClaim(.claimed(EmailClaimed(email: try EmailAddress(parsing: "ada@example.org"), user: Self.ada)))
         await #expect(throws: PersonalDataOfErasedMember(member: Self.ada)) {
@@ -59,8 +59,8 @@ struct EventStoreErasureContractTests {
     }
 
     @Test("claim streams are named by a keyed digest, stable within a store", arguments: StoreFactory.all)
-    func claimNames(factory: StoreFactory) throws {
-        let store = try factory.make()
+    func claimNames(factory: StoreFactory) async throws {
+        let store = try await factory.make()
         let email = try EmailAddress(parsing: "Ada@Example.org")
         let name = store.claimNames.email(email)
         #expect(name == store.claimNames.email(try EmailAddress(parsing: "ada@example.org")))

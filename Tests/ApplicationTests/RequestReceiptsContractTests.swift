@@ -9,19 +9,28 @@ import Testing
 struct RequestReceiptsContractTests {
     struct Factory: Sendable, CustomTestStringConvertible {
         let name: String
-        let make: @Sendable () throws -> (any EventStore, any RequestReceipts)
+        let make: @Sendable () async throws -> (any EventStore, any RequestReceipts)
         var testDescription: String { name }
 
-        static let all: [Factory] = [
-            Factory(name: "in-memory") {
-                let store = InMemoryEventStore()
-                return (store, store)
-            },
-            Factory(name: "SQLite") {
-                let store = try SQLiteUnderTest(durability: .off)
-                return (store, store.database.requestReceipts)
-            },
-        ]
+        static let all: [Factory] =
+            [
+                Factory(name: "in-memory") {
+                    let store = InMemoryEventStore()
+                    return (store, store)
+                },
+                Factory(name: "SQLite") {
+                    let store = try SQLiteUnderTest(durability: .off)
+                    return (store, store.database.requestReceipts)
+                },
+            ]
+            + (PostgresTestServer.url == nil
+                ? []
+                : [
+                    Factory(name: "PostgreSQL") {
+                        let library = try await PostgresTestServer.library()
+                        return (library.eventStore, library.requestReceipts)
+                    }
+                ])
     }
 
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
@@ -34,7 +43,7 @@ struct RequestReceiptsContractTests {
 
     @Test("an append records its receipt in the same step, once per attempt", arguments: Factory.all)
     func recordedWithTheEvents(factory: Factory) async throws {
-        let (store, receipts) = try factory.make()
+        let (store, receipts) = try await factory.make()
         let receipt = Self.receipt()
         try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])], receipt: receipt)
         try await store.append([StreamAppend("s-2", expected: .noStream, events: [pending(2)])], receipt: receipt)
@@ -44,7 +53,7 @@ struct RequestReceiptsContractTests {
 
     @Test("another attempt's append under a key held is refused and writes nothing", arguments: Factory.all)
     func duplicateWritesNothing(factory: Factory) async throws {
-        let (store, receipts) = try factory.make()
+        let (store, receipts) = try await factory.make()
         let first = Self.receipt()
         try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])], receipt: first)
         await #expect(throws: RequestAlreadyRecorded(key: "k")) {
@@ -56,7 +65,7 @@ struct RequestReceiptsContractTests {
 
     @Test("a conflicting append leaves no receipt", arguments: Factory.all)
     func conflictLeavesNoReceipt(factory: Factory) async throws {
-        let (store, receipts) = try factory.make()
+        let (store, receipts) = try await factory.make()
         try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])])
         await #expect(throws: AppendConflict.self) {
             try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(2)])], receipt: Self.receipt())
@@ -66,7 +75,7 @@ struct RequestReceiptsContractTests {
 
     @Test("an expired receipt gives way to a new request", arguments: Factory.all)
     func expiredGivesWay(factory: Factory) async throws {
-        let (store, receipts) = try factory.make()
+        let (store, receipts) = try await factory.make()
         try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])], receipt: Self.receipt())
         let later = Self.receipt(fingerprint: "g", at: SafeRetries.keptFor)
         try await store.append([StreamAppend("s-2", expected: .noStream, events: [pending(2)])], receipt: later)
@@ -75,7 +84,7 @@ struct RequestReceiptsContractTests {
 
     @Test("the answer is kept on its own attempt's receipt only; expired receipts are forgotten", arguments: Factory.all)
     func answersAndForgetting(factory: Factory) async throws {
-        let (store, receipts) = try factory.make()
+        let (store, receipts) = try await factory.make()
         let first = Self.receipt()
         try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])], receipt: first)
         try await receipts.keep(Data("first".utf8), for: first)

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import GRDB
+import LogChain
 import SQLiteStore
 import Synchronization
 import Testing

@@ -36,13 +36,15 @@ extension InMemoryEventStore {
 /// Builds one event store adapter for the contract suite.
 struct StoreFactory: Sendable, CustomTestStringConvertible {
     let name: String
-    let make: @Sendable () throws -> any EventStore
+    let make: @Sendable () async throws -> any EventStore
     var testDescription: String { name }
 
-    static let all: [StoreFactory] = [
-        StoreFactory(name: "in-memory") { InMemoryEventStore() },
-        StoreFactory(name: "SQLite") { try SQLiteUnderTest(durability: .off).store },
-    ]
+    /// In memory, SQLite, and PostgreSQL when a server is given (`PostgresTestServer`).
+    static let all: [StoreFactory] =
+        [
+            StoreFactory(name: "in-memory") { InMemoryEventStore() },
+            StoreFactory(name: "SQLite") { try SQLiteUnderTest(durability: .off).store },
+        ] + (PostgresTestServer.url == nil ? [] : [StoreFactory(name: "PostgreSQL") { try await PostgresTestServer.library().eventStore }])
 }
 
 /// A SQLite event store that keeps its temporary folder alive as long as it is used.

@@ -2,6 +2,7 @@ import Application
 import Foundation
 import GRDB
 
+@testable import LogChain
 @testable import SQLiteStore
 
 /// Issue 12's attacker, who can write the database file: lifts the UPDATE trigger, makes

@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import GRDB
+import LogChain
 
 #if canImport(Glibc)
     import Glibc
@@ -108,7 +109,7 @@ enum AnchorFile {
 extension LibraryDatabase {
     /// Appends a signed checkpoint of the head to the anchor file at `path`.
     public func anchor(to path: String, at time: Date) async throws -> LogAnchor {
-        let tip = try pool.readHere { db in try HashChain.tip(db) }
+        let tip = try pool.readHere { db in try SQLiteHashChain.tip(db) }
         let anchor = LogAnchor(position: tip.position, hash: tip.hash, time: Timestamp.format(time))
         guard let signature = chain.sign(AnchorFile.signedText(anchor)) else {
             throw AnchorFileError(.anchorNeedsKey)

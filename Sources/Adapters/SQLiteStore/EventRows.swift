@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import GRDB
+import LogChain
 
 /// An event ready for the writer: encoded outside the write transaction (its personal data is
 /// sealed inside it, where the member's key is read or made).
@@ -104,33 +105,5 @@ enum EventRows {
     private static func uuid(_ text: String) throws -> UUID {
         guard let uuid = UUIDText.parse(text) else { throw DatabaseError(message: "not a UUID in the log: \(text)") }
         return uuid
-    }
-}
-
-/// A stored event that cannot be read back (its payload no longer parses, its type is unknown):
-/// verify, a replay and the start-up catch-up name it instead of stopping on a decoding error.
-public struct UnreadableEvent: Error, Equatable, Sendable, CustomStringConvertible {
-    public let position: Int64
-    /// The event's type name, as stored.
-    public let type: String
-    /// What cannot be read.
-    public let part: AuditFinding.EventPart
-    public init(position: Int64, type: String, part: AuditFinding.EventPart) {
-        self.position = position
-        self.type = type
-        self.part = part
-    }
-    /// In English, for logs: "position 2: the payload of book.added.v1 cannot be read".
-    public var description: String {
-        let problem =
-            switch part {
-            case .unknownType: "the log holds an event of unknown type '\(type)'"
-            case .eventID: "the event id of \(type) cannot be read"
-            case .time: "the time of \(type) cannot be read"
-            case .correlationID: "the correlation id of \(type) cannot be read"
-            case .causationID: "the causation id of \(type) cannot be read"
-            case .payload: "the payload of \(type) cannot be read"
-            }
-        return "position \(position): \(problem)"
     }
 }

@@ -2,6 +2,7 @@ import Application
 import CoreMetrics
 import Foundation
 import GRDB
+import LogChain
 
 /// How hard SQLite works to keep a commit through a power cut (`PRAGMA synchronous`).
 public enum Durability: String, Sendable, CaseIterable {

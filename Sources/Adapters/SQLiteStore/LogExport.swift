@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import GRDB
+import LogChain
 
 /// One stored event as `audit export` writes it: the stored columns verbatim (the payload as the
 /// stored JSON text, so the canonical encoding can be recomputed), with its hash and the previous one.

@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import GRDB
+import LogChain
 
 /// `audit verify` on the SQLite log: the chain key, the hash chain event by event, positions and
 /// stream versions without gaps, the append-only triggers, a full replay into a scratch database

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import GRDB
+import LogChain
 
 /// The key table (migration `v15-personal-keys`), outside the append-only `events` table: one
 /// 256-bit key per member whose personal data was sealed (`personal_keys`, made in the write
@@ -131,7 +132,7 @@ enum PersonalKeys {
         if let stored = try Data.fetchOne(db, sql: "SELECT secret FROM library_secrets WHERE name = 'claim names'") {
             return Array(stored)
         }
-        if let key = chain.key { return key.derived("shelfmark claim names v1").withUnsafeBytes { Array($0) } }
+        if let derived = chain.claimSecret { return derived }
         let secret = cipher.newKey().bytes
         try db.execute(sql: "INSERT INTO library_secrets (name, secret) VALUES ('claim names', ?)", arguments: [Data(secret)])
         return secret

@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import GRDB
+import LogChain
 
 /// `audit replay` and time travel: copy a prefix of the log, hashes and all, into a new database
 /// and let its projections build the read models there. The live database is only read.

@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import GRDB
+import LogChain
 
 /// `shelfmark restore`: the backup is copied beside the library (same folder, so the last step is
 /// a rename), opened and verified there; then, holding the library's lock exclusively (no process

@@ -1,5 +1,6 @@
 import Application
 import GRDB
+import LogChain
 import Synchronization
 
 /// The event store on SQLite. Concurrent appends are group-committed: one writer takes every
@@ -141,7 +142,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
         var results: [Result<Int64, any Error>] = []
         try db.inTransaction(.immediate) {
             // The chain's tip is read once per batch and carried from append to append.
-            var tip = try HashChain.tip(db)
+            var tip = try SQLiteHashChain.tip(db)
             results = []
             results.reserveCapacity(batch.count)
             for job in batch {
@@ -211,11 +212,4 @@ public final class SQLiteEventStore: EventStore, Sendable {
         if let receipt = job.receipt { try SQLiteRequestReceipts.record(receipt, db) }
         return (head, previous)
     }
-}
-
-/// A stream name SQLite cannot store as given (it holds a NUL character); nothing was written.
-public struct UnstorableStreamName: Error, Equatable, Sendable, CustomStringConvertible {
-    public let stream: StreamName
-    public init(stream: StreamName) { self.stream = stream }
-    public var description: String { "the stream name \(stream.rawValue.debugDescription) holds a NUL character" }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import LogChain
 
 /// The database schema, as numbered migrations. Never edit a shipped migration: add one.
 enum Schema {
@@ -155,7 +156,7 @@ enum Schema {
                     ) STRICT;
                     """)
         }
-        migrator.registerMigration("v7-hash-chain") { db in try HashChain.migrate(db) }
+        migrator.registerMigration("v7-hash-chain") { db in try SQLiteHashChain.migrate(db) }
         migrator.registerMigration("v8-login-failures") { db in try SQLiteLoginFailures.migrate(db) }
         migrator.registerMigration("v9-events-insert-guard") { db in try db.execute(sql: AppendOnlyTriggers.insertGuard) }
         migrator.registerMigration("v10-chain-key") { db in try ChainKeyRecord.migrate(db) }

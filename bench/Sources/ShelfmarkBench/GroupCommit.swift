@@ -2,6 +2,7 @@ import Application
 import Composition
 import Domain
 import Foundation
+import LogChain
 import SQLiteStore
 import Security
 
@@ -21,7 +22,9 @@ func bookAdded(_ n: Int, id: BookID = BookID(benchIDs.next())) -> PendingEvent {
 
 /// Scenario 2: `writers` tasks append one event each to their own new streams until `total` events are written.
 /// With `projecting: false`, the bare log: the events alone, no read model updated.
-func groupCommit(writers: Int, total: Int, folder: URL, projecting: Bool = true) async throws -> (eventsPerSecond: Double, p50: Double, p99: Double) {
+func groupCommit(writers: Int, total: Int, folder: URL, projecting: Bool = true) async throws -> (
+    eventsPerSecond: Double, p50: Double, p99: Double
+) {
     let database = try LibraryDatabase(
         path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: benchDurability,
         cipher: SwiftCryptoPersonalCipher(), projecting: projecting)

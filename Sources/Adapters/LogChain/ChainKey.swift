@@ -16,13 +16,13 @@ public struct ChainKey: Sendable, Equatable {
     public let path: String
     /// The first position chained with the key (the head when the key was made, plus one).
     public let keyedFrom: Int64
-    let secret: [UInt8]
+    package let secret: [UInt8]
 
     /// A short fingerprint of the secret, recorded in the database to recognise its key file.
-    var id: String { hex(derived("shelfmark key id v1", bytes: 16)) }
+    package var id: String { hex(derived("shelfmark key id v1", bytes: 16)) }
 
     /// A key for one purpose (chaining, signing anchors), derived from the secret with HKDF-SHA-256.
-    func derived(_ purpose: String, bytes: Int = 32) -> SymmetricKey {
+    package func derived(_ purpose: String, bytes: Int = 32) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), info: Data(purpose.utf8), outputByteCount: bytes)
     }
 
@@ -38,7 +38,7 @@ public struct ChainKey: Sendable, Equatable {
     }
 
     /// The key in the file at `path`; nil when there is no such file.
-    static func load(_ path: String) throws -> ChainKey? {
+    package static func load(_ path: String) throws -> ChainKey? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ChainKeyError(.keyFileUnreadable(path: path))
@@ -57,13 +57,13 @@ public struct ChainKey: Sendable, Equatable {
     /// A new random key keying from `keyedFrom`, written to `path` (mode 0600) unless a file is
     /// there already, in which case that file's key is returned: two processes opening one new
     /// library at once agree on one key.
-    static func create(at path: String, keyedFrom: Int64) throws -> ChainKey {
+    package static func create(at path: String, keyedFrom: Int64) throws -> ChainKey {
         let key = ChainKey(path: path, keyedFrom: keyedFrom, secret: SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         return try key.write(to: path) ? key : try load(path) ?? key
     }
 
     /// The same key in another file (a replayed copy of the library carries its key).
-    func copy(to path: String) throws -> ChainKey {
+    package func copy(to path: String) throws -> ChainKey {
         let copy = ChainKey(path: path, keyedFrom: keyedFrom, secret: secret)
         guard try copy.write(to: path) else { throw ChainKeyError(.keyFileExists(path: path)) }
         return copy
@@ -103,12 +103,12 @@ private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
 /// The chain key cannot be used with this database; the catalogue says it in one line.
 public struct ChainKeyError: MessageConvertible, Sendable {
     public let problem: IntegrityProblem
-    init(_ problem: IntegrityProblem) { self.problem = problem }
+    package init(_ problem: IntegrityProblem) { self.problem = problem }
     public var message: Message { .integrity(problem) }
 }
 
 /// Lower-case hex of bytes.
-func hex(_ bytes: some Sequence<UInt8>) -> String {
+package func hex(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     for byte in bytes {
@@ -118,10 +118,10 @@ func hex(_ bytes: some Sequence<UInt8>) -> String {
     return String(decoding: text, as: UTF8.self)
 }
 
-func hex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { hex($0) } }
+package func hex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { hex($0) } }
 
 /// The bytes of lower-case hex text; nil when it is not.
-func unhex(_ text: String) -> [UInt8]? {
+package func unhex(_ text: String) -> [UInt8]? {
     let utf8 = Array(text.utf8)
     guard utf8.count % 2 == 0 else { return nil }
     func nibble(_ c: UInt8) -> UInt8? {

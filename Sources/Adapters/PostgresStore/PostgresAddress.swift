@@ -1,0 +1,105 @@
+import Foundation
+import NIOSSL
+import PostgresNIO
+
+/// Where a library's PostgreSQL database is, from a `postgres://user:password@host:port/database`
+/// URL (`postgresql://` too): the user is required, the port is 5432 unless given, the database
+/// is the user's name unless given, `?sslmode=` is `disable`, `prefer` (the default, as libpq's),
+/// `require` (encrypted, the server's certificate not checked), `verify-ca` or `verify-full`, and
+/// `?host=/folder` reaches the server through its Unix socket in that folder.
+public struct PostgresAddress: Sendable, CustomStringConvertible {
+    /// The client's configuration for this address.
+    public let configuration: PostgresClient.Configuration
+    /// The URL without its password, for messages and logs.
+    public let description: String
+
+    /// Reads a URL; throws `PostgresAddressProblem` naming what is wrong with it.
+    public init(_ url: String) throws(PostgresAddressProblem) {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased() else { throw .notAURL }
+        guard scheme == "postgres" || scheme == "postgresql" else { throw .scheme(scheme) }
+        guard let user = parts.user.flatMap({ $0.removingPercentEncoding }), !user.isEmpty else { throw .noUser }
+        let password = parts.password.flatMap { $0.removingPercentEncoding }
+        var database = String(parts.percentEncodedPath.drop(while: { $0 == "/" }))
+        database = database.removingPercentEncoding ?? database
+        if database.isEmpty { database = user }
+        guard !database.contains("/") else { throw .database(database) }
+        var options: [String: String] = [:]
+        for item in parts.queryItems ?? [] {
+            guard options[item.name] == nil else { throw .repeated(item.name) }
+            options[item.name] = item.value ?? ""
+        }
+        if let unknown = options.keys.first(where: { !["sslmode", "host"].contains($0) }) { throw .option(unknown) }
+        let port = parts.port ?? 5432
+        guard (1...65535).contains(port) else { throw .port }
+        let tls = try Self.tls(options["sslmode"] ?? "prefer")
+        var configuration: PostgresClient.Configuration
+        if let socketFolder = options["host"] {
+            guard socketFolder.hasPrefix("/") else { throw .socketFolder(socketFolder) }
+            configuration = .init(
+                unixSocketPath: socketFolder + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        } else {
+            guard let host = parts.host, !host.isEmpty else { throw .noHost }
+            let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            configuration = .init(host: bare, port: port, username: user, password: password, database: database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        self.configuration = configuration
+        var shown = parts
+        shown.password = nil
+        description = shown.string ?? "postgres://"
+    }
+
+    private static func tls(_ mode: String) throws(PostgresAddressProblem) -> PostgresClient.Configuration.TLS {
+        var checked = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case "disable": return .disable
+        case "allow", "prefer":
+            checked.certificateVerification = .none
+            return .prefer(checked)
+        case "require":
+            checked.certificateVerification = .none
+            return .require(checked)
+        case "verify-ca":
+            checked.certificateVerification = .noHostnameVerification
+            return .require(checked)
+        case "verify-full": return .require(checked)
+        default: throw .sslMode(mode)
+        }
+    }
+}
+
+/// What is wrong with a PostgreSQL URL.
+public enum PostgresAddressProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    case notAURL
+    /// Not `postgres://` or `postgresql://`.
+    case scheme(String)
+    case noUser
+    case noHost
+    case port
+    /// A database name with a `/` in it.
+    case database(String)
+    /// A query option other than `sslmode` and `host`.
+    case option(String)
+    /// An option given twice.
+    case repeated(String)
+    /// An `sslmode` other than disable, allow, prefer, require, verify-ca, verify-full.
+    case sslMode(String)
+    /// A `host=` that is not an absolute folder.
+    case socketFolder(String)
+
+    /// In English, for logs and tests.
+    public var description: String {
+        switch self {
+        case .notAURL: "not a URL"
+        case .scheme(let scheme): "the scheme \(scheme) is not postgres://"
+        case .noUser: "the URL names no user"
+        case .noHost: "the URL names no host"
+        case .port: "the port is not between 1 and 65535"
+        case .database(let name): "\(name) is not a database name"
+        case .option(let name): "the option \(name) is unknown (sslmode and host are known)"
+        case .repeated(let name): "the option \(name) is given twice"
+        case .sslMode(let mode): "the sslmode \(mode) is unknown"
+        case .socketFolder(let folder): "host=\(folder) is not an absolute folder"
+        }
+    }
+}

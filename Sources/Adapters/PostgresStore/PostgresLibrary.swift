@@ -1,0 +1,98 @@
+import Application
+import Foundation
+import LogChain
+import Logging
+import PostgresNIO
+
+/// A library's PostgreSQL database: the connection pool (run for as long as the library is open),
+/// the schema created or upgraded, the chain key checked, and the event store over them. Several
+/// servers may open the same database at once.
+public final class PostgresLibrary: Sendable {
+    public let eventStore: PostgresEventStore
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    /// Opens the database at `address`, creating or upgrading its schema. With `keyFile`, events
+    /// are chained with the key in that file, as on SQLite (every server of the library needs a
+    /// copy of it). `cipher` does the cryptography of members' personal data and claim names.
+    public static func open(
+        _ address: PostgresAddress, keyFile: String? = nil, cipher: any PersonalCipher, maximumConnections: Int = 20,
+        logger: Logger = Logger(label: "shelfmark.postgres")
+    ) async throws -> PostgresLibrary {
+        var configuration = address.configuration
+        configuration.options.maximumConnections = maximumConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = await started(client)
+        do {
+            let (chain, secret) = try await client.session(logger) { session in
+                try await PostgresSchema.migrate(session)
+                return try await session.transaction {
+                    try await session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writerLock))")
+                    let chain = try await PostgresChainKey.open(keyFile: keyFile, session)
+                    return (chain, try await PostgresPersonalKeys.claimSecret(chain, cipher, session))
+                }
+            }
+            let store = PostgresEventStore(
+                client: client, chain: chain, claimNames: ClaimNames(secret: secret, cipher: cipher), cipher: cipher, logger: logger)
+            return PostgresLibrary(client: client, running: running, logger: logger, eventStore: store)
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+
+    /// Runs the client's pool in a task of its own, once the task has begun running it (a
+    /// connection leased before that is served, with a warning in the log).
+    private static func started(_ client: PostgresClient) async -> Task<Void, Never> {
+        let (begun, begin) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            begin.finish()
+            await client.run()
+        }
+        for await _ in begun {}
+        return task
+    }
+
+    private init(client: PostgresClient, running: Task<Void, Never>, logger: Logger, eventStore: PostgresEventStore) {
+        self.client = client
+        self.running = running
+        self.logger = logger
+        self.eventStore = eventStore
+    }
+
+    /// The receipts of requests sent with an `Idempotency-Key` (safe retries).
+    public var requestReceipts: PostgresRequestReceipts { PostgresRequestReceipts(client: client, logger: logger) }
+
+    /// Closes every connection once the appends and reads under way are done.
+    public func close() async {
+        running.cancel()
+        await running.value
+    }
+}
+
+extension PostgresLibrary: HealthCheck {
+    public func headPosition() async throws -> Int64 {
+        try await client.session(logger) { session in try await PostgresEventRows.head(session) }
+    }
+}
+
+/// The chain key as the database records it (table `chain_key`; see `RecordedChainKey`).
+enum PostgresChainKey {
+    static func fetch(_ session: SQLSession) async throws -> RecordedChainKey? {
+        try await session.rows("SELECT keyed_from, key_id FROM chain_key WHERE id = 1", as: (Int64, String).self).first.map {
+            RecordedChainKey(keyedFrom: $0.0, keyID: $0.1)
+        }
+    }
+
+    /// The chain for this database, in the caller's transaction under the writer's lock.
+    static func open(keyFile: String?, _ session: SQLSession) async throws -> ChainHasher {
+        let opened = try RecordedChainKey.open(
+            keyFile: keyFile, recorded: try await fetch(session), head: try await PostgresEventRows.head(session))
+        if let key = opened.toRecord {
+            try await session.run("INSERT INTO chain_key (id, keyed_from, key_id) VALUES (1, \(key.keyedFrom), \(key.id))")
+        }
+        return opened.chain
+    }
+}

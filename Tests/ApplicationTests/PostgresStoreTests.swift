@@ -1,0 +1,127 @@
+import Application
+import Foundation
+import GRDB
+import LogChain
+import PostgresNIO
+import Testing
+
+@testable import PostgresStore
+@testable import SQLiteStore
+
+/// What the PostgreSQL store guarantees beyond the event store's contract: the database refuses
+/// to change the log, the chain is the SQLite one, and several servers on one database keep one
+/// gap-free order. Run when `SHELFMARK_TEST_POSTGRES_URL` names a server.
+@Suite("PostgreSQL store", .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: PostgresTestServer.skipped)))
+struct PostgresStoreTests {
+    /// Runs one statement on the library's database, outside the store.
+    static func execute(_ library: PostgresLibrary, _ sql: String) async throws {
+        try await library.client.session(library.logger) { session in try await session.run(PostgresQuery(unsafeSQL: sql)) }
+    }
+
+    @Test("the database refuses UPDATE, DELETE, TRUNCATE and an insert out of order on events")
+    func appendOnly() async throws {
+        let library = try await PostgresTestServer.library()
+        try await library.eventStore.append([StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2)])])
+        for change in [
+            "UPDATE events SET actor = 'mallory' WHERE position = 2", "DELETE FROM events WHERE position = 2", "TRUNCATE events",
+            """
+            INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
+                                correlation_id, causation_id, hash)
+            SELECT 4, stream_id, 3, event_type, payload, 'other', recorded_at, actor, correlation_id, causation_id, hash
+            FROM events WHERE position = 2
+            """,
+            """
+            INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
+                                correlation_id, causation_id, hash)
+            SELECT 3, stream_id, 2, event_type, payload, 'other', recorded_at, actor, correlation_id, causation_id, hash
+            FROM events WHERE position = 2
+            """,
+        ] {
+            await #expect(throws: (any Error).self, "\(change)") { try await Self.execute(library, change) }
+        }
+        let events = try await library.eventStore.readAll(after: 0, limit: 10)
+        #expect(events.map(\.position) == [1, 2])
+        #expect(events.map(\.metadata.actor) == ["test", "test"])
+        await library.close()
+    }
+
+    @Test("the same events are chained to the same hashes as on SQLite")
+    func sameChainAsSQLite() async throws {
+        let library = try await PostgresTestServer.library()
+        let sqlite = try SQLiteUnderTest(durability: .off)
+        let appends = [
+            [StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2)])],
+            [StreamAppend("s-2", expected: .noStream, events: [pending(3)]), StreamAppend("s-1", expected: .exactly(2), events: [])],
+        ]
+        for append in appends {
+            try await library.eventStore.append(append)
+            try await sqlite.append(append)
+        }
+        let postgresHashes = try await library.client.session(library.logger) { session in
+            try await session.column("SELECT hash FROM events ORDER BY position", as: String.self)
+        }
+        let sqliteHashes = try await sqlite.database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT hash FROM events ORDER BY position")
+        }
+        #expect(postgresHashes.count == 3)
+        #expect(postgresHashes == sqliteHashes)
+        await library.close()
+    }
+
+    @Test("two servers on one database: racing appends keep one gap-free order, each version won once")
+    func twoServers() async throws {
+        let url = try await PostgresTestServer.freshDatabase()
+        let a = try await PostgresLibrary.open(PostgresAddress(url), cipher: personalCipher, maximumConnections: 4)
+        let b = try await PostgresLibrary.open(PostgresAddress(url), cipher: personalCipher, maximumConnections: 4)
+        let wins = try await withThrowingTaskGroup(of: Int.self) { group in
+            for writer in 0..<40 {
+                group.addTask {
+                    let store = writer.isMultiple(of: 2) ? a.eventStore : b.eventStore
+                    var won = 0
+                    for attempt in 0..<5 {
+                        let version = Int64(try await store.read("shared").count)
+                        do {
+                            try await store.append([
+                                StreamAppend("shared", expected: .exactly(version), events: [pending(writer * 10 + attempt)]),
+                                StreamAppend(StreamName("own-\(writer)"), expected: .any, events: [pending(writer * 10 + attempt)]),
+                            ])
+                            won += 1
+                        } catch is AppendConflict {}
+                    }
+                    return won
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let log = try await a.eventStore.readAll(after: 0, limit: 1000)
+        #expect(log.map(\.position) == Array(1...Int64(log.count)))
+        #expect(log.count == wins * 2)
+        #expect(try await b.eventStore.read("shared").map(\.version) == Array(1...Int64(wins)))
+        await a.close()
+        await b.close()
+    }
+
+    @Test("a stream name holding a NUL is refused and nothing is written")
+    func nulInStreamName() async throws {
+        let library = try await PostgresTestServer.library()
+        await #expect(throws: UnstorableStreamName(stream: "a\u{0}b")) {
+            try await library.eventStore.append([StreamAppend("a\u{0}b", expected: .noStream, events: [pending(1)])])
+        }
+        #expect(try await library.eventStore.readAll(after: 0, limit: 10).isEmpty)
+        await library.close()
+    }
+
+    @Test("a keyed library refuses to open without its key file, and opens with it")
+    func chainKey() async throws {
+        let folder = TemporaryFolder()
+        let keyFile = folder.url.appendingPathComponent("library.key").path
+        let url = try await PostgresTestServer.freshDatabase()
+        let keyed = try await PostgresLibrary.open(PostgresAddress(url), keyFile: keyFile, cipher: personalCipher)
+        try await keyed.eventStore.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])])
+        await keyed.close()
+        await #expect(throws: ChainKeyError.self) { try await PostgresLibrary.open(PostgresAddress(url), cipher: personalCipher) }
+        let again = try await PostgresLibrary.open(PostgresAddress(url), keyFile: keyFile, cipher: personalCipher)
+        #expect(try await again.eventStore.read("s-1").count == 1)
+        await again.close()
+    }
+}
