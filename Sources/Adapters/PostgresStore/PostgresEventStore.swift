@@ -8,7 +8,8 @@ import Synchronization
 /// The event store on PostgreSQL, shared by every server of a library. An append takes the
 /// writer's advisory lock inside its transaction, so positions are given and committed in
 /// order across all servers (a reader never sees a later position before an earlier one), reads
-/// the chain's tip, checks every expected version, and writes. Appends waiting in one server are
+/// the chain's tip, checks every expected version, and writes, the inline projections updating
+/// the read models in the same transaction. Appends waiting in one server are
 /// group-committed: one transaction for all of them, a conflicting or failing append failing alone.
 public final class PostgresEventStore: EventStore, Sendable {
     private struct Job: Sendable {
@@ -23,6 +24,7 @@ public final class PostgresEventStore: EventStore, Sendable {
     }
 
     private let client: PostgresClient
+    private let projections: PostgresProjections
     private let chain: ChainHasher
     private let cipher: any PersonalCipher
     private let logger: Logger
@@ -30,8 +32,12 @@ public final class PostgresEventStore: EventStore, Sendable {
     /// Claim streams are named with a secret kept outside the log.
     public let claimNames: ClaimNames
 
-    init(client: PostgresClient, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher, logger: Logger) {
+    init(
+        client: PostgresClient, projections: PostgresProjections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher,
+        logger: Logger
+    ) {
         self.client = client
+        self.projections = projections
         self.chain = chain
         self.claimNames = claimNames
         self.cipher = cipher
@@ -115,6 +121,7 @@ public final class PostgresEventStore: EventStore, Sendable {
                     results.append(.failure(error))
                 }
             }
+            try await projections.markCaughtUp(tip.position, session)
             return results
         }
     }
@@ -141,6 +148,8 @@ public final class PostgresEventStore: EventStore, Sendable {
                 previous = try await PostgresEventRows.insert(
                     event, stream: stream, version: version, position: head, previous: previous, chain: chain, names: claimNames,
                     cipher: cipher, session)
+                try await projections.apply(
+                    RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata), session)
             }
         }
         if let receipt = job.receipt { try await PostgresRequestReceipts.record(receipt, session) }

@@ -11,6 +11,7 @@ public final class PostgresLibrary: Sendable {
     public let eventStore: PostgresEventStore
     let client: PostgresClient
     let logger: Logger
+    let projections: PostgresProjections
     private let running: Task<Void, Never>
 
     /// Opens the database at `address`, creating or upgrading its schema. With `keyFile`, events
@@ -25,17 +26,20 @@ public final class PostgresLibrary: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = await started(client)
         do {
+            let projections = PostgresProjections(all: PostgresReadModels.projections, cipher: cipher)
             let (chain, secret) = try await client.session(logger) { session in
                 try await PostgresSchema.migrate(session)
                 return try await session.transaction {
                     try await session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writerLock))")
                     let chain = try await PostgresChainKey.open(keyFile: keyFile, session)
+                    try await projections.catchUp(session)
                     return (chain, try await PostgresPersonalKeys.claimSecret(chain, cipher, session))
                 }
             }
             let store = PostgresEventStore(
-                client: client, chain: chain, claimNames: ClaimNames(secret: secret, cipher: cipher), cipher: cipher, logger: logger)
-            return PostgresLibrary(client: client, running: running, logger: logger, eventStore: store)
+                client: client, projections: projections, chain: chain, claimNames: ClaimNames(secret: secret, cipher: cipher),
+                cipher: cipher, logger: logger)
+            return PostgresLibrary(client: client, running: running, logger: logger, projections: projections, eventStore: store)
         } catch {
             running.cancel()
             await running.value
@@ -55,8 +59,11 @@ public final class PostgresLibrary: Sendable {
         return task
     }
 
-    private init(client: PostgresClient, running: Task<Void, Never>, logger: Logger, eventStore: PostgresEventStore) {
+    private init(
+        client: PostgresClient, running: Task<Void, Never>, logger: Logger, projections: PostgresProjections, eventStore: PostgresEventStore
+    ) {
         self.client = client
+        self.projections = projections
         self.running = running
         self.logger = logger
         self.eventStore = eventStore
@@ -94,5 +101,27 @@ enum PostgresChainKey {
             try await session.run("INSERT INTO chain_key (id, keyed_from, key_id) VALUES (1, \(key.keyedFrom), \(key.id))")
         }
         return opened.chain
+    }
+}
+
+extension PostgresLibrary: ProjectionProgress {
+    public func projectedPosition() async throws -> Int64 {
+        try await client.session(logger) { [projections] session in
+            guard let lowest = try await projections.positions(session).min() else { return try await PostgresEventRows.head(session) }
+            return lowest
+        }
+    }
+}
+
+extension PostgresLibrary: ReadModelRebuilder {
+    /// Rebuilds inside one transaction under the writer's lock: appends on every server wait
+    /// meanwhile (none is lost), and readers see the old read models until the new ones commit.
+    public func rebuild(progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
+        try await client.session(logger) { [projections] session in
+            try await session.transaction {
+                try await session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writerLock))")
+                return try await projections.rebuild(session, progress: progress)
+            }
+        }
     }
 }

@@ -15,7 +15,10 @@ enum PostgresSchema {
     /// in the whole network of servers, so positions are given and committed in order.
     static let writerLock: Int64 = 0x5348_454C_464D_4B31  // "SHELFMK1"
 
-    static let migrations: [Migration] = [
+    /// The log's own migrations, then the read models' (`PostgresReadModels`).
+    static var migrations: [Migration] { log + PostgresReadModels.migrations }
+
+    static let log: [Migration] = [
         Migration(
             name: "v1-events",
             sql: [
