@@ -19,42 +19,8 @@ extension LibraryDatabase: LogReplayer {
         }
         let target = try LibraryDatabase(path: path, durability: .off, cipher: cipher)
         defer { try? target.close() }
-        if carryingKey, let key = chain.key {
-            let copy = try key.copy(to: path + ".key")
-            try await target.pool.write { db in try ChainKeyRecord.record(copy, db) }
-        }
-        if carryingKey { try await copyKeys(to: target) }
-        let last = try await lastPosition(until)
-        var after: Int64 = 0
-        while after < last {
-            let rows = try await scans.read { [after, cipher] db in
-                try Row.fetchAll(
-                    db,
-                    sql: "SELECT \(EventRows.columns), hash FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT 5000",
-                    arguments: [after, last]
-                ).map { [keys = PersonalKeys.Reader(db, cipher: cipher)] in ($0, try EventRows.recorded($0, keys)) }
-                    .map { row, event in (HashChain.Fields(row), row["hash"] as String?, event) }
-            }
-            guard let tail = rows.last else { break }
-            try await target.pool.write { [projections = target.projections] db in
-                for (f, hash, event) in rows {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
-                                                correlation_id, causation_id, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            f.position, f.streamID, f.streamVersion, f.eventType, f.payload, f.eventID, f.recordedAt, f.actor,
-                            f.correlationID, f.causationID, hash,
-                        ])
-                    try projections.apply(event, db)
-                }
-                try projections.markCaughtUp(db)
-            }
-            after = tail.0.position
-            progress(after, last)
-        }
-        return after
+        return try await LogCopy.copy(
+            from: self, to: target, until: until, carryingSecrets: carryingKey, keyFile: path + ".key", progress: progress)
     }
 
     public func withSnapshot<T: Sendable>(until: ReplayLimit, _ body: (LibrarySnapshot) async throws -> T) async throws -> T {
@@ -71,8 +37,11 @@ extension LibraryDatabase: LogReplayer {
                 holds: snapshot.holds, events: events))
     }
 
+}
+
+extension LibraryDatabase: LogCopySource {
     /// The last position a limit includes.
-    private func lastPosition(_ until: ReplayLimit) async throws -> Int64 {
+    public func lastPosition(_ until: ReplayLimit) async throws -> Int64 {
         try await scans.read { db in
             switch until {
             case .end: return try EventRows.head(db)
@@ -83,36 +52,81 @@ extension LibraryDatabase: LogReplayer {
             }
         }
     }
+
+    public func storedEvents(after position: Int64, through last: Int64, limit: Int) async throws -> [StoredEvent] {
+        try await scans.read { [cipher] db in
+            let keys = PersonalKeys.Reader(db, cipher: cipher)
+            return try Row.fetchAll(
+                db, sql: "SELECT \(EventRows.columns), hash FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?",
+                arguments: [position, last, limit]
+            ).map { row in StoredEvent(fields: HashChain.Fields(row), hash: row["hash"], recorded: try EventRows.recorded(row, keys)) }
+        }
+    }
+
+    /// The members' keys, the erased members and the secret naming claim streams (a key deleted
+    /// here later stays in a copy: a copy is a backup).
+    public func secrets() async throws -> LibrarySecrets {
+        let chainKey = chain.key
+        return try await scans.read { db in
+            LibrarySecrets(
+                personalKeys: try Row.fetchAll(db, sql: "SELECT subject, key FROM personal_keys").map { ($0["subject"], $0["key"]) },
+                erasedMembers: try Row.fetchAll(db, sql: "SELECT subject, position FROM erased_members").map {
+                    ($0["subject"], $0["position"])
+                },
+                erasedStreams: try String.fetchAll(db, sql: "SELECT digest FROM erased_streams"),
+                claimSecret: try Data.fetchOne(db, sql: "SELECT secret FROM library_secrets WHERE name = 'claim names'"),
+                chainKey: chainKey)
+        }
+    }
 }
 
-extension LibraryDatabase {
-    /// Gives a copy of this library its members' keys, its erased members and the secret naming
-    /// its claim streams, so the copy reads, names and verifies as this one does (a key deleted
-    /// here later stays in the copy: a copy is a backup).
-    func copyKeys(to target: LibraryDatabase) async throws {
-        let (keys, erased, streams, secret) = try await scans.read { db in
-            (
-                try Row.fetchAll(db, sql: "SELECT subject, key FROM personal_keys").map { ($0["subject"] as String, $0["key"] as Data) },
-                try Row.fetchAll(db, sql: "SELECT subject, position FROM erased_members").map {
-                    ($0["subject"] as String, $0["position"] as Int64)
-                },
-                try String.fetchAll(db, sql: "SELECT digest FROM erased_streams"),
-                try Data.fetchOne(db, sql: "SELECT secret FROM library_secrets WHERE name = 'claim names'")
-            )
+extension LibraryDatabase: LogCopyTarget {
+    /// Takes a library's secrets: its members' keys, erased members, the secret naming its claims,
+    /// and its chain key (copied to `keyFile`, recorded here).
+    public func adopt(_ secrets: LibrarySecrets, keyFile: String?) async throws {
+        let chainKey = try secrets.chainKey.map { key in
+            guard let keyFile else { throw ChainKeyError(.keyFileUncreatable(path: "")) }
+            return try key.copy(to: keyFile)
         }
-        try await target.pool.write { db in
-            for (subject, key) in keys {
+        try await pool.write { db in
+            if let chainKey { try ChainKeyRecord.record(chainKey, db) }
+            for (subject, key) in secrets.personalKeys {
                 try db.execute(sql: "INSERT INTO personal_keys (subject, key) VALUES (?, ?)", arguments: [subject, key])
             }
-            for (subject, position) in erased {
+            for (subject, position) in secrets.erasedMembers {
                 try db.execute(sql: "INSERT INTO erased_members (subject, position) VALUES (?, ?)", arguments: [subject, position])
             }
-            for digest in streams { try db.execute(sql: "INSERT INTO erased_streams (digest) VALUES (?)", arguments: [digest]) }
-            // The copy names claims as this library does: with its stored secret, or from the chain key it carries.
+            for digest in secrets.erasedStreams {
+                try db.execute(sql: "INSERT INTO erased_streams (digest) VALUES (?)", arguments: [digest])
+            }
+            // The copy names claims as the source does: with its stored secret, or from the chain key it carries.
             try db.execute(sql: "DELETE FROM library_secrets")
-            if let secret {
+            if let secret = secrets.claimSecret {
                 try db.execute(sql: "INSERT INTO library_secrets (name, secret) VALUES ('claim names', ?)", arguments: [secret])
             }
         }
+    }
+
+    public func insert(_ events: [StoredEvent]) async throws {
+        try await pool.write { [projections] db in
+            for event in events {
+                let f = event.fields
+                try db.execute(
+                    sql: """
+                        INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
+                                            correlation_id, causation_id, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        f.position, f.streamID, f.streamVersion, f.eventType, f.payload, f.eventID, f.recordedAt, f.actor, f.correlationID,
+                        f.causationID, event.hash,
+                    ])
+                try projections.apply(event.recorded, db)
+            }
+            try projections.markCaughtUp(db)
+        }
+    }
+
+    public func copiedHead() async throws -> Int64 {
+        try pool.readHere { db in try EventRows.head(db) }
     }
 }
