@@ -1,4 +1,5 @@
 import Application
+import Domain
 import Foundation
 import GRDB
 import LogChain
@@ -123,5 +124,49 @@ struct PostgresStoreTests {
         let again = try await PostgresLibrary.open(PostgresAddress(url), keyFile: keyFile, cipher: personalCipher)
         #expect(try await again.eventStore.read("s-1").count == 1)
         await again.close()
+    }
+
+    @Test("a keyed SQLite log copied into PostgreSQL and back keeps every event, hash and member's data, and verifies")
+    func copyBothWays() async throws {
+        let folder = TemporaryFolder()
+        let source = try LibraryDatabase(path: folder.databasePath, durability: .off, keyFile: folder.databasePath + ".key")
+        defer { try? source.close() }
+        let bob = UserID(UUID())
+        let ada = EventStoreErasureContractTests.ada
+        try await EventStoreErasureContractTests.append(source.eventStore, .user(ada), EventStoreErasureContractTests.registered())
+        try await EventStoreErasureContractTests.append(
+            source.eventStore, .user(bob), EventStoreErasureContractTests.registered(bob, "bob"))
+        try await EventStoreErasureContractTests.append(source.eventStore, .user(ada), .user(.closed(UserClosed(user: ada))))
+        try await source.eventStore.append([StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2)])])
+
+        let url = try await PostgresTestServer.freshDatabase()
+        let keyFile = folder.url.appendingPathComponent("postgres.key").path
+        let target = try await PostgresLibrary.open(PostgresAddress(url), cipher: personalCipher)
+        let copied = try await LogCopy.copy(from: source, to: target, carryingSecrets: true, keyFile: keyFile) { _, _ in }
+        #expect(copied == 5)
+        await target.close()
+        // Opened again, as `shelfmark copy` leaves it: with the key file it was given.
+        let postgres = try await PostgresLibrary.open(PostgresAddress(url), keyFile: keyFile, cipher: personalCipher)
+        #expect(try await postgres.eventStore.readAll(after: 0, limit: 10) == (try await source.eventStore.readAll(after: 0, limit: 10)))
+        let bobsAddress = try EmailAddress(parsing: "bob@example.org")
+        #expect(postgres.eventStore.claimNames.email(bobsAddress) == source.eventStore.claimNames.email(bobsAddress))
+        let sqliteHashes = try await source.pool.read { db in try String.fetchAll(db, sql: "SELECT hash FROM events ORDER BY position") }
+        let postgresHashes = try await postgres.client.session(postgres.logger) { session in
+            try await session.column("SELECT hash FROM events ORDER BY position", as: String.self)
+        }
+        #expect(postgresHashes == sqliteHashes)
+        // Appends go on from the copy, chained with the same key.
+        try await postgres.eventStore.append([StreamAppend("s-1", expected: .exactly(2), events: [pending(3)])])
+
+        let back = folder.url.appendingPathComponent("back.sqlite").path
+        let returned = try LibraryDatabase(path: back, durability: .off)
+        _ = try await LogCopy.copy(from: postgres, to: returned, carryingSecrets: true, keyFile: back + ".key") { _, _ in }
+        #expect(try await returned.eventStore.readAll(after: 0, limit: 10) == (try await postgres.eventStore.readAll(after: 0, limit: 10)))
+        try returned.close()
+        let reopened = try LibraryDatabase(path: back, durability: .off, keyFile: back + ".key")
+        defer { try? reopened.close() }
+        let failed = try await reopened.verify { _, _ in }.filter { !$0.passed }
+        #expect(failed.isEmpty, Comment(rawValue: String(describing: failed)))
+        await postgres.close()
     }
 }

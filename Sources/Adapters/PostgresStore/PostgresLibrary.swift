@@ -12,6 +12,10 @@ public final class PostgresLibrary: Sendable {
     let client: PostgresClient
     let logger: Logger
     let projections: PostgresProjections
+    /// How events are chained: keyed with the chain key from its first position on.
+    let chain: ChainHasher
+    /// Seals and opens members' personal data, makes their keys, names claim streams.
+    let cipher: any PersonalCipher
     private let running: Task<Void, Never>
 
     /// Opens the database at `address`, creating or upgrading its schema. With `keyFile`, events
@@ -39,7 +43,8 @@ public final class PostgresLibrary: Sendable {
             let store = PostgresEventStore(
                 client: client, projections: projections, chain: chain, claimNames: ClaimNames(secret: secret, cipher: cipher),
                 cipher: cipher, logger: logger)
-            return PostgresLibrary(client: client, running: running, logger: logger, projections: projections, eventStore: store)
+            return PostgresLibrary(
+                client: client, running: running, logger: logger, projections: projections, chain: chain, cipher: cipher, eventStore: store)
         } catch {
             running.cancel()
             await running.value
@@ -60,10 +65,13 @@ public final class PostgresLibrary: Sendable {
     }
 
     private init(
-        client: PostgresClient, running: Task<Void, Never>, logger: Logger, projections: PostgresProjections, eventStore: PostgresEventStore
+        client: PostgresClient, running: Task<Void, Never>, logger: Logger, projections: PostgresProjections, chain: ChainHasher,
+        cipher: any PersonalCipher, eventStore: PostgresEventStore
     ) {
         self.client = client
         self.projections = projections
+        self.chain = chain
+        self.cipher = cipher
         self.running = running
         self.logger = logger
         self.eventStore = eventStore
