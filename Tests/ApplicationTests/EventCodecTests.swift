@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import LogChain
 import SQLiteStore
 import Testing
 

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import GRDB
+import LogChain
 import Testing
 
 @testable import SQLiteStore

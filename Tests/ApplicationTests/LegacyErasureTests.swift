@@ -3,6 +3,7 @@ import Composition
 import Domain
 import Foundation
 import InMemory
+import LogChain
 import Testing
 
 @testable import SQLiteStore
