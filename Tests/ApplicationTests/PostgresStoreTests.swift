@@ -169,4 +169,50 @@ struct PostgresStoreTests {
         #expect(failed.isEmpty, Comment(rawValue: String(describing: failed)))
         await postgres.close()
     }
+
+    @Test("export, an export's verification and history answer as on SQLite for the same log")
+    func archiveAsOnSQLite() async throws {
+        let folder = TemporaryFolder()
+        let source = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        defer { try? source.close() }
+        let ada = EventStoreErasureContractTests.ada
+        let bob = UserID(UUID())
+        try await EventStoreErasureContractTests.append(source.eventStore, .user(ada), EventStoreErasureContractTests.registered())
+        try await EventStoreErasureContractTests.append(
+            source.eventStore, .user(bob), EventStoreErasureContractTests.registered(bob, "bob"))
+        try await EventStoreErasureContractTests.append(source.eventStore, .user(ada), .user(.closed(UserClosed(user: ada))))
+        try await source.eventStore.append([StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2), pending(3)])])
+        let postgres = try await PostgresTestServer.library()
+        _ = try await LogCopy.copy(from: source, to: postgres, carryingSecrets: true) { _, _ in }
+        let url = try await Self.url(of: postgres)
+        await postgres.close()
+        let reopened = try await PostgresLibrary.open(PostgresAddress(url), cipher: personalCipher, maximumConnections: 4)
+
+        for secrets in [ExportedSecrets.redacted, .included] {
+            for from in [Int64(1), 3] {
+                var sqliteLines: [String] = []
+                var postgresLines: [String] = []
+                #expect(try await source.export(from: from, secrets: secrets) { sqliteLines.append($0) } == 7 - from)
+                #expect(try await reopened.export(from: from, secrets: secrets) { postgresLines.append($0) } == 7 - from)
+                #expect(postgresLines == sqliteLines)
+                #expect(reopened.verifyExport(lines: postgresLines) == source.verifyExport(lines: sqliteLines))
+            }
+        }
+        for stream: StreamName in [.user(ada), .user(bob), "s-1", "nothing"] {
+            let page = try PageRequest(limit: 2, offset: 1)
+            #expect(try await reopened.history(stream, page: page) == (try await source.history(stream, page: page)))
+            #expect(try await reopened.events(stream, before: 3) == (try await source.events(stream, before: 3)))
+        }
+        await reopened.close()
+    }
+
+    /// The URL of the database a library was opened on.
+    static func url(of library: PostgresLibrary) async throws -> String {
+        let name = try await library.client.session(library.logger) { session in
+            try await session.value("SELECT current_database()", as: String.self)
+        }
+        var parts = URLComponents(string: try PostgresTestServer.required())!
+        parts.path = "/" + (name ?? "")
+        return parts.string!
+    }
 }
