@@ -67,11 +67,7 @@ extension LibraryDatabase: LogVerifier {
         progress: (Int64, Int64) -> Void
     ) throws -> Walk {
         let total = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM main.events") ?? 0
-        var previous = HashChain.genesis
-        var expectedPosition: Int64 = 1
-        var versions: [StreamName: Int64] = [:]  // keyed by bytes: two spellings of a name are two streams
-        var chainBreak: AuditFinding?
-        var gap: AuditFinding?
+        var log = LogWalk(chain: chain)
         var unreadable: UnreadableEvent?
         var batch: [RecordedEvent] = []
         var replayed: Int64 = 0
@@ -83,28 +79,16 @@ extension LibraryDatabase: LogVerifier {
             batch.removeAll(keepingCapacity: true)
         }
         let keys = PersonalKeys.Reader(db, cipher: cipher)
-        var personal = PersonalDataCount(streams: PersonalKeys.ErasedStreams(db, names: names))
+        let streams = PersonalKeys.ErasedStreams(db, names: names)
+        var personal = PersonalDataCount()
         let rows = try Row.fetchCursor(db, sql: "SELECT \(EventRows.columns), hash FROM main.events ORDER BY position")
         while let row = try rows.next() {
             let fields = HashChain.Fields(row)
-            if gap == nil, fields.position != expectedPosition {
-                gap = .positionMissing(expectedPosition, next: fields.position)
-            }
-            let stream = StreamName(fields.streamID)
-            if gap == nil, fields.streamVersion != versions[stream, default: 0] + 1 {
-                gap = .versionJumps(
-                    stream: "\(stream)", from: versions[stream, default: 0], to: fields.streamVersion, position: fields.position)
-            }
-            versions[stream] = fields.streamVersion
-            expectedPosition = fields.position + 1
-            let stored: String? = row["hash"]
-            let hash = chain.hash(previous: previous, fields)
-            if chainBreak == nil, hash != stored { chainBreak = describeBreak(fields, stored: stored, computed: hash, previous, chain) }
-            previous = stored ?? hash
+            log.visit(fields, stored: row["hash"])
             if unreadable == nil {
                 do {
                     let recorded = try EventRows.recorded(row, keys)
-                    try personal.count(recorded, fields, keys)
+                    try personal.count(recorded, fields, isErasedStream: streams.contains, key: keys.key)
                     batch.append(recorded)
                     if batch.count == 5_000 { try fold() }
                 } catch let error as UnreadableEvent {
@@ -115,52 +99,11 @@ extension LibraryDatabase: LogVerifier {
         }
         if unreadable == nil { try fold() }
         progress(total, total)
-        let head = expectedPosition - 1
         let seen = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM main.projection_positions") ?? 0
-        if gap == nil, seen > head {
-            gap = .eventsRemoved(seen: seen, head: head)
-        }
-        return Walk(
-            chain: AuditCheck(.hashChain, passed: chainBreak == nil, chainBreak ?? chain.describe(head: head)),
-            contiguity: AuditCheck(.contiguity, passed: gap == nil, gap ?? .contiguous(events: total, streams: versions.count)),
-            replayed: replayed, unreadable: unreadable, personalData: try personal.check(db))
-    }
-
-    private static func describeBreak(
-        _ fields: HashChain.Fields, stored: String?, computed: String, _ previous: String, _ chain: ChainHasher
-    )
-        -> AuditFinding
-    {
-        let unkeyed = fields.position >= chain.keyedFrom && stored == HashChain.hash(previous: previous, fields)
-        return .chainBreaks(
-            position: fields.position, stored: stored.map { String($0.prefix(12)) }, computed: String(computed.prefix(12)),
-            unkeyedFrom: unkeyed ? chain.keyedFrom : nil)
-    }
-}
-
-/// Verify's count of the members' personal data in the log: events sealed with a member's key, and
-/// events of erased members whose data stays in clear in the file, which the log cannot change,
-/// only every view of it. One definition, the one `audit export` redacts by (and `--file` counts):
-/// an event holds an erased member's data in clear when its stream is their legacy claim stream
-/// (named by the address before sealing; events written there since are sealed, but the name is
-/// not), or when its payload, not sealed, holds personal data of a member since erased.
-struct PersonalDataCount {
-    let streams: PersonalKeys.ErasedStreams
-    var sealed = 0
-    var clearOfErased = 0
-
-    mutating func count(_ recorded: RecordedEvent, _ fields: HashChain.Fields, _ keys: PersonalKeys.Reader) throws {
-        let isSealed = fields.payload.hasPrefix(#"{"$sealed":"#)
-        if isSealed { sealed += 1 }
-        if try streams.contains(fields.streamID) {
-            clearOfErased += 1
-        } else if !isSealed, let subject = recorded.event.personalData?.subject, try keys.key(subject) == .erased {
-            clearOfErased += 1
-        }
-    }
-
-    func check(_ db: Database) throws -> AuditCheck {
+        let (chained, contiguity) = log.checks(total: total, seen: seen)
         let erased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM main.erased_members") ?? 0
-        return AuditCheck(.personalData, passed: true, .personalData(sealed: sealed, erasedMembers: erased, inClear: clearOfErased))
+        return Walk(
+            chain: chained, contiguity: contiguity, replayed: replayed, unreadable: unreadable,
+            personalData: personal.check(erasedMembers: erased))
     }
 }

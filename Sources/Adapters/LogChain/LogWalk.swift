@@ -1,0 +1,84 @@
+import Application
+import Domain
+
+/// Verify's pass over the log, event by event, the same for every store: each event's hash
+/// recomputed and linked to the one before, positions and stream versions without gaps.
+public struct LogWalk {
+    private let chain: ChainHasher
+    private var previous = HashChain.genesis
+    private var expectedPosition: Int64 = 1
+    private var versions: [StreamName: Int64] = [:]  // keyed by bytes: two spellings of a name are two streams
+    private var chainBreak: AuditFinding?
+    private var gap: AuditFinding?
+
+    public init(chain: ChainHasher) { self.chain = chain }
+
+    /// Checks one stored event, in log order.
+    public mutating func visit(_ fields: HashChain.Fields, stored: String?) {
+        if gap == nil, fields.position != expectedPosition {
+            gap = .positionMissing(expectedPosition, next: fields.position)
+        }
+        let stream = StreamName(fields.streamID)
+        if gap == nil, fields.streamVersion != versions[stream, default: 0] + 1 {
+            gap = .versionJumps(
+                stream: "\(stream)", from: versions[stream, default: 0], to: fields.streamVersion, position: fields.position)
+        }
+        versions[stream] = fields.streamVersion
+        expectedPosition = fields.position + 1
+        let hash = chain.hash(previous: previous, fields)
+        if chainBreak == nil, hash != stored { chainBreak = describeBreak(fields, stored: stored, computed: hash) }
+        previous = stored ?? hash
+    }
+
+    /// The chain and contiguity checks, once every event was visited: `total` events counted in
+    /// the same snapshot, and `seen` the furthest position any read model recorded applying
+    /// (further than the log's head: events were removed).
+    public func checks(total: Int64, seen: Int64) -> (chain: AuditCheck, contiguity: AuditCheck) {
+        let head = expectedPosition - 1
+        var gap = self.gap
+        if gap == nil, seen > head { gap = .eventsRemoved(seen: seen, head: head) }
+        return (
+            AuditCheck(.hashChain, passed: chainBreak == nil, chainBreak ?? chain.describe(head: head)),
+            AuditCheck(.contiguity, passed: gap == nil, gap ?? .contiguous(events: total, streams: versions.count))
+        )
+    }
+
+    private func describeBreak(_ fields: HashChain.Fields, stored: String?, computed: String) -> AuditFinding {
+        let unkeyed = fields.position >= chain.keyedFrom && stored == HashChain.hash(previous: previous, fields)
+        return .chainBreaks(
+            position: fields.position, stored: stored.map { String($0.prefix(12)) }, computed: String(computed.prefix(12)),
+            unkeyedFrom: unkeyed ? chain.keyedFrom : nil)
+    }
+}
+
+/// Verify's count of the members' personal data in the log: events sealed with a member's key, and
+/// events of erased members whose data stays in clear in the store, which the log cannot change,
+/// only every view of it. One definition, the one `audit export` redacts by (and `--file` counts):
+/// an event holds an erased member's data in clear when its stream is their legacy claim stream
+/// (named by the address before sealing; events written there since are sealed, but the name is
+/// not), or when its payload, not sealed, holds personal data of a member since erased.
+public struct PersonalDataCount {
+    private var sealed = 0
+    private var clearOfErased = 0
+
+    public init() {}
+
+    /// Counts one event, `isErasedStream` and `key` answering from the same snapshot.
+    public mutating func count(
+        _ recorded: RecordedEvent, _ fields: HashChain.Fields, isErasedStream: (String) throws -> Bool,
+        key: (UserID) throws -> SubjectKey
+    ) throws {
+        let isSealed = fields.payload.hasPrefix(#"{"$sealed":"#)
+        if isSealed { sealed += 1 }
+        if try isErasedStream(fields.streamID) {
+            clearOfErased += 1
+        } else if !isSealed, let subject = recorded.event.personalData?.subject, try key(subject) == .erased {
+            clearOfErased += 1
+        }
+    }
+
+    /// The check, with the number of members erased.
+    public func check(erasedMembers: Int) -> AuditCheck {
+        AuditCheck(.personalData, passed: true, .personalData(sealed: sealed, erasedMembers: erasedMembers, inClear: clearOfErased))
+    }
+}
