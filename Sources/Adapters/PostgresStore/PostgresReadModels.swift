@@ -3,8 +3,12 @@
 /// place; a change is a new migration at the end).
 enum PostgresReadModels {
     /// Every projection, in the order they apply.
-    static let projections: [any PostgresProjection] = []
+    static let projections: [any PostgresProjection] = [
+        PostgresLoansProjection(), PostgresHoldsProjection(), PostgresBookmarksProjection(),
+    ]
 
     /// The read models' migrations, in the order they were shipped, after the log's own.
-    static let migrations: [PostgresSchema.Migration] = []
+    static let migrations: [PostgresSchema.Migration] = [
+        PostgresLoansProjection.migration, PostgresHoldsProjection.migration, PostgresBookmarksProjection.migration,
+    ]
 }

@@ -1,0 +1,24 @@
+import PostgresNIO
+
+extension SQLSession {
+    /// Runs `body`'s reads in one read-only REPEATABLE READ transaction, so a page and its total
+    /// see the same commits (as one SQLite read transaction does), whatever other servers append.
+    func snapshot<T>(_ body: () async throws -> T) async throws -> T {
+        try await run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        do {
+            let value = try await body()
+            try await run("COMMIT")
+            return value
+        } catch {
+            try? await run("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A read model's row that does not read back as the value it was written from.
+struct UnreadableReadModelRow: Error, CustomStringConvertible {
+    let table: String
+    let id: String
+    var description: String { "the \(table) row \(id) cannot be read" }
+}
