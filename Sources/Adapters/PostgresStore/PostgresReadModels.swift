@@ -4,11 +4,13 @@
 enum PostgresReadModels {
     /// Every projection, in the order they apply.
     static let projections: [any PostgresProjection] = [
+        PostgresCatalogueProjection(), PostgresCatalogueNumbersProjection(),
         PostgresLoansProjection(), PostgresHoldsProjection(), PostgresBookmarksProjection(),
     ]
 
     /// The read models' migrations, in the order they were shipped, after the log's own.
     static let migrations: [PostgresSchema.Migration] = [
+        PostgresCatalogueProjection.migration, PostgresCatalogueNumbersProjection.migration,
         PostgresLoansProjection.migration, PostgresHoldsProjection.migration, PostgresBookmarksProjection.migration,
     ]
 }
