@@ -62,6 +62,18 @@ struct PostgresNoticeScanTests {
         let returned = [L.opened(13, due: L.start), L.returned(13, at: L.start)].map { PendingEvent($0, metadata()) }
         try await b.eventStore.append([StreamAppend(.loan(L.loanID(13)), expected: .noStream, events: returned)])
 
+        // On Emma, Ada's copy was kept until a second ago: it goes to Bob, next in line, who is told once.
+        let (kept, next) = (HoldID(L.uuid(0xc1)), HoldID(L.uuid(0xc2)))
+        let line: [DomainEvent] = [
+            .hold(.placed(HoldPlaced(hold: kept, book: L.emma, bookTitle: "Emma", member: L.ada, memberName: "Ada", at: L.start - L.day))),
+            .hold(.placed(HoldPlaced(hold: next, book: L.emma, bookTitle: "Emma", member: L.bob, memberName: "Bob", at: L.start - L.day))),
+            .hold(
+                .setAside(HoldSetAside(hold: kept, book: L.emma, bookTitle: "Emma", member: L.ada, at: L.start - L.day, until: L.start - 1))
+            ),
+        ]
+        try await a.eventStore.append([StreamAppend(.holds(L.emma), expected: .noStream, events: line.map { PendingEvent($0, metadata()) })]
+        )
+
         #expect(try await Self.race(servers) == 10)
         #expect(try await Self.race(servers) == 0)
         clock.advance(by: 2 * L.day)
@@ -71,12 +83,18 @@ struct PostgresNoticeScanTests {
             if case .loan(.noticeIssued(let notice)) = event.event { notice.id } else { nil }
         }
         #expect(issued.count == 16 && Set(issued).count == 16)
+        let holds = try await b.eventStore.read(.holds(L.emma)).map(\.event)
+        #expect(holds.count == 5, "the kept copy expired once, and was set aside for Bob once")
+        #expect(try await b.holds.hold(next)?.status == .ready)
+        #expect(try await b.holds.hold(kept)?.status == .expired)
         for library in [a, b] {
+            // Ada's own copy set aside told her once before the scans, with the hold line's events.
             let adas = try await library.loans.notices(of: L.ada, page: try PageRequest(limit: 100))
-            #expect(adas.page.total == 12 && adas.unread == 12 && Set(adas.items.map(\.id)).count == 12)
-            #expect(Set(adas.items.map(\.kind)) == [.dueSoon, .overdue])
+            #expect(adas.page.total == 13 && adas.unread == 13 && Set(adas.items.map(\.id)).count == 13)
+            #expect(adas.items.filter { $0.kind == .readyForPickup }.map(\.hold) == [kept])
             let bobs = try await library.loans.notices(of: L.bob, page: .first)
-            #expect(bobs.page.total == 4 && bobs.items.allSatisfy { $0.kind == .overdue })
+            #expect(bobs.page.total == 5 && bobs.items.filter { $0.kind == .overdue }.count == 4)
+            #expect(bobs.items.filter { $0.kind == .readyForPickup }.map(\.id) == ["\(next):ready-for-pickup"])
         }
         await a.close()
         await b.close()
