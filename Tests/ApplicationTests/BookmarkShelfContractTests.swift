@@ -65,6 +65,7 @@ struct BookmarkShelfContractTests {
         #expect(try await shelf.bookmarks(of: L.ada, sort: .newest, page: .first).items.first?.key == "/works/OL5W")
         let none = try await shelf.bookmarks(of: L.uuidMember(0xa9), sort: .newest, page: .first)
         #expect(none.items.isEmpty && none.total == 0)
+        await lib.postgres?.close()
     }
 
     @Test("an entry is the work as search shows it, with covers under the base URL given", arguments: LibraryFactory.all)
@@ -97,5 +98,6 @@ struct BookmarkShelfContractTests {
             ])
         let elsewhere = try await lib.bookmarkShelf(coversURL: "http://127.0.0.1:9").bookmarks(of: L.ada, sort: .newest, page: .first)
         #expect(elsewhere.items.compactMap(\.work.covers?.medium) == ["http://127.0.0.1:9/b/id/12345-M.jpg"])
+        await lib.postgres?.close()
     }
 }

@@ -85,6 +85,7 @@ struct HoldRegisterContractTests {
         #expect(mine.items.map(\.id) == [1, 6].map(Self.holdID))
         let nothing = try await lib.holds.holds(HoldFilter(member: Self.member(1), book: Self.atlas), page: .first)
         #expect(nothing.items.isEmpty && nothing.total == 0)
+        await lib.postgres?.close()
     }
 
     @Test(
@@ -101,6 +102,7 @@ struct HoldRegisterContractTests {
         #expect(try await lib.holds.booksWithPickupOver(at: soon) == [L.emma])
         let all = try await lib.holds.booksWithPickupOver(at: later)
         #expect(all == [L.dune, L.emma, Self.atlas].sorted { $0.description < $1.description })
+        await lib.postgres?.close()
     }
 
     @Test("members' names follow their profile and are erased on closing, also after a rebuild", arguments: LibraryFactory.all)
@@ -115,5 +117,6 @@ struct HoldRegisterContractTests {
         #expect(try await names() == ["Member 1", "Bea", ""])
         try await lib.rebuild()
         #expect(try await names() == ["Member 1", "Bea", ""])
+        await lib.postgres?.close()
     }
 }

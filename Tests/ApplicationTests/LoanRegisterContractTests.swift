@@ -71,6 +71,7 @@ struct LoanRegisterContractTests {
         let walkIn = try #require(try await lib.loans.loan(Self.loanID(6)))
         #expect(walkIn.borrower == nil && walkIn.borrowerName == "Mrs Hudson" && walkIn.returnedAt == nil)
         #expect(try await lib.loans.loan(Self.loanID(99)) == nil)
+        await lib.postgres?.close()
     }
 
     @Test("filters by member, book and walk-in name (as WalkInName.key compares it)", arguments: LibraryFactory.all)
@@ -94,6 +95,7 @@ struct LoanRegisterContractTests {
         }
         #expect(try await ids(LoanFilter(walkIn: "Ada")) == [], "a member's name is no walk-in borrower")
         #expect(try await lib.loans.loans(LoanFilter(walkIn: "mr hudson"), page: .first).total == 1)
+        await lib.postgres?.close()
     }
 
     /// Due dates around `now` (a day, a second and a millisecond either side, and `now` itself),
@@ -129,6 +131,7 @@ struct LoanRegisterContractTests {
             #expect(try await lib.loans.loans(LoanFilter(dueBy: instant), page: .first).total == byRule.count)
             #expect(Set(summaries.filter { $0.isOverdue(at: instant) }.map(\.id)) == byRule)
         }
+        await lib.postgres?.close()
     }
 
     @Test("a renewal moves the due date, a return ends the loan; names follow the member, erased on closing", arguments: LibraryFactory.all)
@@ -156,5 +159,6 @@ struct LoanRegisterContractTests {
             "\($0.id.description.suffix(1))=\($0.borrowerName)"
         }
         #expect(rebuilt == names)
+        await lib.postgres?.close()
     }
 }

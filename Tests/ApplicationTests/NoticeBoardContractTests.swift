@@ -81,6 +81,7 @@ struct NoticeBoardContractTests {
         try await lib.rebuild()
         let rebuilt = try await lib.notices.notices(of: L.ada, page: try PageRequest(limit: 100))
         #expect(rebuilt.items.map(\.id) == page.items.map(\.id) && rebuilt.unread == 4)
+        await lib.postgres?.close()
     }
 }
 
