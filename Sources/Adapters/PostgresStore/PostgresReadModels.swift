@@ -6,11 +6,14 @@ enum PostgresReadModels {
     static let projections: [any PostgresProjection] = [
         PostgresCatalogueProjection(), PostgresCatalogueNumbersProjection(),
         PostgresLoansProjection(), PostgresHoldsProjection(), PostgresBookmarksProjection(),
+        PostgresAccountsProjection(), PostgresAppKeysProjection(),
     ]
 
     /// The read models' migrations, in the order they were shipped, after the log's own.
     static let migrations: [PostgresSchema.Migration] = [
         PostgresCatalogueProjection.migration, PostgresCatalogueNumbersProjection.migration,
         PostgresLoansProjection.migration, PostgresHoldsProjection.migration, PostgresBookmarksProjection.migration,
+        PostgresAccountsProjection.migration, PostgresAppKeysProjection.migration,
+        PostgresLoginFailures.migration, PostgresSearchCache.migration, PostgresCountryList.migration,
     ]
 }
