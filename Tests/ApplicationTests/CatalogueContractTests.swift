@@ -206,6 +206,15 @@ struct CatalogueContractTests {
         let long = String(repeating: "dune", count: 5_000)
         #expect(try await lib.catalogue.page(CatalogueQuery(text: long), .first).total == 0)
         #expect(try await lib.catalogue.page(CatalogueQuery(text: "\"" + many), .first).total == 0)
+        // A word of 300 letters, looked up by its start and checked whole.
+        let word = String(repeating: "é", count: 300) + "x"
+        try await Self.add(2, word + " tail", by: ["B"], lib)
+        for (q, total) in [
+            (String(repeating: "e", count: 250), 1), (word, 1), ("\"\(word) tail\"", 1), (word + "y", 0), ("\"\(word) t\"", 0),
+            ("title:\(word)", 1), ("author:\(word)", 0),
+        ] {
+            #expect(try await lib.catalogue.page(CatalogueQuery(text: q), .first).total == total, "\(q.suffix(8))")
+        }
     }
 
     @Test("edits, copies, loans, holds and withdrawals change what is listed and found", arguments: LibraryFactory.all)

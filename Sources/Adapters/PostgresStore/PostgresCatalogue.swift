@@ -5,7 +5,7 @@ import Logging
 import PostgresNIO
 
 /// The catalogue read model on PostgreSQL, queried from `catalogue_books` in SQLite's orders
-/// (`SQLiteCatalogue`), searched through the tokens its projection keeps (`FullTextSearch`).
+/// (`SQLiteCatalogue`), searched through the words its projection keeps (`FullTextSearch`).
 public struct PostgresCatalogue: Catalogue {
     let client: PostgresClient
     let logger: Logger
@@ -41,20 +41,29 @@ public struct PostgresCatalogue: Catalogue {
         }
     }
 
-    /// The books a search matches (each term's needle in its field's tokens), with a copy on the shelf when asked.
+    /// The books a search matches, with a copy on the shelf when asked: every term's words among
+    /// the book's (`search_words`, through its index), and the phrases in their fields' tokens.
     private static func matching(
         _ search: FullTextSearch, _ availableOnly: Bool, _ head: String, order: String? = nil, _ page: PageRequest? = nil
     ) -> PostgresQuery {
-        let (fields, needles) = search.terms
+        let orderBy = order.map { "ORDER BY \($0)" } ?? ""
+        guard case .books(let words, let phrases) = search else {
+            return """
+                \(unescaped: head) WHERE (\(availableOnly) = false OR \(unescaped: onTheShelf))
+                \(unescaped: orderBy) LIMIT \(page?.limit) OFFSET \(page?.offset ?? 0)
+                """
+        }
+        let (fields, needles) = (phrases.map(\.field), phrases.map(\.needle))
         return """
             \(unescaped: head)
-            WHERE (\(search.filters) = false OR NOT EXISTS (
-                    SELECT 1 FROM unnest(\(fields)::text[], \(needles)::text[]) AS term(field, needle)
-                    WHERE strpos(CASE term.field WHEN 'title' THEN search_title WHEN 'authors' THEN search_authors
+            WHERE search_words @@ \(words)::tsquery
+              AND (cardinality(\(fields)::text[]) = 0 OR NOT EXISTS (
+                    SELECT 1 FROM unnest(\(fields)::text[], \(needles)::text[]) AS phrase(field, needle)
+                    WHERE strpos(CASE phrase.field WHEN 'title' THEN search_title WHEN 'authors' THEN search_authors
                                  WHEN 'isbn' THEN search_isbn WHEN 'publisher' THEN search_publisher ELSE search_all END,
-                                 term.needle) = 0))
+                                 phrase.needle) = 0))
               AND (\(availableOnly) = false OR \(unescaped: onTheShelf))
-            \(unescaped: order.map { "ORDER BY \($0)" } ?? "") LIMIT \(page?.limit) OFFSET \(page?.offset ?? 0)
+            \(unescaped: orderBy) LIMIT \(page?.limit) OFFSET \(page?.offset ?? 0)
             """
     }
 
@@ -113,67 +122,4 @@ public struct PostgresCatalogue: Catalogue {
 extension PostgresLibrary {
     /// The catalogue read model.
     public var catalogue: PostgresCatalogue { PostgresCatalogue(client: client, logger: logger) }
-}
-
-/// A search as the SQLite store's FTS5 query reads it (`FullTextQuery`), as needles in the fields'
-/// tokens (`PostgresCatalogueProjection.Filed`): every term must match, a word as a word prefix, a
-/// phrase whole, an ISBN in its ISBN-13 form, in its field or in any. A term with no letter nor
-/// digit is dropped (as SQLite drops it); one whose text FTS5 cuts into no token is left out of the
-/// others, and matches nothing alone.
-enum FullTextSearch {
-    /// No search: every book.
-    case everything
-    /// A search no book matches.
-    case nothing
-    /// Each term's field ("all" for any) and needle.
-    case every([(field: String, needle: String)])
-
-    init(_ search: SearchTerms?) {
-        let kept = (search?.terms ?? []).compactMap { term -> (SearchTerms.Term, String)? in
-            let text: String
-            switch term.value {
-            case .word(let word): text = word
-            case .phrase(let phrase): text = phrase
-            case .isbn(let isbn): text = isbn.isbn13
-            }
-            // Tested on the term as FTS5 is given it, quoted, as `FullTextQuery` tests it (a quote
-            // and a mark after it are one character).
-            let quoted = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            return quoted.contains(where: { $0.isLetter || $0.isNumber }) ? (term, text) : nil
-        }
-        guard !kept.isEmpty else {
-            self = .everything
-            return
-        }
-        let needles = kept.compactMap { term, text -> (field: String, needle: String)? in
-            let tokens = FullTextTokens.of(text)
-            guard !tokens.isEmpty else { return nil }
-            let prefix: Bool
-            if case .word = term.value { prefix = true } else { prefix = false }
-            return (term.field.map(Self.column) ?? "all", " " + tokens.joined(separator: " ") + (prefix ? "" : " "))
-        }
-        self = needles.isEmpty ? .nothing : .every(needles)
-    }
-
-    /// Whether the search filters at all.
-    var filters: Bool {
-        if case .everything = self { return false }
-        return true
-    }
-
-    /// The terms' fields and needles, as two arrays.
-    var terms: (fields: [String], needles: [String]) {
-        guard case .every(let terms) = self else { return ([], []) }
-        return (terms.map(\.field), terms.map(\.needle))
-    }
-
-    /// The field of `catalogue_books` a search field limits a term to.
-    private static func column(_ field: SearchTerms.Field) -> String {
-        switch field {
-        case .author: "authors"
-        case .title: "title"
-        case .isbn: "isbn"
-        case .publisher: "publisher"
-        }
-    }
 }

@@ -5,8 +5,9 @@ import PostgresNIO
 
 /// Folds book events into `catalogue_books`, as SQLite's `CatalogueProjection` does (same name,
 /// same rows): a book's `seq` is the position of its `book.added` event, its filing keys are
-/// `SortKeys`', and its searched fields are kept as `FullTextTokens` (each field's tokens between
-/// spaces, " the hobbit ", and all of them in `search_all`) where SQLite keeps an FTS5 index.
+/// `SortKeys`', and where SQLite keeps an FTS5 index its searched fields are kept as
+/// `FullTextTokens` (each field's tokens between spaces, " the hobbit ", all of them in
+/// `search_all`) and as the lexemes of `search_words` (`FullTextWords`), indexed.
 struct PostgresCatalogueProjection: PostgresProjection {
     let name = "catalogue"
 
@@ -59,11 +60,11 @@ struct PostgresCatalogueProjection: PostgresProjection {
                 """
                 INSERT INTO catalogue_books (seq, id, title, title_sort, title_key, authors, author_sort, author_key, isbn,
                     publisher, categories, cover_url, description, copies, added_at, updated_at,
-                    search_title, search_authors, search_isbn, search_publisher, search_categories)
+                    search_title, search_authors, search_isbn, search_publisher, search_categories, search_words)
                 VALUES (\(recorded.position), \(e.book.description), \(d.title), \(filed.titleSort), \(filed.titleKey),
                     \(d.authors), \(filed.authorSort), \(filed.authorKey), \(d.isbn?.isbn13), \(d.publisher), \(d.categories),
                     \(d.coverURL), \(d.description), \(e.copies), \(at), \(at), \(filed.title), \(filed.authors),
-                    \(filed.isbn), \(filed.publisher), \(filed.categories))
+                    \(filed.isbn), \(filed.publisher), \(filed.categories), array_to_tsvector(\(filed.words)::text[]))
                 """)
         case .edited(let e):
             let d = e.details
@@ -75,7 +76,8 @@ struct PostgresCatalogueProjection: PostgresProjection {
                     isbn = \(d.isbn?.isbn13), publisher = \(d.publisher), categories = \(d.categories),
                     cover_url = \(d.coverURL), description = \(d.description), updated_at = \(at),
                     search_title = \(filed.title), search_authors = \(filed.authors), search_isbn = \(filed.isbn),
-                    search_publisher = \(filed.publisher), search_categories = \(filed.categories)
+                    search_publisher = \(filed.publisher), search_categories = \(filed.categories),
+                    search_words = array_to_tsvector(\(filed.words)::text[])
                 WHERE id = \(e.book.description)
                 """)
         case .copiesAdded(let e), .copiesRemoved(let e):
@@ -88,8 +90,8 @@ struct PostgresCatalogueProjection: PostgresProjection {
         }
     }
 
-    /// A book's filing keys (`SortKeys`, as SQLite's `CatalogueProjection.Filing`) and its searched
-    /// fields' tokens, the fields as SQLite's FTS5 index is given them.
+    /// A book's filing keys (`SortKeys`, as SQLite's `CatalogueProjection.Filing`), its searched
+    /// fields' tokens (the fields as SQLite's FTS5 index is given them) and its words (`FullTextWords`).
     struct Filed {
         let titleSort: String
         let titleKey: String
@@ -100,25 +102,27 @@ struct PostgresCatalogueProjection: PostgresProjection {
         let isbn: String
         let publisher: String
         let categories: String
+        let words: [String]
 
         init(_ d: BookDetails) {
             titleSort = SortKeys.titleSort(d.title)
             titleKey = SortKeys.collationKey(titleSort)
             authorSort = SortKeys.authorsSort(d.authors)
             authorKey = SortKeys.collationKey(authorSort)
-            title = Self.searched(d.title)
-            authors = Self.searched(d.authors.joined(separator: " ; "))
-            isbn = Self.searched([d.isbn?.isbn13, d.isbn?.isbn10].compactMap { $0 }.joined(separator: " "))
-            publisher = Self.searched(d.publisher ?? "")
-            categories = Self.searched(d.categories.joined(separator: " ; "))
+            let tokens = [
+                d.title, d.authors.joined(separator: " ; "), [d.isbn?.isbn13, d.isbn?.isbn10].compactMap { $0 }.joined(separator: " "),
+                d.publisher ?? "", d.categories.joined(separator: " ; "),
+            ].map(FullTextTokens.of)
+            (title, authors, isbn) = (Self.searched(tokens[0]), Self.searched(tokens[1]), Self.searched(tokens[2]))
+            (publisher, categories) = (Self.searched(tokens[3]), Self.searched(tokens[4]))
+            words = FullTextWords.of(title: tokens[0], authors: tokens[1], isbn: tokens[2], publisher: tokens[3], categories: tokens[4])
         }
 
         /// A field's tokens between spaces (" the hobbit "), or "" when it has none: a field's text
         /// contains " a b" exactly when the field has the tokens a, b in a row (b as a prefix), and
         /// fields put one after another hold no such run across two of them (a double space between).
-        static func searched(_ text: String) -> String {
-            let tokens = FullTextTokens.of(text)
-            return tokens.isEmpty ? "" : " " + tokens.joined(separator: " ") + " "
+        static func searched(_ tokens: [String]) -> String {
+            tokens.isEmpty ? "" : " " + tokens.joined(separator: " ") + " "
         }
     }
 
@@ -154,9 +158,11 @@ struct PostgresCatalogueProjection: PostgresProjection {
                 search_publisher TEXT COLLATE "C" NOT NULL,
                 search_categories TEXT COLLATE "C" NOT NULL,
                 search_all TEXT COLLATE "C" GENERATED ALWAYS AS (
-                    search_title || search_authors || search_isbn || search_publisher || search_categories) STORED
+                    search_title || search_authors || search_isbn || search_publisher || search_categories) STORED,
+                search_words TSVECTOR NOT NULL
             )
             """,
+            "CREATE INDEX catalogue_books_by_word ON catalogue_books USING gin (search_words)",
             "CREATE INDEX catalogue_books_by_title ON catalogue_books (title_key, seq)",
             "CREATE INDEX catalogue_books_by_author ON catalogue_books (author_key, title_key, seq)",
             "CREATE INDEX catalogue_books_by_isbn ON catalogue_books (isbn, seq)",
