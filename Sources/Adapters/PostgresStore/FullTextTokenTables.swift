@@ -1,6 +1,8 @@
 /// The character tables of SQLite's FTS5 `unicode61` tokenizer with `remove_diacritics 2`, as the
-/// SQLite library behind the SQLite store reads text: measured from its tokenizer, codepoint by
-/// codepoint (`FullTextTokensTests` compares the two), in hexadecimal.
+/// SQLite library behind the SQLite store (3.40) reads text, in hexadecimal. Measured codepoint by
+/// codepoint through an `fts5vocab` table over each character alone ("x": its folded token, or
+/// none) and between two letters ("axb": one token for a diacritic, two for a separator);
+/// `CatalogueSearchParityTests` compares `FullTextTokens` with the tokenizer the tests link.
 enum FullTextTokenTables {
     /// Codepoints above U+007F that separate tokens: single ones and ranges `first-last`.
     static let separators = """
