@@ -34,6 +34,8 @@ struct CLIAPITwinTests {
         "serve", "user add", "notices scan", "audit anchor", "audit export", "audit replay", "projections rebuild",
         // Files on the server's own disk, beside the database: no HTTP operation copies or replaces the database.
         "backup", "restore",
+        // The storage's own schema and moving a library's log into PostgreSQL: no HTTP operation touches the storage itself.
+        "migrate", "copy",
         // Issuing the cards older accounts lack is the operator's upkeep; `account card` prints the number, and its --svg file
         // holds exactly the image GET /api/v1/me/card answers (HTTPDeskTests, CLIDeskTests).
         "user issue-cards", "account card",

@@ -89,7 +89,9 @@ import Wording
                 .invisibleCharacters, .containsSpaces, .notAnEmailAddress, .emailDomainWithoutDot, .needsUppercase,
                 .needsSpecialCharacter, .passwordsDiffer, .notAResetCode, .notACountryCode, .unknownCountry("ZZ"),
                 .notAMemberReference("Mrs Hudson"), .notAWorkKey, .lookalikeCharacters, .notEntityTags, .notAUsername, .notAnIPAddress("x"),
-                .folderUnusable("/x"), .folderMissing("/x"), .notAWebAddress, .noCopies(wouldBe: 0), .tooVague,
+                .folderUnusable("/x"), .folderMissing("/x"), .notADatabaseURL, .databaseUnreachable("postgres://a@b/c"),
+                .databaseNotEmpty(events: 2), .notAWebAddress,
+                .noCopies(wouldBe: 0), .tooVague,
                 .confirmationNeeded, .fileExists("/x"), .fileUnusable("/x"), .notADuration(min: "1s", max: "365d"),
             ]
         for problem in problems {

@@ -41,6 +41,10 @@ struct ConfirmationTests {
         ] + Listing.allCases.map { .nothingListed($0) }
     static let log: [Application.Confirmation] = [
         .libraryCreated(path: "/srv/library.sqlite"),
+        .schemaCurrent(location: "postgres://shelfmark@db.example.org:5432/library", applied: []),
+        .schemaCurrent(location: "/srv/library.sqlite", applied: ["v1-events", "catalogue-v1"]),
+        .logCopied(events: 1_234, from: "/srv/library.sqlite", to: "postgres://shelfmark@db/library", keyFile: "/srv/library.key"),
+        .logCopied(events: 1, from: "/srv/library.sqlite", to: "postgres://shelfmark@db/library", keyFile: nil),
         .readModelsRebuilt(events: 12), .replayed(events: 3, into: "past.sqlite"), .exported(events: 3),
         .anchored(position: 4, hash: String(repeating: "ab", count: 32), at: moment, file: "a"), .logVerified(true),
         .logVerified(false), .asOf(moment, events: 7), .actor(.member(name: "Ada Lovelace", email: "ada@example.org")),
@@ -111,6 +115,8 @@ struct ConfirmationTests {
         case .nothingOnThisPage: "nothingOnThisPage"
         case .page: "page"
         case .libraryCreated: "libraryCreated"
+        case .schemaCurrent: "schemaCurrent"
+        case .logCopied: "logCopied"
         case .readModelsRebuilt: "readModelsRebuilt"
         case .replayed: "replayed"
         case .exported: "exported"
@@ -125,7 +131,7 @@ struct ConfirmationTests {
     }
 
     @Test func everySentenceReads() {
-        #expect(Set(Self.samples.map(Self.covered)).count == 47, "a case without a sample")
+        #expect(Set(Self.samples.map(Self.covered)).count == 49, "a case without a sample")
         for sample in Self.samples { MessageCatalogueTests.expectReadable(Wording.english.text(.done(sample)), "\(sample)") }
     }
 

@@ -165,7 +165,7 @@ enum FieldProblemKey: CaseIterable {
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
         notAWebAddress,
         notAnIPAddress, folderUnusable,
-        folderMissing
+        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
     case notACardNumber, notAMemberReference
@@ -215,6 +215,9 @@ enum FieldProblemSamples {
         case .notAnIPAddress: .notAnIPAddress
         case .folderUnusable: .folderUnusable
         case .folderMissing: .folderMissing
+        case .notADatabaseURL: .notADatabaseURL
+        case .databaseUnreachable: .databaseUnreachable
+        case .databaseNotEmpty: .databaseNotEmpty
         case .noCopies: .noCopies
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded
@@ -266,6 +269,9 @@ enum FieldProblemSamples {
         case .notAnIPAddress: .notAnIPAddress("10.0.0.300")
         case .folderUnusable: .folderUnusable("/read-only/library")
         case .folderMissing: .folderMissing("/no/such/folder")
+        case .notADatabaseURL: .notADatabaseURL
+        case .databaseUnreachable: .databaseUnreachable("postgres://shelfmark@db.example.org:5432/library")
+        case .databaseNotEmpty: .databaseNotEmpty(events: 1_234)
         case .noCopies: .noCopies(wouldBe: 0)
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded

@@ -84,7 +84,7 @@ struct PostgresStoreTests {
                         do {
                             try await store.append([
                                 StreamAppend("shared", expected: .exactly(version), events: [pending(writer * 10 + attempt)]),
-                                StreamAppend(StreamName("own-\(writer)"), expected: .any, events: [pending(writer * 10 + attempt)]),
+                                StreamAppend(StreamName("own-\(writer)"), expected: .any, events: [pending(1_000 + writer * 10 + attempt)]),
                             ])
                             won += 1
                         } catch is AppendConflict {}

@@ -10,11 +10,21 @@ public protocol CLIEnvironment: Sendable {
     func serve(_ options: ServeOptions) async throws
     /// The restore of the library these options name, which it does not open.
     func restoring(_ options: LibraryOptions) throws -> RestoreLibrary
+    /// Creates or upgrades the schema of the library these options name (every open does too);
+    /// where it is, and the migrations applied now.
+    func migrate(_ options: LibraryOptions) async throws -> (location: String, applied: [String])
+    /// Copies the log of the SQLite library at `from`, hashes and members' keys and all, into the
+    /// empty PostgreSQL database `to` names, which builds its read models from it; reports (done,
+    /// total) events. Refuses a database that holds events already.
+    func copy(from: String, to: String, _ options: LibraryOptions, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws
+        -> Confirmation
 }
 
 /// Which library to open and which outside services it may ask.
 public struct LibraryOptions: Sendable, Equatable {
     public let database: String?
+    /// `--database-url`: the PostgreSQL database instead of the SQLite file.
+    public var databaseURL: String? = nil
     public let countriesURL: String?
     public let geoURL: String?
     public let geoToken: String?
@@ -60,6 +70,9 @@ struct GlobalOptions: ParsableArguments {
             valueName: "path"))
     var db: String?
 
+    @Option(name: .customLong("database-url"), help: ArgumentHelp(t("cli.global.databaseURL"), valueName: "url"))
+    var databaseURL: String?
+
     @Flag(
         name: .long,
         help: ArgumentHelp(t("cli.global.json")))
@@ -98,8 +111,8 @@ struct GlobalOptions: ParsableArguments {
 
     var options: LibraryOptions {
         LibraryOptions(
-            database: db, countriesURL: countriesURL, geoURL: geoURL, geoToken: geoToken, openLibraryURL: openLibraryURL,
-            coversURL: coversURL)
+            database: db, databaseURL: databaseURL, countriesURL: countriesURL, geoURL: geoURL, geoToken: geoToken,
+            openLibraryURL: openLibraryURL, coversURL: coversURL)
     }
 
     func library() async throws -> Library {

@@ -30,6 +30,7 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
                 name: t("cli.root.group.running"),
                 subcommands: [
                     Serve.self, BackupCommand.self, RestoreCommand.self, AuditCommand.self, ProjectionsCommand.self, CompatCommand.self,
+                    MigrateCommand.self, CopyCommand.self,
                 ]),
         ])
 

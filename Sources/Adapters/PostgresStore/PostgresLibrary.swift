@@ -9,6 +9,10 @@ import PostgresNIO
 /// servers may open the same database at once.
 public final class PostgresLibrary: Sendable {
     public let eventStore: PostgresEventStore
+    /// Where the database is, without its password.
+    public let address: String
+    /// The schema's migrations this open applied (none when it was up to date).
+    public let migrated: [String]
     let client: PostgresClient
     let logger: Logger
     let projections: PostgresProjections
@@ -31,23 +35,27 @@ public final class PostgresLibrary: Sendable {
         let running = await started(client)
         do {
             let projections = PostgresProjections(all: PostgresReadModels.projections, cipher: cipher)
-            let (chain, secret) = try await client.session(logger) { session in
-                try await PostgresSchema.migrate(session)
+            let (chain, secret, migrated) = try await client.session(logger) { session in
+                let migrated = try await PostgresSchema.migrate(session)
                 return try await session.transaction {
                     try await session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writerLock))")
                     let chain = try await PostgresChainKey.open(keyFile: keyFile, session)
                     try await projections.catchUp(session)
-                    return (chain, try await PostgresPersonalKeys.claimSecret(chain, cipher, session))
+                    return (chain, try await PostgresPersonalKeys.claimSecret(chain, cipher, session), migrated)
                 }
             }
             let store = PostgresEventStore(
                 client: client, projections: projections, chain: chain, claimNames: ClaimNames(secret: secret, cipher: cipher),
                 cipher: cipher, logger: logger)
             return PostgresLibrary(
-                client: client, running: running, logger: logger, projections: projections, chain: chain, cipher: cipher, eventStore: store)
+                client: client, running: running, logger: logger, projections: projections, chain: chain, cipher: cipher, eventStore: store,
+                address: address.description, migrated: migrated)
         } catch {
             running.cancel()
             await running.value
+            if let failure = error as? PSQLError {
+                throw PostgresUnavailable(address: address.description, cause: String(reflecting: failure))
+            }
             throw error
         }
     }
@@ -66,8 +74,10 @@ public final class PostgresLibrary: Sendable {
 
     private init(
         client: PostgresClient, running: Task<Void, Never>, logger: Logger, projections: PostgresProjections, chain: ChainHasher,
-        cipher: any PersonalCipher, eventStore: PostgresEventStore
+        cipher: any PersonalCipher, eventStore: PostgresEventStore, address: String, migrated: [String]
     ) {
+        self.address = address
+        self.migrated = migrated
         self.client = client
         self.projections = projections
         self.chain = chain
@@ -132,4 +142,14 @@ extension PostgresLibrary: ReadModelRebuilder {
             }
         }
     }
+}
+
+/// The database could not be opened: no server answered, or it refused the user, password or
+/// database, or the schema could not be made. Nothing was written.
+public struct PostgresUnavailable: Error, Sendable, CustomStringConvertible {
+    /// Where, without the password.
+    public let address: String
+    /// PostgreSQL's own account of it, for the log.
+    public let cause: String
+    public var description: String { "PostgreSQL at \(address): \(cause)" }
 }

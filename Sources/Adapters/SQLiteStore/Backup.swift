@@ -43,7 +43,7 @@ extension LibraryDatabase: LibraryBackup {
         progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> BackupReport {
         // The anchors first: each names a head committed before the snapshot below, so the copy holds it.
-        let anchored = try anchors.map { try Self.copyAnchors($0, to: partial + ".anchors") } ?? false
+        let anchored = try anchors.map { try LibraryFiles.copyAnchors($0, to: partial + ".anchors") } ?? false
         let destination = try DatabaseQueue(path: partial)
         let summary = try await pool.read { db in
             try destination.writeWithoutTransaction { copy in
@@ -54,28 +54,7 @@ extension LibraryDatabase: LibraryBackup {
             return try LibraryFiles.summary(db)
         }
         try destination.close()
-        chmod(partial, 0o600)
-        LibraryFiles.sync(partial)
         let key = try chain.key.map { try $0.copy(to: partial + ".key") }
-        // Into place, the database last: a new backup never stands without its key.
-        if key != nil { try LibraryFiles.move(partial + ".key", to: file + ".key") }
-        if anchored {
-            try LibraryFiles.move(partial + ".anchors", to: file + ".anchors")
-        } else {
-            try? FileManager.default.removeItem(atPath: file + ".anchors")  // a replaced backup's, not this one's
-        }
-        try LibraryFiles.move(partial, to: file)
-        LibraryFiles.sync(LibraryFiles.folder(of: file))
-        return BackupReport(
-            file: file, summary: summary, keyFile: key == nil ? nil : file + ".key", anchorFile: anchored ? file + ".anchors" : nil)
-    }
-
-    /// Copies the complete lines of the anchor file (an anchor being appended meanwhile is left
-    /// for the next backup); false when there is no anchor file.
-    private static func copyAnchors(_ anchors: String, to copy: String) throws -> Bool {
-        guard let data = FileManager.default.contents(atPath: anchors) else { return false }
-        let complete = data.lastIndex(of: UInt8(ascii: "\n")).map { data[...$0] } ?? Data()
-        try LibraryFiles.writeNew(Data(complete), to: copy, mode: 0o644)
-        return true
+        return try LibraryFiles.place(partial, as: file, keyed: key != nil, anchored: anchored, summary: summary)
     }
 }

@@ -88,6 +88,21 @@ public final class LibraryDatabase: Sendable {
         catalogueNumbers = SQLiteCatalogueNumbers(pool: pool)
     }
 
+    /// Creates or upgrades the library at `path` (as every open does) and closes it; the
+    /// migrations this applied, none when it was up to date.
+    public static func migrate(path: String, keyFile: String?, cipher: any PersonalCipher) throws -> [String] {
+        let before: Set<String> =
+            FileManager.default.fileExists(atPath: path)
+            ? try DatabaseQueue(path: path).read { db in try Schema.migrator.appliedIdentifiers(db) } : []
+        let database = try LibraryDatabase(path: path, keyFile: keyFile, cipher: cipher)
+        defer { try? database.close() }
+        let after = try database.pool.read { db in try Schema.migrator.appliedIdentifiers(db) }
+        return Schema.migrator.migrations.filter { after.contains($0) && !before.contains($0) }
+    }
+
+    /// The database file's path.
+    public var path: String { pool.path }
+
     /// The receipts of requests sent with an `Idempotency-Key` (safe retries).
     public var requestReceipts: SQLiteRequestReceipts { SQLiteRequestReceipts(pool: pool) }
 

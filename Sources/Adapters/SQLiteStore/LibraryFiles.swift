@@ -72,4 +72,30 @@ enum LibraryFiles {
             db, sql: "SELECT COUNT(*) AS events, (SELECT hash FROM events ORDER BY position DESC LIMIT 1) AS head FROM events")
         return LibrarySummary(events: row?["events"] ?? 0, headHash: row?["head"])
     }
+
+    /// Copies the complete lines of the anchor file (an anchor being appended meanwhile is left
+    /// for the next backup); false when there is no anchor file.
+    static func copyAnchors(_ anchors: String, to copy: String) throws -> Bool {
+        guard let data = FileManager.default.contents(atPath: anchors) else { return false }
+        let complete = data.lastIndex(of: UInt8(ascii: "\n")).map { data[...$0] } ?? Data()
+        try LibraryFiles.writeNew(Data(complete), to: copy, mode: 0o644)
+        return true
+    }
+
+    /// Moves a finished backup (`partial`, its key and anchors beside it) into place as `file`,
+    /// the database last: a new backup never stands without its key.
+    static func place(_ partial: String, as file: String, keyed: Bool, anchored: Bool, summary: LibrarySummary) throws -> BackupReport {
+        chmod(partial, 0o600)
+        sync(partial)
+        if keyed { try move(partial + ".key", to: file + ".key") }
+        if anchored {
+            try move(partial + ".anchors", to: file + ".anchors")
+        } else {
+            try? FileManager.default.removeItem(atPath: file + ".anchors")  // a replaced backup's, not this one's
+        }
+        try move(partial, to: file)
+        sync(folder(of: file))
+        return BackupReport(
+            file: file, summary: summary, keyFile: keyed ? file + ".key" : nil, anchorFile: anchored ? file + ".anchors" : nil)
+    }
 }

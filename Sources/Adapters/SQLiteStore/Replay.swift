@@ -8,35 +8,12 @@ import LogChain
 extension LibraryDatabase: LogReplayer {
     /// The copy carries the chain key (`<path>.key`, the same secret) when the log has one, so it verifies on its own.
     public func replay(into path: String, until: ReplayLimit, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
-        try await copyLog(into: path, until: until, carryingKey: true, progress: progress)
-    }
-
-    private func copyLog(
-        into path: String, until: ReplayLimit, carryingKey: Bool, progress: @escaping @Sendable (Int64, Int64) -> Void
-    ) async throws -> Int64 {
-        for file in [path, path + ".key"] where FileManager.default.fileExists(atPath: file) {
-            throw InvalidInput("into", .fileExists(file))
-        }
-        let target = try LibraryDatabase(path: path, durability: .off, cipher: cipher)
-        defer { try? target.close() }
-        return try await LogCopy.copy(
-            from: self, to: target, until: until, carryingSecrets: carryingKey, keyFile: path + ".key", progress: progress)
+        try await SQLiteCopy(of: self, cipher: cipher).replay(into: path, until: until, progress: progress)
     }
 
     public func withSnapshot<T: Sendable>(until: ReplayLimit, _ body: (LibrarySnapshot) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-asof-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("snapshot.sqlite").path
-        let events = try await copyLog(into: path, until: until, carryingKey: false) { _, _ in }
-        let snapshot = try LibraryDatabase(path: path, durability: .off, cipher: cipher)
-        defer { try? snapshot.close() }
-        return try await body(
-            LibrarySnapshot(
-                catalogue: snapshot.catalogue, loans: snapshot.loans, notices: snapshot.loans, accounts: snapshot.accounts,
-                holds: snapshot.holds, events: events))
+        try await SQLiteCopy(of: self, cipher: cipher).withSnapshot(until: until, body)
     }
-
 }
 
 extension LibraryDatabase: LogCopySource {

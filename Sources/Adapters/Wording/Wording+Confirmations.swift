@@ -54,6 +54,12 @@ extension Wording {
         case .page(let first, let last, let total, let next, let walkable): page(first, last, total, next: next, walkable: walkable)
         // The log
         case .libraryCreated(let path): t("confirm.libraryCreated", path)
+        case .schemaCurrent(let location, let applied):
+            applied.isEmpty
+                ? t("confirm.schemaCurrent", location) : t("confirm.schemaMigrated", location, applied.joined(separator: ", "))
+        case .logCopied(let events, let from, let to, let keyFile):
+            ([t("confirm.logCopied", t("message.events", count: Int(clamping: events), n(events)), from, to)]
+                + (keyFile.map { [t("confirm.logCopied.key", $0)] } ?? [])).joined(separator: " ")
         case .readModelsRebuilt(let events): t("confirm.readModelsRebuilt", count: Int(clamping: events), n(events))
         case .replayed(let events, let file): t("confirm.replayed", count: Int(clamping: events), n(events), file)
         case .exported(let events): t("confirm.exported", count: Int(clamping: events), n(events))

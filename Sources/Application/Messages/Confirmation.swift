@@ -109,6 +109,11 @@ public enum Confirmation: Equatable, Sendable {
     case backedUp(BackupReport)
     /// A verified backup took the library's place.
     case restored(RestoreReport)
+    /// The library's database schema is up to date; `applied` names the migrations applied now.
+    case schemaCurrent(location: String, applied: [String])
+    /// A library's log was copied into another database, which built its read models from it;
+    /// the chain key, if the log has one, was written to `keyFile`.
+    case logCopied(events: Int64, from: String, to: String, keyFile: String?)
 }
 
 /// Who the command line acts as: the member of its saved login, or the database's operator.

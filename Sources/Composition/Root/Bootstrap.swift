@@ -8,6 +8,7 @@ import IPinfo
 import Logging
 import Monitoring
 import OpenLibrary
+import PostgresStore
 import ProlificAPI
 import RESTCountries
 import SQLiteStore
@@ -24,6 +25,12 @@ public enum Bootstrap {
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
         random: any RandomSource = SystemRandom(), logger: Logger? = nil, metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) throws -> (Library, LibraryDatabase) {
+        let database = try openSQLite(configuration, metrics: metrics)
+        return (try library(database, configuration, clock: clock, ids: ids, random: random, logger: logger, metrics: metrics), database)
+    }
+
+    /// The library's SQLite file, opened (see `openLibrary`).
+    static func openSQLite(_ configuration: ShelfmarkConfiguration, metrics: any MetricsFactory) throws -> LibraryDatabase {
         let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
         if let setting = configuration.databaseNamedBy, !FileManager.default.fileExists(atPath: folder.path) {
             throw ConfigurationError(setting, .folderMissing(folder.path))
@@ -33,57 +40,85 @@ public enum Bootstrap {
         } catch {
             throw ConfigurationError("the database", .folderUnusable(folder.path))
         }
-        let database = try LibraryDatabase(
+        return try LibraryDatabase(
             path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath,
             cipher: SwiftCryptoPersonalCipher(), metrics: metrics)
-        let runner = CommandRunner(store: database.eventStore, clock: clock, ids: ids, random: random)
+    }
+
+    /// The library's storage: the PostgreSQL database when a URL is configured (its schema created
+    /// or upgraded), else the SQLite file. A server that cannot be reached, or refuses the user,
+    /// password or database, is said in one line; the technical cause goes to `logger`.
+    static func openStorage(
+        _ configuration: ShelfmarkConfiguration, logger: Logger?, metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) async throws -> any LibraryStorage {
+        guard let url = configuration.databaseURL else { return try openSQLite(configuration, metrics: metrics) }
+        let named = configuration.databaseURLNamedBy ?? "SHELFMARK_DATABASE_URL"
+        guard let address = try? PostgresAddress(url) else { throw ConfigurationError(named, .notADatabaseURL) }
+        try? FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: configuration.chainKeyPath).deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            return try await PostgresLibrary.open(
+                address, keyFile: configuration.chainKeyPath, cipher: SwiftCryptoPersonalCipher(),
+                logger: logger ?? Logger(label: "shelfmark.postgres"))
+        } catch let error as PostgresUnavailable {
+            logger?.error("PostgreSQL at \(address): \(error.cause)")
+            throw ConfigurationError(named, .databaseUnreachable(address.description))
+        }
+    }
+
+    /// Wires the use cases over a library's storage.
+    static func library(
+        _ database: any LibraryStorage, _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(),
+        ids: any IDGenerator = RandomIDs(), random: any RandomSource = SystemRandom(), logger: Logger? = nil,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) throws -> Library {
+        let runner = CommandRunner(store: database.events, clock: clock, ids: ids, random: random)
         var settings = AccountSettings()
         settings.sessionLifetime = configuration.sessionLifetime
         settings.attempts = AttemptRate(burst: configuration.authAttemptsPerMinute, perMinute: Double(configuration.authAttemptsPerMinute))
         let accounts = AccountDependencies(
             runner: runner, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), tokens: RandomSessionTokens(),
-            resetCodes: RandomResetCodes(), accounts: database.accounts, countries: try countries(configuration, database),
+            resetCodes: RandomResetCodes(), accounts: database.accountsReadModel, countries: try countries(configuration, database),
             geolocator: CachedGeolocator(geolocator(configuration), clock: clock),
-            loginFailures: database.loginFailures(), settings: settings)
+            loginFailures: database.failures, settings: settings)
         let search = SearchBooks(
             search: OpenLibrarySearch(
                 settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger, metrics: metrics),
-            cache: database.searchCache(), clock: clock, settings: searchSettings(configuration))
+            cache: database.cache, clock: clock, settings: searchSettings(configuration))
         let catalogue = CatalogueUseCases(
-            runner: runner, catalogue: database.catalogue, loans: database.loans, policy: configuration.loanPolicy)
-        let library = Library(
+            runner: runner, catalogue: database.catalogueReadModel, loans: database.loanRegister, policy: configuration.loanPolicy)
+        return Library(
             catalogue: catalogue,
             accounts: AccountUseCases(accounts),
             circulation: CirculationUseCases(
                 CirculationDependencies(
-                    runner: runner, loans: database.loans, notices: database.loans, holds: database.holds, accounts: database.accounts,
-                    policy: configuration.loanPolicy)),
+                    runner: runner, loans: database.loanRegister, notices: database.loanRegister, holds: database.holdRegister,
+                    accounts: database.accountsReadModel, policy: configuration.loanPolicy)),
             search: search,
             bookmarks: Bookmarks(
-                runner: runner, search: search, catalogue: database.catalogue,
-                shelf: database.bookmarkShelf(coversURL: openLibrarySettings(configuration).coversURL)),
+                runner: runner, search: search, catalogue: database.catalogueReadModel,
+                shelf: database.shelf(coversURL: openLibrarySettings(configuration).coversURL)),
             importBook: ImportBook(
                 lookup: OpenLibraryLookup(
                     settings: openLibrarySettings(configuration), client: OutboundHTTP.client, logger: logger, metrics: metrics),
                 addBook: catalogue.addBook),
             verifyLog: VerifyLog(verifier: database, clock: clock, anchorFile: configuration.anchorPath),
-            exportLog: ExportLog(archive: database), replayer: database,
-            health: database, readModels: database, backup: database,
+            exportLog: ExportLog(archive: database), replayer: database.replayer,
+            health: database, readModels: database, backup: database.backup,
             appKeys: AppKeyDependencies(
-                runner: runner, tokens: RandomSessionTokens(), accounts: database.accounts, register: database.appKeys),
-            numbers: database.catalogueNumbers, retries: SafeRetries(runner: runner, receipts: database.requestReceipts),
+                runner: runner, tokens: RandomSessionTokens(), accounts: database.accountsReadModel, register: database.appKeyRegister),
+            numbers: database.numbers, retries: SafeRetries(runner: runner, receipts: database.receipts),
             rates: RequestRates(settings: configuration.rates, clock: clock))
-        return (library, database)
     }
 
     /// REST Countries (kept in the database) when a URL is configured, else the bundled list.
-    static func countries(_ configuration: ShelfmarkConfiguration, _ database: LibraryDatabase) throws -> any CountryDirectory {
+    static func countries(_ configuration: ShelfmarkConfiguration, _ database: any LibraryStorage) throws -> any CountryDirectory {
         guard let url = configuration.countriesURL else { return try BundledCountryDirectory() }
         guard let timeout = configuration.lookupTimeout else {
-            return RESTCountriesDirectory(baseURL: url, store: database.countryList, client: OutboundHTTP.client)
+            return RESTCountriesDirectory(baseURL: url, store: database.countries, client: OutboundHTTP.client)
         }
         return RESTCountriesDirectory(
-            baseURL: url, store: database.countryList, client: OutboundHTTP.client, timeout: .milliseconds(Int64(timeout * 1000)))
+            baseURL: url, store: database.countries, client: OutboundHTTP.client, timeout: .milliseconds(Int64(timeout * 1000)))
     }
 
     static func openLibrarySettings(_ configuration: ShelfmarkConfiguration) -> OpenLibrarySettings {
@@ -111,13 +146,25 @@ public enum Bootstrap {
             baseURL: url, token: configuration.geoToken, client: OutboundHTTP.client, timeout: .milliseconds(Int64(timeout * 1000)))
     }
 
-    /// The HTTP application, built the same way for `serve` and for tests.
+    /// The HTTP application on the configuration's SQLite file, built the same way for `serve` and for tests.
     public static func buildApplication(
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
         logger: Logger = Logger(label: "shelfmark"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let monitor = Monitor()
-        let (library, database) = try openLibrary(configuration, clock: clock, ids: ids, logger: logger, metrics: monitor.factory)
+        return try buildApplication(
+            configuration, storage: try openSQLite(configuration, metrics: monitor.factory), monitor: monitor, clock: clock, ids: ids,
+            logger: logger, onServerRunning: onServerRunning)
+    }
+
+    /// The HTTP application on a library's storage, closed when the server stops.
+    static func buildApplication(
+        _ configuration: ShelfmarkConfiguration, storage database: any LibraryStorage, monitor: Monitor,
+        clock: any WallClock = SystemClock(),
+        ids: any IDGenerator = RandomIDs(), logger: Logger = Logger(label: "shelfmark"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let library = try library(database, configuration, clock: clock, ids: ids, logger: logger, metrics: monitor.factory)
         let bodies = BodyLimits(
             maxBytes: configuration.maxBodyBytes, inFlightBytes: configuration.bodyMemory,
             timeout: .milliseconds(Int64(configuration.bodyTimeout * 1000)))
@@ -136,7 +183,7 @@ public enum Bootstrap {
                             responder: ProlificAPI.responder(library: library, context: LibraryRequestContext.self),
                             forced: configuration.prolificForced, keys: library.appKeys.inUse)),
                     monitor: monitor, access: MetricsAccess(token: configuration.metricsToken),
-                    status: ReadLibraryStatus(loans: database.loans, head: database, projections: database, clock: clock)),
+                    status: ReadLibraryStatus(loans: database.loanRegister, head: database, projections: database, clock: clock)),
                 trustedProxies: configuration.trustedProxies),
             server: .http1(
                 configuration: .init(
@@ -158,12 +205,12 @@ public enum Bootstrap {
 
 /// Closes the database once the server has stopped (services shut down in reverse order).
 struct DatabaseCloser: Service {
-    let database: LibraryDatabase
+    let database: any LibraryStorage
     let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
-        try database.close()
+        try await database.shutDown()
         logger.info("database closed")
     }
 }

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Monitoring
+import PostgresStore
 import SQLiteStore
 
 /// Everything the composition root needs to build a running library.
@@ -13,6 +14,12 @@ public struct ShelfmarkConfiguration: Sendable {
     /// The option or variable that named the database (`--db`, `SHELFMARK_DB`), or nil for the
     /// default place. A named database's folder must exist: a typo makes no new, empty library.
     public var databaseNamedBy: String?
+    /// The PostgreSQL database the library is kept in instead of the SQLite file, shared by every
+    /// server of a library network (`--database-url`, `SHELFMARK_DATABASE_URL`); nil: SQLite. The
+    /// chain key and the anchors stay beside `databasePath`, in the data folder.
+    public var databaseURL: String?
+    /// The option or variable that gave `databaseURL`.
+    public var databaseURLNamedBy: String?
     /// How hard commits work to survive a power cut (`$SHELFMARK_SYNCHRONOUS`).
     public var durability: Durability = .full
     /// The chain key file and the anchors (`AnchorWriter.swift`).
@@ -139,12 +146,18 @@ public struct ShelfmarkConfiguration: Sendable {
 
     /// The configuration from command-line values (nil: not given) and the environment.
     public static func resolve(
-        database: String?, countriesURL: String? = nil, geoURL: String? = nil, geoToken: String? = nil,
+        database: String?, databaseURL: String? = nil, countriesURL: String? = nil, geoURL: String? = nil, geoToken: String? = nil,
         openLibraryURL: String? = nil, coversURL: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ShelfmarkConfiguration {
         var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
         configuration.databaseNamedBy = database != nil ? "--db" : (environment["SHELFMARK_DB"] ?? "").isEmpty ? nil : "SHELFMARK_DB"
         func value(_ given: String?, _ name: String) -> String? { given ?? environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        configuration.databaseURL = value(databaseURL, "SHELFMARK_DATABASE_URL")
+        if let url = configuration.databaseURL {
+            let named = databaseURL != nil ? "--database-url" : "SHELFMARK_DATABASE_URL"
+            configuration.databaseURLNamedBy = named
+            guard (try? PostgresAddress(url)) != nil else { throw ConfigurationError(named, .notADatabaseURL) }
+        }
         configuration.countriesURL = value(countriesURL, "SHELFMARK_COUNTRIES_URL")
         configuration.geoURL = value(geoURL, "SHELFMARK_GEO_URL")
         configuration.geoToken = value(geoToken, "SHELFMARK_GEO_TOKEN")

@@ -4,6 +4,7 @@ import Domain
 import Foundation
 import Hummingbird
 import Logging
+import Monitoring
 import Wording
 
 /// The environment the real command line runs in.
@@ -13,6 +14,9 @@ struct LiveEnvironment: CLIEnvironment {
     func open(_ options: LibraryOptions) async throws -> Library {
         let configuration = try configuration(options)
         let logger = try commandLogger()
+        if configuration.databaseURL != nil {
+            return try Bootstrap.library(try await Bootstrap.openStorage(configuration, logger: logger), configuration, logger: logger)
+        }
         let open = { try Bootstrap.openLibrary(configuration, logger: logger).0 }
         return try NewLibraryNote.noting(configuration.databasePath, open) { CommandLineNotes.libraryCreated(at: $0) }
     }
@@ -27,12 +31,23 @@ struct LiveEnvironment: CLIEnvironment {
 
     func configuration(_ o: LibraryOptions) throws -> ShelfmarkConfiguration {
         try ShelfmarkConfiguration.resolve(
-            database: o.database, countriesURL: o.countriesURL, geoURL: o.geoURL, geoToken: o.geoToken,
+            database: o.database, databaseURL: o.databaseURL, countriesURL: o.countriesURL, geoURL: o.geoURL, geoToken: o.geoToken,
             openLibraryURL: o.openLibraryURL, coversURL: o.coversURL, environment: environment)
     }
 
     func restoring(_ options: LibraryOptions) throws -> RestoreLibrary {
         Bootstrap.restoreLibrary(try configuration(options))
+    }
+
+    func migrate(_ options: LibraryOptions) async throws -> (location: String, applied: [String]) {
+        try await StorageAdministration.migrate(try configuration(options), logger: try commandLogger())
+    }
+
+    func copy(from: String, to: String, _ options: LibraryOptions, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws
+        -> Confirmation
+    {
+        try await StorageAdministration.copy(
+            from: from, to: to, try configuration(options), logger: try commandLogger(), progress: progress)
     }
 
     func serve(_ options: ServeOptions) async throws {
@@ -48,21 +63,28 @@ struct LiveEnvironment: CLIEnvironment {
         let logger = try LogSettings.resolve(format: options.logFormat, level: options.logLevel, environment: environment)
             .logger(label: "shelfmark")
         configuration.maxConnections = configuration.connectionLimit(openFiles: OpenFiles.raiseSoftLimit())
-        let path = configuration.databasePath
+        let monitor = Monitor()
+        let storage: any LibraryStorage
+        if configuration.databaseURL != nil {
+            storage = try await Bootstrap.openStorage(configuration, logger: logger, metrics: monitor.factory)
+        } else {
+            storage = try NewLibraryNote.noting(configuration.databasePath) {
+                try Bootstrap.openSQLite(configuration, metrics: monitor.factory)
+            } created: { path in
+                let catalogue = Wording(Language.fromLocale(environment) ?? .standard)
+                logger.notice("\(catalogue.text(.done(.libraryCreated(path: path))))")
+            }
+        }
+        let path = storage.location
         let log = logger
         let limits = "at most \(configuration.maxConnections!) connections, idle ones closed after \(configuration.idleTimeout) s"
         if let every = configuration.backups.interval {
             let folder = configuration.backups.folder(for: path)
             logger.info("backing up every \(DurationSetting.written(every)) into \(folder), keeping \(configuration.backups.keep)")
         }
-        let app = try NewLibraryNote.noting(path) {
-            try Bootstrap.buildApplication(configuration, logger: logger) { port in
-                let site = "http://\(options.host):\(port)/"
-                log.info("Shelfmark is serving \(site) (web pages; the API at /api/v1; database: \(path); \(limits))")
-            }
-        } created: { path in
-            let catalogue = Wording(Language.fromLocale(environment) ?? .standard)
-            log.notice("\(catalogue.text(.done(.libraryCreated(path: path))))")
+        let app = try Bootstrap.buildApplication(configuration, storage: storage, monitor: monitor, logger: logger) { port in
+            let site = "http://\(options.host):\(port)/"
+            log.info("Shelfmark is serving \(site) (web pages; the API at /api/v1; database: \(path); \(limits))")
         }
         do {
             try await app.runService()

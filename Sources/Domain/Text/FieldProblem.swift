@@ -94,6 +94,12 @@ public enum FieldProblem: Equatable, Sendable {
     case lookalikeCharacters
     /// Not `*` nor a list of entity tags (`"7.2", W/"7.1"`): an `If-Match` or `If-None-Match` header.
     case notEntityTags
+    /// Not a PostgreSQL address (`postgres://user@host:port/database`).
+    case notADatabaseURL
+    /// No PostgreSQL server answered at this address (shown without its password), or it refused the user, password or database.
+    case databaseUnreachable(String)
+    /// A database to copy a library into already holds this many events.
+    case databaseNotEmpty(events: Int64)
 }
 
 /// What a number counts, for a message.
