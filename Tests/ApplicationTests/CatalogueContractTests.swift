@@ -61,6 +61,7 @@ struct CatalogueContractTests {
         #expect(
             try await Self.titles(CatalogueQuery(sort: .title, text: "author:anonyme"), lib)
                 == ["L’Étranger", "Lesbos", "Les Misérables", "Le Petit Prince", "Une saison en enfer"])
+        await lib.postgres?.close()
     }
 
     @Test(
@@ -87,6 +88,7 @@ struct CatalogueContractTests {
         #expect(searched.items.map(\.id) == [Self.book(1)] && searched.total == 7)
         #expect(try await lib.catalogue.allIDs() == added)
         #expect(try await lib.catalogue.all().map(\.id) == added)
+        await lib.postgres?.close()
     }
 
     @Test("an entry reads back every detail it was added with", arguments: LibraryFactory.all)
@@ -105,6 +107,7 @@ struct CatalogueContractTests {
         #expect(try await lib.catalogue.all().first == dune)
         #expect(try await lib.catalogue.books(withISBN: try ISBN(parsing: "9780441172719")) == [Self.book(1)])
         #expect(try await lib.catalogue.books(withISBN: try ISBN(parsing: "0-441-47812-3")) == [])
+        await lib.postgres?.close()
     }
 
     @Test(
@@ -129,6 +132,7 @@ struct CatalogueContractTests {
         #expect(try await find("record") == ["Guinness Book"], "categories are searched without a field")
         #expect(try await find("title:dune author:guin") == [])
         #expect(try await find("zzz") == [])
+        await lib.postgres?.close()
     }
 
     @Test("an ISBN is found whichever form it is typed in, and by the start of either form", arguments: LibraryFactory.all)
@@ -146,6 +150,7 @@ struct CatalogueContractTests {
         #expect(try await find("978044") == ["Dune", "The Left Hand of Darkness"], "a number is a prefix of the ISBN-13")
         #expect(try await find("04411") == ["Dune"], "and of the ISBN-10")
         #expect(try await find("9780441172710") == [], "a number that is no ISBN is a word")
+        await lib.postgres?.close()
     }
 
     @Test("accents and case are folded both ways, in composed and decomposed text", arguments: LibraryFactory.all)
@@ -170,6 +175,7 @@ struct CatalogueContractTests {
         #expect(try await find("άλφα") == ["ΆΛΦΑ"])
         #expect(try await find("αλφα") == [], "Greek keeps its accents")
         #expect(try await find("достоев") == ["ΆΛΦΑ"])
+        await lib.postgres?.close()
     }
 
     /// Search syntax of every search engine is text (SQLite's `CatalogueFilingTests`). A term with
@@ -194,6 +200,7 @@ struct CatalogueContractTests {
         ]
         if let count = expected[q] { #expect(page.total == count, "\(q)") } else { #expect(page.total <= 2) }
         #expect(page.items.count == page.total)
+        await lib.postgres?.close()
     }
 
     @Test("a very long search is read like a short one", arguments: LibraryFactory.all)
@@ -215,6 +222,7 @@ struct CatalogueContractTests {
         ] {
             #expect(try await lib.catalogue.page(CatalogueQuery(text: q), .first).total == total, "\(q.suffix(8))")
         }
+        await lib.postgres?.close()
     }
 
     @Test("edits, copies, loans, holds and withdrawals change what is listed and found", arguments: LibraryFactory.all)
@@ -257,6 +265,7 @@ struct CatalogueContractTests {
         #expect(try await lib.catalogue.page(CatalogueQuery(), .first).total == 1)
         try await lib.append(.book(emma), .book(.edited(BookEdited(book: emma, details: edited))))
         #expect(try await lib.catalogue.allIDs() == [dune], "an edit of a withdrawn book adds nothing back")
+        await lib.postgres?.close()
     }
 
     @Test(
@@ -279,6 +288,7 @@ struct CatalogueContractTests {
         #expect(try await lib.catalogue.entry(emma)?.lastCheckout == CatalogueEntry.Checkout(name: "", at: lent))
         #expect(try await lib.catalogue.entry(dune)?.lastCheckout?.name == "Ada L.")
         #expect(try await lib.catalogue.all().map(\.lastCheckout?.name) == ["Ada L.", ""])
+        await lib.postgres?.close()
     }
 
     @Test("a rebuild gives the same answers", arguments: LibraryFactory.all)
@@ -300,5 +310,6 @@ struct CatalogueContractTests {
         try await lib.rebuild()
         #expect(try await answers() == before)
         #expect(before[0].count == 7 && before.dropFirst().allSatisfy { !$0.isEmpty })
+        await lib.postgres?.close()
     }
 }

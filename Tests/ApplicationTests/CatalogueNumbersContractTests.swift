@@ -31,6 +31,7 @@ struct CatalogueNumbersContractTests {
         #expect(try await lib.catalogueNumbers.number(of: C.book(4)) == 4)
         #expect(try await lib.catalogueNumbers.numbered().map(\.number) == [1, 3, 4])
         #expect(try await lib.catalogueNumbers.numbered().map(\.book) == [3, 2, 4].map(C.book))
+        await lib.postgres?.close()
     }
 
     /// A log no use case writes (a withdrawn book added again), as SQLite's AUTOINCREMENT numbers
@@ -46,6 +47,7 @@ struct CatalogueNumbersContractTests {
         #expect(try await lib.catalogueNumbers.numbered().map(\.number) == [1, 3])
         try await lib.rebuild()
         #expect(try await lib.catalogueNumbers.numbered().map(\.number) == [1, 3])
+        await lib.postgres?.close()
     }
 
     @Test("a rebuild gives every book its number again", arguments: LibraryFactory.all)
@@ -60,5 +62,6 @@ struct CatalogueNumbersContractTests {
         #expect(try await lib.catalogueNumbers.number(of: C.book(2)) == 2)
         try await C.add(6, "Book 6", by: ["A"], lib)
         #expect(try await lib.catalogueNumbers.number(of: C.book(6)) == 6)
+        await lib.postgres?.close()
     }
 }

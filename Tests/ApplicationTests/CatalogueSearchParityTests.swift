@@ -171,5 +171,6 @@ struct CatalogueSearchParityTests {
             if want.total > 0 && want.total < books.count { found += 1 }
         }
         #expect(compared >= atLeast && found >= finding, "\(compared) searches, \(found) finding some books and not all")
+        await postgres.postgres?.close()
     }
 }
