@@ -66,6 +66,7 @@ struct AccountsContractTests {
         #expect(
             bob.displayName == "\u{C9}mile" && bob.cardNumber == nil && bob.username == nil && bob.language == nil && bob.role == .member)
         #expect(try await lib.accounts.account(UserID(Self.uuid(0x99))) == nil)
+        await lib.postgres?.close()
     }
 
     @Test("profile, address, role and username changes show; a profile change keeps what it leaves out", arguments: LibraryFactory.all)
@@ -83,6 +84,7 @@ struct AccountsContractTests {
         #expect(ada.displayName == "Ada L." && ada.country == "FR" && ada.email == Self.email("zz@example.org"))
         #expect(ada.role == .member && ada.username == nil && ada.language == .english && ada.cardNumber == CardNumber(serial: 2_741_038))
         #expect(try await lib.accounts.list(try PageRequest()).items.map(\.id) == [Self.cy, Self.ada, Self.bob])
+        await lib.postgres?.close()
     }
 
     @Test("librarians by id, as roles change", arguments: LibraryFactory.all)
@@ -94,6 +96,7 @@ struct AccountsContractTests {
         #expect(try await lib.accounts.librarians() == [Self.ada, Self.cy])
         try await lib.append(.user(Self.ada), .user(.roleChanged(RoleChanged(user: Self.ada, role: .member))))
         #expect(try await lib.accounts.librarians() == [Self.cy])
+        await lib.postgres?.close()
     }
 
     @Test("an open session is found by its token's digest; a closed one is not", arguments: LibraryFactory.all)
@@ -110,6 +113,7 @@ struct AccountsContractTests {
         #expect(try await lib.accounts.session(digest: "digest-2")?.session == SessionID(Self.uuid(0x5e02)))
         #expect(try await lib.accounts.session(digest: "digest-3")?.user == Self.bob)
         #expect(try await lib.accounts.session(digest: "nothing") == nil)
+        await lib.postgres?.close()
     }
 
     @Test(
@@ -134,5 +138,6 @@ struct AccountsContractTests {
         try await lib.rebuild()  // Ada's registration, card and username now read as erased
         try await remaining()
         #expect(try await lib.accounts.list(try PageRequest()).items == before)
+        await lib.postgres?.close()
     }
 }

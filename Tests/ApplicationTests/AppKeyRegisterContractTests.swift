@@ -47,6 +47,7 @@ struct AppKeyRegisterContractTests {
         #expect(try await lib.appKeys.appKey(digest: "digest-unknown") == nil)
         try await lib.rebuild()
         #expect(try await lib.appKeys.appKey(digest: "digest-\(Self.adasKey)")?.revoked == true)
+        await lib.postgres?.close()
     }
 
     @Test(
@@ -76,5 +77,6 @@ struct AppKeyRegisterContractTests {
         try await lib.rebuild()
         #expect(try await !lib.appKeys.anyLive(app: AppKeyIssued.prolific))
         #expect(try await lib.appKeys.appKey(digest: "digest-\(Self.cysKey)")?.user == A.cy)
+        await lib.postgres?.close()
     }
 }

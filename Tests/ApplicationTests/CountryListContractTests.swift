@@ -19,20 +19,19 @@ struct CountryListContractTests {
     @Test("nothing stored reads nil; a saved list reads back by English name, byte by byte", arguments: LibraryFactory.all)
     func roundTrip(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let store = lib.countryList
         #expect(try await store.load() == nil)
         try await store.save(Self.list)
         // "Å" sorts after every ASCII letter, as SQLite compares.
         #expect(try await store.load() == [Self.list[2], Self.list[3], Self.list[0], Self.list[1]])
         #expect(try await store.load()?.last?.frenchName == nil)
+        await lib.postgres?.close()
     }
 
     @Test(
         "a save replaces the whole list; a code given twice keeps its last entry; an empty save empties it", arguments: LibraryFactory.all)
     func replace(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let store = lib.countryList
         try await store.save(Self.list)
         let next = [
@@ -43,6 +42,7 @@ struct CountryListContractTests {
         #expect(try await store.load() == [Country(code: "FR", name: "France", frenchName: "La France"), next[0]])
         try await store.save([])
         #expect(try await store.load() == nil)
+        await lib.postgres?.close()
     }
 }
 

@@ -25,7 +25,6 @@ struct LoginFailuresContractTests {
     @Test("failures are counted per address and client, since a moment (included), oldest first", arguments: LibraryFactory.all)
     func perKey(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let failures = lib.loginFailures()
         for seconds in [3.0, 1, 2] {
             try await failures.record(email: Self.ada, client: "c1", at: Self.at(seconds), forgetBefore: Self.long)
@@ -37,12 +36,12 @@ struct LoginFailuresContractTests {
         #expect(try await failures.failures(email: Self.ada, client: "c2", since: Self.t0) == [Self.at(1)])
         #expect(try await failures.failures(email: Self.bob, client: "c1", since: Self.t0) == [Self.at(1)])
         #expect(try await failures.failures(email: Self.bob, client: "c2", since: Self.t0).isEmpty)
+        await lib.postgres?.close()
     }
 
     @Test("a login clears one client's failures; a new address takes them all; a closing forgets them", arguments: LibraryFactory.all)
     func clearMoveForget(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let failures = lib.loginFailures()
         for client in ["c1", "c2"] {
             try await failures.record(email: Self.ada, client: client, at: Self.at(1), forgetBefore: Self.long)
@@ -61,30 +60,31 @@ struct LoginFailuresContractTests {
         try await failures.forget(email: Self.bob)
         for client in ["c1", "c2"] { #expect(try await failures.failures(email: Self.bob, client: client, since: Self.t0).isEmpty) }
         #expect(try await failures.failures(email: new, client: "c2", since: Self.t0) == [Self.at(1)])
+        await lib.postgres?.close()
     }
 
     @Test("recording a failure forgets those older than asked (not one at the moment itself)", arguments: LibraryFactory.all)
     func pruneByAge(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let failures = lib.loginFailures()
         try await failures.record(email: Self.ada, client: "c1", at: Self.at(0), forgetBefore: Self.long)
         try await failures.record(email: Self.bob, client: "c1", at: Self.at(10), forgetBefore: Self.long)
         try await failures.record(email: Self.ada, client: "c1", at: Self.at(100), forgetBefore: Self.at(10))
         #expect(try await failures.failures(email: Self.ada, client: "c1", since: Self.long) == [Self.at(100)])
         #expect(try await failures.failures(email: Self.bob, client: "c1", since: Self.long) == [Self.at(10)])
+        await lib.postgres?.close()
     }
 
     @Test("at most maxRows failures are kept, the last recorded", arguments: LibraryFactory.all)
     func bounded(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let failures = lib.loginFailures(maxRows: 3)
         // Recorded out of time order: the bound keeps the last recorded, whatever their times.
         for seconds in [5.0, 1, 4, 2, 3] {
             try await failures.record(email: Self.ada, client: "c1", at: Self.at(seconds), forgetBefore: Self.long)
         }
         #expect(try await failures.failures(email: Self.ada, client: "c1", since: Self.long) == [2, 3, 4].map(Self.at))
+        await lib.postgres?.close()
     }
 }
 

@@ -37,6 +37,7 @@ struct PostgresAccountsVerifyTests {
         let checks = try await lib.postgres!.verify(anchors: .none) { _, _ in }
         let allPassed = checks.allSatisfy(\.passed)
         #expect(allPassed, Comment(rawValue: String(describing: checks)))
+        await lib.postgres?.close()
     }
 
     @Test(
@@ -52,5 +53,6 @@ struct PostgresAccountsVerifyTests {
         try await PostgresStoreTests.execute(lib.postgres!, change)
         let failed = try await PostgresVerifyTests.failed(lib.postgres!)
         #expect(failed.map(\.kind) == [.replay], Comment(rawValue: String(describing: failed)))
+        await lib.postgres?.close()
     }
 }

@@ -29,7 +29,6 @@ struct SearchCacheContractTests {
     @Test("an answer reads back fresh, with when it was stored; a key never stored reads nothing", arguments: LibraryFactory.all)
     func roundTrip(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let cache = lib.searchCache(maxEntries: 10)
         #expect(try await cache.lookup("title:dune") == nil)
         try await cache.store("title:dune", Self.page("Dune", stale: true), at: Self.at(1))
@@ -40,12 +39,12 @@ struct SearchCacheContractTests {
         try await cache.store("title:dune", Self.page("Dune Messiah"), at: Self.at(2))
         let again = try #require(try await cache.lookup("title:dune"))
         #expect(again.page == Self.page("Dune Messiah") && again.storedAt == Self.at(2))
+        await lib.postgres?.close()
     }
 
     @Test("at most maxEntries answers are kept, the most recently stored", arguments: LibraryFactory.all)
     func bounded(library: LibraryFactory) async throws {
         let lib = try await library.make()
-        defer { withExtendedLifetime(lib) {} }  // its SQLite folder stays while the port is used
         let cache = lib.searchCache(maxEntries: 3)
         for (n, key) in ["a", "b", "c", "d"].enumerated() { try await cache.store(key, Self.page(key), at: Self.at(Double(n))) }
         #expect(try await cache.lookup("a") == nil)
@@ -54,6 +53,7 @@ struct SearchCacheContractTests {
         try await cache.store("e", Self.page("e"), at: Self.at(11))
         #expect(try await cache.lookup("c") == nil)
         for key in ["b", "d", "e"] { #expect(try await cache.lookup(key) != nil) }
+        await lib.postgres?.close()
     }
 }
 
