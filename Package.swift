@@ -196,18 +196,25 @@ let package = Package(
 
         // Tests, one target per layer.
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
+        // The PostgreSQL server the tests may use (SHELFMARK_TEST_POSTGRES_URL) and a fresh database on it per test.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["PostgresStore", "Security", .product(name: "PostgresNIO", package: "postgres-nio"), logging],
+            path: "Tests/PostgresTestSupport"
+        ),
         .testTarget(
             name: "ApplicationTests",
             dependencies: [
-                "Application", "LogChain", "SQLiteStore", "PostgresStore", "InMemory", "Countries", "Security", "Composition", "Wording",
-                grdb,
+                "Application", "LogChain", "SQLiteStore", "PostgresStore", "PostgresTestSupport", "InMemory", "Countries", "Security",
+                "Composition", "Wording", grdb,
             ],
             path: "Tests/ApplicationTests"
         ),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "APIContract", "HTTPAPI", "LogChain", "SQLiteStore", "InMemory", "Security", "CLI", "RESTCountries",
+                "Composition", "APIContract", "HTTPAPI", "LogChain", "SQLiteStore", "PostgresTestSupport", "InMemory", "Security", "CLI",
+                "RESTCountries",
                 "IPinfo",
                 "OpenLibrary", "Web", "BitBooks", "ProlificAPI", "Wording", "Monitoring", grdb,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOSSL
 import PostgresNIO
 
@@ -12,6 +13,8 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
     public let configuration: PostgresClient.Configuration
     /// The URL without its password, for messages and logs.
     public let description: String
+    /// How a single connection is encrypted, as the pool's are (`probe`).
+    private let tlsMode: (mode: String, configuration: TLSConfiguration)
 
     /// Reads a URL; throws `PostgresAddressProblem` naming what is wrong with it.
     public init(_ url: String) throws(PostgresAddressProblem) {
@@ -31,7 +34,8 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         if let unknown = options.keys.first(where: { !["sslmode", "host"].contains($0) }) { throw .option(unknown) }
         let port = parts.port ?? 5432
         guard (1...65535).contains(port) else { throw .port }
-        let tls = try Self.tls(options["sslmode"] ?? "prefer")
+        let mode = options["sslmode"] ?? "prefer"
+        let tls = try Self.tls(mode)
         var configuration: PostgresClient.Configuration
         if let socketFolder = options["host"] {
             guard socketFolder.hasPrefix("/") else { throw .socketFolder(socketFolder) }
@@ -44,27 +48,78 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         }
         configuration.options.connectTimeout = .seconds(10)
         self.configuration = configuration
+        tlsMode = (mode, Self.checking(mode))
         var shown = parts
         shown.password = nil
         description = shown.string ?? "postgres://"
     }
 
     private static func tls(_ mode: String) throws(PostgresAddressProblem) -> PostgresClient.Configuration.TLS {
-        var checked = TLSConfiguration.makeClientConfiguration()
         switch mode {
         case "disable": return .disable
-        case "allow", "prefer":
-            checked.certificateVerification = .none
-            return .prefer(checked)
-        case "require":
-            checked.certificateVerification = .none
-            return .require(checked)
-        case "verify-ca":
-            checked.certificateVerification = .noHostnameVerification
-            return .require(checked)
-        case "verify-full": return .require(checked)
+        case "allow", "prefer": return .prefer(checking(mode))
+        case "require", "verify-ca", "verify-full": return .require(checking(mode))
         default: throw .sslMode(mode)
         }
+    }
+
+    /// How the server's certificate is checked in a mode: not at all for `prefer` and `require`
+    /// (as libpq), its chain for `verify-ca`, its chain and name for `verify-full`.
+    private static func checking(_ mode: String) -> TLSConfiguration {
+        var checked = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case "verify-full": break
+        case "verify-ca": checked.certificateVerification = .noHostnameVerification
+        default: checked.certificateVerification = .none
+        }
+        return checked
+    }
+
+    /// Opens one connection and closes it: a server that does not answer, or refuses the user,
+    /// password or database, fails at once, where the pool would keep trying.
+    func probe(logger: Logger) async throws {
+        try await connection(logger: logger).close()
+    }
+
+    /// How many events the database's log holds (0 when it has no log yet), read on one
+    /// connection without opening the library; `PostgresUnavailable` when it cannot be reached.
+    public func storedEvents(logger: Logger) async throws -> Int64 {
+        let connection: PostgresConnection
+        do {
+            connection = try await self.connection(logger: logger)
+        } catch {
+            throw PostgresUnavailable(address: description, cause: String(reflecting: error))
+        }
+        defer { Task { try? await connection.close() } }
+        for try await exists in try await connection.query("SELECT to_regclass('events') IS NOT NULL", logger: logger).decode(Bool.self)
+        where exists {
+            for try await count in try await connection.query("SELECT count(*) FROM events", logger: logger).decode(Int64.self) {
+                return count
+            }
+        }
+        return 0
+    }
+
+    private func connection(logger: Logger) async throws -> PostgresConnection {
+        let c = configuration
+        var single: PostgresConnection.Configuration
+        if let socket = c.unixSocketPath {
+            single = .init(unixSocketPath: socket, username: c.username, password: c.password, database: c.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS =
+                switch tlsMode.mode {
+                case "disable": .disable
+                case "allow", "prefer": .prefer(try NIOSSLContext(configuration: tlsMode.configuration))
+                default: .require(try NIOSSLContext(configuration: tlsMode.configuration))
+                }
+            single = .init(
+                host: c.host ?? "localhost", port: c.port ?? 5432, username: c.username, password: c.password, database: c.database,
+                tls: tls)
+        }
+        single.options.connectTimeout = .seconds(10)
+        return try await PostgresConnection.connect(
+            on: PostgresClient.defaultEventLoopGroup.next(), configuration: single, id: 0, logger: logger
+        ).get()
     }
 }
 

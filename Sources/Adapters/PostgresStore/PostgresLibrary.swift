@@ -29,6 +29,11 @@ public final class PostgresLibrary: Sendable {
         _ address: PostgresAddress, keyFile: String? = nil, cipher: any PersonalCipher, maximumConnections: Int = 20,
         logger: Logger = Logger(label: "shelfmark.postgres")
     ) async throws -> PostgresLibrary {
+        do {
+            try await address.probe(logger: logger)
+        } catch {
+            throw PostgresUnavailable(address: address.description, cause: String(reflecting: error))
+        }
         var configuration = address.configuration
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)

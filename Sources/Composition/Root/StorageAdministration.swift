@@ -38,15 +38,17 @@ enum StorageAdministration {
         let keyFile = FileManager.default.fileExists(atPath: file + ".key") ? file + ".key" : nil
         let source = try LibraryDatabase(path: file, keyFile: keyFile, cipher: cipher)
         defer { try? source.close() }
-        var target = configuration
-        target.databaseURL = url
-        target.databaseURLNamedBy = "--to"
-        guard let library = try await Bootstrap.openStorage(target, logger: logger) as? PostgresLibrary else {
-            throw ConfigurationError("--to", .notADatabaseURL)
-        }
+        let held: Int64
         do {
-            let held = try await library.headPosition()
-            guard held == 0 else { throw ConfigurationError("--to", .databaseNotEmpty(events: held)) }
+            held = try await address.storedEvents(logger: logger)
+        } catch let error as PostgresUnavailable {
+            logger.error("PostgreSQL at \(address): \(error.cause)")
+            throw ConfigurationError("--to", .databaseUnreachable(address.description))
+        }
+        guard held == 0 else { throw ConfigurationError("--to", .databaseNotEmpty(events: held)) }
+        // Opened without a key: the copy brings the source's, recorded with its first event.
+        let library = try await Bootstrap.openPostgres(address, named: "--to", keyFile: nil, logger: logger)
+        do {
             let keyCopy = keyFile == nil ? nil : configuration.chainKeyPath
             if let keyCopy, FileManager.default.fileExists(atPath: keyCopy) { throw ChainKeyError(.keyFileExists(path: keyCopy)) }
             let copied = try await LogCopy.copy(from: source, to: library, carryingSecrets: true, keyFile: keyCopy, progress: progress)
