@@ -202,6 +202,10 @@ struct PostgresServeTests {
         #expect(nonsense.status == 2 && nonsense.stderr.contains("--to must be a PostgreSQL address"), "\(nonsense.stderr)")
         let missing = try network.cli(["copy", "--from", sqlite.path + ".nothing", "--to", network.url])
         #expect(missing.status != 0 && missing.stderr.contains(".nothing"), "\(missing.stderr)")
+        let restored = try network.cli(["restore", "--from", sqlite.path])
+        #expect(
+            restored.status == 2 && restored.stderr.contains("names a PostgreSQL library, and restore replaces a SQLite file"),
+            "\(restored.stderr)")
         let migrated = try network.cli(["migrate"])
         #expect(migrated.status == 0 && migrated.stdout.contains("is up to date: nothing to migrate"), "\(migrated.stdout)")
     }

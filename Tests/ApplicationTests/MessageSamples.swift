@@ -165,7 +165,7 @@ enum FieldProblemKey: CaseIterable {
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
         notAWebAddress,
         notAnIPAddress, folderUnusable,
-        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty
+        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
     case notACardNumber, notAMemberReference
@@ -218,6 +218,7 @@ enum FieldProblemSamples {
         case .notADatabaseURL: .notADatabaseURL
         case .databaseUnreachable: .databaseUnreachable
         case .databaseNotEmpty: .databaseNotEmpty
+        case .restoreOnPostgres: .restoreOnPostgres
         case .noCopies: .noCopies
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded
@@ -272,6 +273,7 @@ enum FieldProblemSamples {
         case .notADatabaseURL: .notADatabaseURL
         case .databaseUnreachable: .databaseUnreachable("postgres://shelfmark@db.example.org:5432/library")
         case .databaseNotEmpty: .databaseNotEmpty(events: 1_234)
+        case .restoreOnPostgres: .restoreOnPostgres
         case .noCopies: .noCopies(wouldBe: 0)
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded

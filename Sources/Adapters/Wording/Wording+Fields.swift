@@ -48,6 +48,7 @@ extension Wording {
         case .folderMissing(let path): t("field.folderMissing", path)
         case .notADatabaseURL: t("field.notADatabaseURL")
         case .databaseUnreachable(let address): t("field.databaseUnreachable", address)
+        case .restoreOnPostgres: t("field.restoreOnPostgres")
         case .databaseNotEmpty(let events): t("field.databaseNotEmpty", t("message.events", count: Int(clamping: events), n(events)))
         case .taken: t("field.taken")
         case .notAWebAddress: t("field.notAWebAddress")

@@ -36,7 +36,9 @@ struct LiveEnvironment: CLIEnvironment {
     }
 
     func restoring(_ options: LibraryOptions) throws -> RestoreLibrary {
-        Bootstrap.restoreLibrary(try configuration(options))
+        let configuration = try configuration(options)
+        if let named = configuration.databaseURLNamedBy { throw ConfigurationError(named, .restoreOnPostgres) }
+        return Bootstrap.restoreLibrary(configuration)
     }
 
     func migrate(_ options: LibraryOptions) async throws -> (location: String, applied: [String]) {
