@@ -202,6 +202,21 @@ struct PostgresServeTests {
         #expect(nonsense.status == 2 && nonsense.stderr.contains("--to must be a PostgreSQL address"), "\(nonsense.stderr)")
         let missing = try network.cli(["copy", "--from", sqlite.path + ".nothing", "--to", network.url])
         #expect(missing.status != 0 && missing.stderr.contains(".nothing"), "\(missing.stderr)")
+        // The log's other paths on PostgreSQL: a backup and a replay are SQLite libraries that verify on their
+        // own; time travel; export.
+        let backup = network.folder.folder.appendingPathComponent("backup.sqlite").path
+        let backedUp = try network.cli(["backup", "--to", backup])
+        #expect(backedUp.status == 0 && FileManager.default.fileExists(atPath: backup + ".key"), "\(backedUp.stderr)")
+        #expect(
+            try await shelfmark(["audit", "verify"], database: backup, environment: ["SHELFMARK_CHAIN_KEY": backup + ".key"]).status == 0)
+        let replayed = network.folder.folder.appendingPathComponent("replayed.sqlite").path
+        #expect(try network.cli(["audit", "replay", "--until", "5", "--into", replayed]).stdout.contains("Replayed 5 events"))
+        let future = Date().addingTimeInterval(3600).formatted(.iso8601)
+        #expect(try network.cli(["audit", "as-of", future, "books"]).stdout.contains("Ulysses"))
+        #expect(try network.cli(["audit", "as-of", "2000-01-01T00:00:00Z", "books"]).stdout.contains("No books."))
+        let exported = try network.cli(["audit", "export"])
+        #expect(exported.status == 0 && exported.stdout.split(separator: "\n").count == 9, "\(exported.stderr)")
+
         let restored = try network.cli(["restore", "--from", sqlite.path])
         #expect(
             restored.status == 2 && restored.stderr.contains("names a PostgreSQL library, and restore replaces a SQLite file"),
