@@ -62,8 +62,7 @@ extension PostgresLibrary: LogArchive {
     public func export(from position: Int64, secrets: ExportedSecrets, to write: (String) throws -> Void) async throws -> Int64 {
         try await client.session(logger) { [eventStore] session in
             // One snapshot for the whole export: appends meanwhile are not in it, and never half in it.
-            try await session.transaction {
-                try await session.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try await session.snapshot {
                 var after = max(0, position - 1)
                 var writer = LogExportFormat.Writer(
                     secrets: secrets,
@@ -99,8 +98,7 @@ extension PostgresLibrary: LogArchive {
     /// events, as an address never used does.
     public func history(_ stream: StreamName, page: PageRequest) async throws -> Page<LoggedEvent> {
         try await client.session(logger) { [eventStore, cipher] session in
-            try await session.transaction {
-                try await session.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try await session.snapshot {
                 let readings = LogReadings(names: eventStore.claimNames)
                 if try await readings.run(session, { readings.isErasedStream(stream.rawValue) }) {
                     return Page(items: [], total: 0, of: page)
@@ -119,8 +117,7 @@ extension PostgresLibrary: LogArchive {
 
     public func events(_ stream: StreamName, before version: Int64) async throws -> [LoggedEvent] {
         try await client.session(logger) { [eventStore, cipher] session in
-            try await session.transaction {
-                try await session.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try await session.snapshot {
                 let readings = LogReadings(names: eventStore.claimNames)
                 if try await readings.run(session, { readings.isErasedStream(stream.rawValue) }) { return [] }
                 let rows = try await session.rows(

@@ -40,9 +40,8 @@ extension PostgresLibrary: LogCopySource {
 
     public func secrets() async throws -> LibrarySecrets {
         try await client.session(logger) { [chain] session in
-            try await session.transaction {
-                try await session.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                return LibrarySecrets(
+            try await session.snapshot {
+                LibrarySecrets(
                     personalKeys: try await session.rows("SELECT subject, key FROM personal_keys", as: (String, Data).self).map {
                         (subject: $0.0, key: $0.1)
                     },

@@ -4,15 +4,7 @@ extension SQLSession {
     /// Runs `body`'s reads in one read-only REPEATABLE READ transaction, so a page and its total
     /// see the same commits (as one SQLite read transaction does), whatever other servers append.
     func snapshot<T>(_ body: () async throws -> T) async throws -> T {
-        try await run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        do {
-            let value = try await body()
-            try await run("COMMIT")
-            return value
-        } catch {
-            try? await run("ROLLBACK")
-            throw error
-        }
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
     }
 }
 

@@ -35,9 +35,9 @@ struct SQLSession {
         return nil
     }
 
-    /// Runs `body` between BEGIN and COMMIT; ROLLBACK and the body's error when it throws.
-    func transaction<T>(_ body: () async throws -> T) async throws -> T {
-        try await run("BEGIN")
+    /// Runs `body` between BEGIN (`begin`) and COMMIT; ROLLBACK and the body's error when it throws.
+    func transaction<T>(_ begin: PostgresQuery = "BEGIN", _ body: () async throws -> T) async throws -> T {
+        try await run(begin)
         do {
             let value = try await body()
             try await run("COMMIT")

@@ -21,15 +21,7 @@ extension LibraryDatabase: LibraryBackup {
         to file: String, anchors: String?, replacing: Bool, pagesPerStep: Int32, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> BackupReport {
         guard !LibraryFiles.same(file, pool.path) else { throw BackupRefused(.sameAsLibrary(file)) }
-        let names = [file, file + ".key", file + ".anchors"]
-        if !replacing, let existing = names.first(where: LibraryFiles.exists) { throw BackupRefused(.fileExists(existing)) }
-        let folder = LibraryFiles.folder(of: file)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw InvalidInput("to", .folderUnusable(folder))
-        }
-        let partial = file + ".partial-\(UUID().uuidString)"
+        let partial = try LibraryFiles.partialBackup(to: file, replacing: replacing)
         defer { LibraryFiles.removeAll(partial) }
         do {
             return try await copy(to: file, through: partial, anchors: anchors, pagesPerStep: pagesPerStep, progress: progress)

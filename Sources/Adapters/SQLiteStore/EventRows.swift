@@ -4,20 +4,6 @@ import Foundation
 import GRDB
 import LogChain
 
-/// An event ready for the writer: encoded outside the write transaction (its personal data is
-/// sealed inside it, where the member's key is read or made).
-struct EncodedEvent: Sendable {
-    let event: DomainEvent
-    let metadata: EventMetadata
-    let encoded: EventCodec.Encoded
-
-    init(_ pending: PendingEvent) throws {
-        event = pending.event
-        metadata = pending.metadata
-        encoded = try EventCodec.encoded(pending.event)
-    }
-}
-
 /// Reading and writing rows of the `events` table.
 enum EventRows {
     static let columns =

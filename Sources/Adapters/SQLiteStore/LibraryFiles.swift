@@ -98,4 +98,18 @@ enum LibraryFiles {
         return BackupReport(
             file: file, summary: summary, keyFile: keyed ? file + ".key" : nil, anchorFile: anchored ? file + ".anchors" : nil)
     }
+
+    /// Where a backup to `file` is written before it is moved into place: refuses files there
+    /// unless `replacing`, and makes the folder. The caller removes what is left of it at the end.
+    static func partialBackup(to file: String, replacing: Bool) throws -> String {
+        let names = [file, file + ".key", file + ".anchors"]
+        if !replacing, let existing = names.first(where: exists) { throw BackupRefused(.fileExists(existing)) }
+        let folder = folder(of: file)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw InvalidInput("to", .folderUnusable(folder))
+        }
+        return file + ".partial-\(UUID().uuidString)"
+    }
 }

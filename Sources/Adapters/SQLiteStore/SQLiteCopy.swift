@@ -55,15 +55,7 @@ public struct SQLiteCopy: LogReplayer, LibraryBackup {
     public func backUp(
         to file: String, anchors: String?, replacing: Bool, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> BackupReport {
-        let names = [file, file + ".key", file + ".anchors"]
-        if !replacing, let existing = names.first(where: LibraryFiles.exists) { throw BackupRefused(.fileExists(existing)) }
-        let folder = LibraryFiles.folder(of: file)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw InvalidInput("to", .folderUnusable(folder))
-        }
-        let partial = file + ".partial-\(UUID().uuidString)"
+        let partial = try LibraryFiles.partialBackup(to: file, replacing: replacing)
         defer { LibraryFiles.removeAll(partial) }
         // The anchors first: each names a head committed before the copy began, which it therefore holds.
         let anchored = try anchors.map { try LibraryFiles.copyAnchors($0, to: partial + ".anchors") } ?? false
