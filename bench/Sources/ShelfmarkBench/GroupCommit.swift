@@ -3,6 +3,7 @@ import Composition
 import Domain
 import Foundation
 import LogChain
+import PostgresStore
 import SQLiteStore
 import Security
 
@@ -21,15 +22,29 @@ func bookAdded(_ n: Int, id: BookID = BookID(benchIDs.next())) -> PendingEvent {
 }
 
 /// Scenario 2: `writers` tasks append one event each to their own new streams until `total` events are written.
-/// With `projecting: false`, the bare log: the events alone, no read model updated.
-func groupCommit(writers: Int, total: Int, folder: URL, projecting: Bool = true) async throws -> (
+/// With `projecting: false`, the bare log: the events alone, no read model updated. With `postgres`
+/// (a server's URL), a fresh database there in one library (the read models always projected).
+func groupCommit(writers: Int, total: Int, folder: URL, projecting: Bool = true, postgres: String? = nil) async throws -> (
     eventsPerSecond: Double, p50: Double, p99: Double
 ) {
-    let database = try LibraryDatabase(
-        path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: benchDurability,
-        cipher: SwiftCryptoPersonalCipher(), projecting: projecting)
-    defer { try? database.close() }
-    let store = database.eventStore
+    let store: any EventStore
+    let close: () async -> Void
+    if let postgres {
+        let url = try freshDatabase(on: postgres)
+        let library = try await PostgresLibrary.open(PostgresAddress(url), cipher: SwiftCryptoPersonalCipher())
+        (store, close) = (
+            library.eventStore,
+            {
+                await library.close()
+                try? dropDatabase(url, on: postgres)
+            }
+        )
+    } else {
+        let database = try LibraryDatabase(
+            path: folder.appendingPathComponent("group-\(writers)-\(UUID()).sqlite").path, durability: benchDurability,
+            cipher: SwiftCryptoPersonalCipher(), projecting: projecting)
+        (store, close) = (database.eventStore, { try? database.close() })
+    }
     let perWriter = total / writers
     let start = DispatchTime.now().uptimeNanoseconds
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
@@ -47,6 +62,7 @@ func groupCommit(writers: Int, total: Int, folder: URL, projecting: Bool = true)
         return try await group.reduce(into: [Double]()) { $0 += $1 }
     }
     let elapsed = milliseconds(since: start) / 1000
+    await close()
     return (Double(latencies.count) / elapsed, percentile(latencies, 0.5), percentile(latencies, 0.99))
 }
 

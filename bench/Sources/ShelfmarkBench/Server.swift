@@ -67,3 +67,28 @@ func startUp(log path: String) async throws -> Double {
     defer { server.stop() }
     return try await server.waitUntilServing("/api/v1/health", since: start)
 }
+
+/// A new, empty database on the PostgreSQL server at `server` (psql creates it); its URL.
+func freshDatabase(on server: String) throws -> String {
+    guard var url = URLComponents(string: server) else { throw BenchError("BENCH_POSTGRES_URL is not a URL: \(server)") }
+    let name = "shelfmark_bench_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+    _ = try run("/usr/bin/psql", [server, "-qc", "CREATE DATABASE \(name)"])
+    url.path = "/\(name)"
+    return url.string!
+}
+
+/// Drops the database at `url`, one `freshDatabase` made on `server` (its servers stopped).
+func dropDatabase(_ url: String, on server: String) throws {
+    guard let name = URLComponents(string: url)?.path.dropFirst(), name.hasPrefix("shelfmark_bench_") else { return }
+    _ = try run("/usr/bin/psql", [server, "-qc", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"])
+}
+
+/// A PostgreSQL copy of the SQLite library at `sqlite` in a fresh database on `server` (`shelfmark
+/// copy`); its URL and the `--db` whose key file (`<db>.key`) its servers must be started with.
+func postgresCopy(of sqlite: String, on server: String, folder: URL) throws -> (url: String, db: String) {
+    let url = try freshDatabase(on: server)
+    let db = folder.appendingPathComponent("pg-\(UUID()).sqlite").path
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("BenchServer").path
+    _ = try run(binary, ["copy", "--from", sqlite, "--to", url, "--db", db])
+    return (url, db)
+}

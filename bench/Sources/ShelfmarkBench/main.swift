@@ -5,7 +5,9 @@ import Foundation
 // separated: durable, group, contention, replay, startup, http) runs a subset; for profiling,
 // BENCH_LOG keeps the replay's log, BENCH_WRITERS=1,64 picks scenario 2's writer counts,
 // BENCH_SYNC=off|normal runs scenarios 1 and 2 without fsync and BENCH_DEBUG=1 prints how a
-// durable command's time splits between add, borrow and return.
+// durable command's time splits between add, borrow and return. BENCH_POSTGRES_URL (a PostgreSQL
+// server where the bench may create databases) adds scenario 2 at 64 writers and scenario 6's
+// borrow+return on PostgreSQL, with one and two servers; without it those rows say they were skipped.
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "replay-child" {
     try await replayChild(CommandLine.arguments[2])
@@ -18,6 +20,12 @@ let only = Set((environment["BENCH_ONLY"] ?? "").split(separator: ",").map(Strin
 func wanted(_ scenario: String) -> Bool { only.isEmpty || only.contains(scenario) }
 func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
 func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(text)\n".utf8)) }
+let postgres = environment["BENCH_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+/// The row saying a PostgreSQL scenario was left out, and why (also said on stderr).
+func skippedOnPostgres(_ scenario: String) -> Row {
+    progress("\(scenario): skipped, BENCH_POSTGRES_URL is not set (e.g. the URL `.ci/postgres start DIR` prints)")
+    return Row(scenario: scenario, result: "skipped: BENCH_POSTGRES_URL not set")
+}
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-bench-\(UUID())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -70,6 +78,19 @@ if wanted("group") {
             p50: ms(median(results.map(\.p50))), p99: ms(median(results.map(\.p99))),
             ratio: String(format: "%.1f× fdatasync/s", eps / fsyncs), target: writers == 64 ? "≥ 60,000 events/s, p99 < 10 ms" : ""))
     }
+    let groupOnPostgres = "2. group commit, 64 writers, PostgreSQL, one library (one event per append)"
+    if let postgres {
+        progress("2. group commit, 64 writers, PostgreSQL")
+        var results: [(eventsPerSecond: Double, p50: Double, p99: Double)] = []
+        for _ in 0..<runs { results.append(try await groupCommit(writers: 64, total: 8_192, folder: folder, postgres: postgres)) }
+        let eps = median(results.map(\.eventsPerSecond))
+        rows.append(Row(
+            scenario: groupOnPostgres, result: "\(grouped(eps)) events/s",
+            p50: ms(median(results.map(\.p50))), p99: ms(median(results.map(\.p99))),
+            ratio: perEventAt64 > 0 ? String(format: "%.1f× SQLite at 64 writers", eps * perEventAt64 / 1e9) : ""))
+    } else {
+        rows.append(skippedOnPostgres(groupOnPostgres))
+    }
     let hashNanos = environment["BENCH_WRITERS"] == nil ? median((0..<runs).map { _ in hashCost() }) : 0
     rows.append(Row(
         scenario: "2. hash chain, SHA-256 per event (in the writer)", result: "\(grouped(hashNanos)) ns/event",
@@ -115,7 +136,7 @@ if wanted("http") {
     let seconds = Int(environment["BENCH_WRK_SECONDS"] ?? "10") ?? 10
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { throw BenchError("wrk is missing: bench/run installs it") }
     var hello: [WrkResult] = [], list: [WrkResult] = [], show: [WrkResult] = [], page: [WrkResult] = [], cycle: [WrkResult] = []
-    var peaks: [Double] = []
+    var peaks: [Double] = [], onPostgres: [WrkResult] = [], onTwo: [WrkResult] = []
     for run in 0..<runs {
         // A fresh library each run: loans left open when wrk stopped would count against the members.
         progress("6. HTTP: seeding 1,000 books and 200 members")
@@ -123,6 +144,8 @@ if wanted("http") {
         let seed = try await seedHTTPLibrary(at: database)
         let script = folder.appendingPathComponent("cycle-\(run).lua")
         try cycleScript(books: seed.books, members: seed.members, librarian: seed.librarian).write(to: script, atomically: true, encoding: .utf8)
+        // The same library copied into two fresh PostgreSQL databases (one for each PostgreSQL run) before any loan.
+        let copies = try postgres.map { server in try (0..<2).map { _ in try postgresCopy(of: database, on: server, folder: folder) } }
         progress("6. HTTP: hello ceiling, GET /books, borrow+return (\(seconds) s each)")
         let helloPort = freePort()
         let helloServer = try ServerProcess("HelloServer", ["\(helloPort)"], port: helloPort)
@@ -144,6 +167,38 @@ if wanted("http") {
         cycle.append(try wrk("http://127.0.0.1:\(port)", script: script.path, seconds: seconds))
         peaks.append(server.peakMiB)
         server.stop()
+        if let copies, let postgres {
+            progress("6. HTTP: borrow+return on PostgreSQL, one server then two (\(seconds) s each)")
+            let onePort = freePort()
+            let one = try ServerProcess(
+                "BenchServer", ["serve", "--database-url", copies[0].url, "--db", copies[0].db, "--port", "\(onePort)"], port: onePort,
+                environment: unlimited)
+            _ = try await one.waitUntilServing("/api/v1/health", since: DispatchTime.now().uptimeNanoseconds)
+            onPostgres.append(try wrk("http://127.0.0.1:\(onePort)", script: script.path, seconds: seconds))
+            one.stop()
+            // Two servers on one database, each with its own wrk (32 connections) and half the members.
+            let servers = try (0..<2).map { _ in
+                let port = freePort()
+                return try ServerProcess(
+                    "BenchServer", ["serve", "--database-url", copies[1].url, "--db", copies[1].db, "--port", "\(port)"], port: port,
+                    environment: unlimited)
+            }
+            let scripts = (0..<2).map { folder.appendingPathComponent("cycle-\(run)-\($0).lua").path }
+            for n in 0..<2 {
+                _ = try await servers[n].waitUntilServing("/api/v1/health", since: DispatchTime.now().uptimeNanoseconds)
+                try cycleScript(books: seed.books, members: Array(seed.members[n * 100..<(n + 1) * 100]), librarian: seed.librarian)
+                    .write(toFile: scripts[n], atomically: true, encoding: .utf8)
+            }
+            let urls = servers.map { "http://127.0.0.1:\($0.port)" }
+            async let first = wrk(urls[0], script: scripts[0], connections: 32, seconds: seconds)
+            async let second = wrk(urls[1], script: scripts[1], connections: 32, seconds: seconds)
+            let (a, b) = try await (first, second)
+            onTwo.append(WrkResult(
+                requestsPerSecond: a.requestsPerSecond + b.requestsPerSecond, p50: max(a.p50, b.p50), p99: max(a.p99, b.p99),
+                failed: a.failed + b.failed))
+            servers.forEach { $0.stop() }
+            for copy in copies { try dropDatabase(copy.url, on: postgres) }
+        }
     }
     let ceiling = median(hello.map(\.requestsPerSecond))
     rows.append(Row(
@@ -168,6 +223,23 @@ if wanted("http") {
         scenario: "6. HTTP borrow + return (2 requests a cycle), 64 connections", result: "\(grouped(median(cycle.map(\.requestsPerSecond)) / 2)) cycles/s",
         p50: ms(median(cycle.map(\.p50))), p99: ms(median(cycle.map(\.p99))),
         ratio: "failed requests \(cycle.map(\.failed).reduce(0, +)); p50/p99 per request", target: "≥ 3,000 cycles/s, p99 < 20 ms"))
+    let sqlite = median(cycle.map(\.requestsPerSecond))
+    for (name, results, note) in [
+        ("one server, 64 connections", onPostgres, ""),
+        ("two servers on one database, 32 connections each", onTwo, ", the worse of the two wrk"),
+    ] {
+        let scenario = "6. HTTP borrow + return on PostgreSQL, \(name)"
+        guard !results.isEmpty else {
+            rows.append(skippedOnPostgres(scenario))
+            continue
+        }
+        let rate = median(results.map(\.requestsPerSecond))
+        rows.append(Row(
+            scenario: scenario, result: "\(grouped(rate / 2)) cycles/s",
+            p50: ms(median(results.map(\.p50))), p99: ms(median(results.map(\.p99))),
+            ratio: String(format: "%.1f× SQLite; failed requests %d", rate / sqlite, results.map(\.failed).reduce(0, +))
+                + "; p50/p99 per request" + note))
+    }
     rows.append(Row(scenario: "7. server peak RSS during scenario 6", result: String(format: "%.0f MiB", median(peaks)), target: "< 150 MiB"))
 }
 
