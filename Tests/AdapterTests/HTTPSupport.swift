@@ -58,6 +58,8 @@ func withAPI<T>(
     configuration.bcryptCost = 4
     // The loopback fakes answer from this same, busy test process: a slow answer is not the fault under test.
     configuration.lookupTimeout = 60
+    // Likewise Open Library's: an import is a book, its work and its author, one after the other (the deadline tests set theirs).
+    configuration.openLibraryDeadline = 60
     // Tests send many requests from one address in a moment; the rate tests set their own rates.
     configuration.rates = .unlimited
     configure(&configuration)
