@@ -142,7 +142,7 @@ struct ServeLogFormatTests {
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/api/v1/books"))
         let (_, response) = try await URLSession.shared.data(from: url)
         let id = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Request-ID"))
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
         let lines = try String(contentsOf: server.log, encoding: .utf8).split(separator: "\n")
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(!lines.isEmpty && objects.count == lines.count, "every line is one JSON object: \(lines)")

@@ -76,26 +76,26 @@ struct AuditFindingsWordingTests {
         #expect(AuditCheck.Kind.allCases.allSatisfy { Self.english.text($0) == $0.rawValue })
     }
 
-    @Test func auditVerifySpeaksFrenchUnderAFrenchLocaleAndItsJSONKeepsTheNames() throws {
+    @Test func auditVerifySpeaksFrenchUnderAFrenchLocaleAndItsJSONKeepsTheNames() async throws {
         let db = TemporaryDatabase()
         let french = ["LANG": "fr_FR.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "TZ": "UTC"]
-        for n in 1...3 { _ = try shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
-        let ok = try shelfmark(["audit", "verify"], database: db.path, environment: french)
+        for n in 1...3 { _ = try await shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
+        let ok = try await shelfmark(["audit", "verify"], database: db.path, environment: french)
         #expect(ok.status == 0 && ok.stdout.contains("chaîne de hachage\(Self.nbsp): positions 1 à 3"), "\(ok.stdout)\(ok.stderr)")
         #expect(ok.stdout.contains("3 événements rejoués") && !ok.stdout.contains("events replayed"), "\(ok.stdout)")
         let raw = try DatabaseQueue(path: db.path)
-        try raw.write { db in
+        try await raw.write { db in
             try db.execute(sql: "DROP TRIGGER events_no_update")
             try db.execute(sql: "UPDATE events SET payload = replace(payload, 'Book 2', 'Book Two') WHERE position = 2")
         }
         try raw.close()
-        let broken = try shelfmark(["audit", "verify"], database: db.path, environment: french)
+        let broken = try await shelfmark(["audit", "verify"], database: db.path, environment: french)
         #expect(broken.status == 1)
         #expect(
             broken.stdout.contains("ÉCHEC chaîne de hachage\(Self.nbsp): la chaîne est rompue à la position 2 (enregistré ")
                 && broken.stdout.contains("ÉCHEC déclencheurs d'ajout seul\(Self.nbsp): events_no_update est absent"),
             "\(broken.stdout)")
-        let json = try shelfmark(["--json", "audit", "verify"], database: db.path, environment: french).stdout
+        let json = try await shelfmark(["--json", "audit", "verify"], database: db.path, environment: french).stdout
         #expect(json.contains("\"name\" : \"hash chain\"") && json.contains("la chaîne est rompue à la position 2"), "\(json)")
     }
 

@@ -20,38 +20,40 @@ struct AuditPathTests {
         }
     }
 
-    @Test func cliExitsNonZeroNamingTheBrokenPosition() throws {
+    @Test func cliExitsNonZeroNamingTheBrokenPosition() async throws {
         let db = TemporaryDatabase()
-        for n in 1...3 { _ = try shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
-        let ok = try shelfmark(["audit", "verify"], database: db.path)
+        for n in 1...3 { _ = try await shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
+        let ok = try await shelfmark(["audit", "verify"], database: db.path)
         #expect(ok.status == 0 && ok.stdout.contains("The log verifies."), "\(ok.stdout)\(ok.stderr)")
         let raw = try DatabaseQueue(path: db.path)
-        try raw.write { db in
+        try await raw.write { db in
             try db.execute(sql: "DROP TRIGGER events_no_update")
             try db.execute(sql: "UPDATE events SET payload = replace(payload, 'Book 2', 'Book Two') WHERE position = 2")
         }
         try raw.close()
-        let broken = try shelfmark(["--json", "audit", "verify"], database: db.path)
+        let broken = try await shelfmark(["--json", "audit", "verify"], database: db.path)
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("the chain breaks at position 2") && broken.stdout.contains("\"ok\" : false"), "\(broken.stdout)")
     }
 
-    @Test func exportedLogsVerifyOffline() throws {
+    @Test func exportedLogsVerifyOffline() async throws {
         let db = TemporaryDatabase()
-        for n in 1...3 { _ = try shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
+        for n in 1...3 { _ = try await shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path) }
         let file = db.folder.appendingPathComponent("export.jsonl").path
-        let exported = try shelfmark(["audit", "export", "--format", "jsonl", "--output", file], database: db.path)
+        let exported = try await shelfmark(["audit", "export", "--format", "jsonl", "--output", file], database: db.path)
         #expect(exported.status == 0 && exported.stdout.contains("Exported 3 events."), "\(exported.stderr)")
         // The events are keyed: the export verifies where the library's chain key is (its events are not read)…
-        #expect(try shelfmark(["audit", "verify", "--file", file], database: db.path).stdout.contains("The log verifies."))
+        #expect(try await shelfmark(["audit", "verify", "--file", file], database: db.path).stdout.contains("The log verifies."))
         // …and not with another library's key: without the key, no one can recompute the hashes.
         let other = TemporaryDatabase()
-        #expect(try shelfmark(["audit", "verify", "--file", file], database: other.path).stdout.contains("the chain breaks at position 1"))
+        #expect(
+            try await shelfmark(["audit", "verify", "--file", file], database: other.path).stdout.contains("the chain breaks at position 1")
+        )
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try text.replacingOccurrences(of: "Book 3", with: "Book Three").write(toFile: file, atomically: true, encoding: .utf8)
-        let broken = try shelfmark(["audit", "verify", "--file", file], database: db.path)
+        let broken = try await shelfmark(["audit", "verify", "--file", file], database: db.path)
         #expect(broken.status == 1 && broken.stdout.contains("the chain breaks at position 3"))
-        let partial = try shelfmark(["audit", "export", "--from", "2"], database: db.path)
+        let partial = try await shelfmark(["audit", "export", "--from", "2"], database: db.path)
         #expect(partial.stdout.split(separator: "\n").count == 2)
     }
 

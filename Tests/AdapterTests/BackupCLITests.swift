@@ -161,7 +161,7 @@ struct RestoreRefusalTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("\(db.path) is open in another process (a running `shelfmark serve`"), "\(refused.stderr)")
         #expect(try files(db, containing: "replaced").isEmpty && files(db, containing: "restoring").isEmpty)
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
 
         let restored = try await shelfmark(["restore", "--from", backup], database: db.path)
         #expect(restored.status == 0, "\(restored.stderr)")
@@ -193,7 +193,7 @@ struct BackupRotationServeTests {
         }
         for _ in 0..<300 where backedUp() < 3 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(backedUp() >= 3, "\((try? String(contentsOf: server.log, encoding: .utf8)) ?? "")")
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
         let log = try String(contentsOf: server.log, encoding: .utf8)
         #expect(log.contains("backing up every 1s into \(folder.path), keeping 2"), "\(log)")
         #expect(log.contains("removed the old backup library-"), "\(log)")

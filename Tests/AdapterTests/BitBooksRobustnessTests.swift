@@ -176,17 +176,6 @@ struct BitBooksRobustnessTests {
     }
 }
 
-/// Work that blocks, on a thread of its own.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-    }
-}
-
-func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in Thread.detachNewThread { continuation.resume(returning: work()) } }
-}
-
 /// A valid ISBN-13 for `index` (978 and a check digit).
 func isbn13(_ index: Int) -> String {
     let stem = "978" + String(format: "%09d", index + 100_000)

@@ -59,11 +59,11 @@ struct BitBooksSessionTests {
             #expect(try await client.ask("GET_BOOKS") == "[]")
             #expect(try await client.ask("HELLO") == "Unknown command")
         } catch {
-            _ = server.stop()
+            _ = await server.stop()
             throw error
         }
         // SIGTERM with a client still connected: a clean stop, status 0.
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
         #expect(await client.closed())
     }
 

@@ -50,8 +50,8 @@ struct CLIAPITwinTests {
         "myCard",
     ]
 
-    @Test func everyCommandIsInTheTableAndEveryOperationHasACommand() throws {
-        let dump = try shelfmark(["--experimental-dump-help"], database: TemporaryDatabase().path)
+    @Test func everyCommandIsInTheTableAndEveryOperationHasACommand() async throws {
+        let dump = try await shelfmark(["--experimental-dump-help"], database: TemporaryDatabase().path)
         let tree = try JSONValue.parse(dump.stdout, "the command tree")
         let commands = Set(leaves(try #require(tree["command"])))
         #expect(commands.count > 30)
@@ -166,7 +166,7 @@ final class Twins: Sendable {
         #expect(differences.isEmpty, "\(arguments): \(differences.joined(separator: "\n"))")
     }
 
-    func id(_ value: JSONValue?) throws -> String { try #require(value?["id"]?.string) }
+    func id(_ value: JSONValue?) async throws -> String { try #require(value?["id"]?.string) }
 
     func walkTheLibrary() async throws {
         let librarian = try await cli(["login", "--email", "librarian@example.org"], stdin: "Librarian-Pass1\n")

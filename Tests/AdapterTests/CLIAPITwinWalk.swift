@@ -5,12 +5,12 @@ import Testing
 extension Twins {
     func catalogue() async throws {
         let added = try await twin("book add", ["book", "add"] + bookArguments, .post, "/api/v1/books", json: book, volatile: bookWrite)
-        let first = try id(added)
+        let first = try await id(added)
         let imported = try await twin(
             "book import", ["book", "import", "--isbn", "0140328726", "--author", "Roald Dahl", "--copies", "2"], .post,
             "/api/v1/books/import",
             json: #"{"isbn":"0140328726","authors":["Roald Dahl"],"copies":2,"allowDuplicate":true}"#, volatile: bookWrite)
-        _ = try id(imported)
+        _ = try await id(imported)
         try await twin("book show", ["book", "show", first], .get, "/api/v1/books/\(first)")
         try await twin("book list", ["book", "list"], .get, "/api/v1/books")
         try await twin(
@@ -72,7 +72,7 @@ extension Twins {
             Issue.record("no loans")
             return
         }
-        let loan = try id(loans.first)
+        let loan = try await id(loans.first)
         let other = try #require(
             (try await api.send(.get, "/api/v1/me/loans", token: ada).object["items"] as? [[String: Any]])?.compactMap {
                 $0["id"] as? String
@@ -92,7 +92,7 @@ extension Twins {
             Issue.record("no notices")
             return
         }
-        let notice = try id(items.first)
+        let notice = try await id(items.first)
         try await twin("notices read", ["notices", "read", notice], .post, "/api/v1/me/notifications/\(notice)/read", token: ada)
         try await twin("notices read --all", ["notices", "read", "--all"], .post, "/api/v1/me/notifications/read-all", token: ada)
         try await twin("logout", ["logout"], .delete, "/api/v1/sessions/current", token: try await api.signUpMember("dee@example.org"))
@@ -131,7 +131,7 @@ extension Twins {
         let fay = try await api.signUpMember("fay@example.org")
         // Ada joins the line through the CLI, Fay through the API: two holds alike but for who and where.
         let holdWrite: Set<String> = ["id", "memberId", "memberName", "placedAt", "position"]
-        let adas = try id(
+        let adas = try await id(
             try await twin(
                 "hold place", ["hold", "place", waited], .post, "/api/v1/holds", json: #"{"bookId":"\#(waited)"}"#, token: fay,
                 volatile: holdWrite))

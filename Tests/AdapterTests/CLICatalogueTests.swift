@@ -5,44 +5,44 @@ import Testing
 struct CLICatalogueTests {
     let db = TemporaryDatabase()
 
-    func run(_ arguments: String...) throws -> CLIResult { try shelfmark(arguments, database: db.path) }
+    func run(_ arguments: String...) async throws -> CLIResult { try await shelfmark(arguments, database: db.path) }
 
-    func addedID(_ result: CLIResult) throws -> String {
+    func addedID(_ result: CLIResult) async throws -> String {
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
         return try #require(object["id"] as? String)
     }
 
-    @Test func addListShowEditDelete() throws {
-        let added = try run(
+    @Test func addListShowEditDelete() async throws {
+        let added = try await run(
             "--json", "book", "add", "--title", "The Dispossessed", "--author", "Ursula K. Le Guin",
             "--isbn", "0-06-051275-X", "--category", "sf", "--copies", "2")
         #expect(added.status == 0, "\(added.stderr)")
-        let id = try addedID(added)
+        let id = try await addedID(added)
 
-        let list = try run("book", "list")
+        let list = try await run("book", "list")
         #expect(list.status == 0)
         #expect(list.stdout.contains("The Dispossessed") && list.stdout.contains(id) && list.stdout.contains("2/2"))
 
-        let show = try run("book", "show", id)
+        let show = try await run("book", "show", id)
         #expect(show.stdout.contains("9780060512750"))
 
-        let edit = try run("book", "edit", id, "--publisher", "Harper", "--copies", "3")
+        let edit = try await run("book", "edit", id, "--publisher", "Harper", "--copies", "3")
         #expect(edit.status == 0 && edit.stdout.contains("Harper") && edit.stdout.contains("Copies      3"))
 
-        let search = try run("--json", "book", "list", "--query", "dispos", "--sort", "title")
+        let search = try await run("--json", "book", "list", "--query", "dispos", "--sort", "title")
         #expect(search.stdout.contains("\"total\" : 1"))
 
-        let delete = try run("book", "delete", id)
+        let delete = try await run("book", "delete", id)
         #expect(delete.status == 0 && delete.stdout.contains("Withdrew 1 book."))
-        #expect(try run("book", "list").stdout.contains("No books."))
+        #expect(try await run("book", "list").stdout.contains("No books."))
     }
 
-    @Test func globalOptionsWorkBeforeAndAfterTheSubcommand() throws {
+    @Test func globalOptionsWorkBeforeAndAfterTheSubcommand() async throws {
         let other = TemporaryDatabase()
-        let added = try run("--db", other.path, "--json", "book", "add", "--title", "T", "--author", "A")
+        let added = try await run("--db", other.path, "--json", "book", "add", "--title", "T", "--author", "A")
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(try run("book", "list", "--db", other.path).stdout.contains("1-1 of 1"))
-        #expect(try run("book", "list").stdout.contains("No books."))
+        #expect(try await run("book", "list", "--db", other.path).stdout.contains("1-1 of 1"))
+        #expect(try await run("book", "list").stdout.contains("No books."))
     }
 
     @Test(
@@ -56,37 +56,38 @@ struct CLICatalogueTests {
             ["book", "list", "--limit", "0"],
             ["book", "clear"],
         ])
-    func badInput(arguments: [String]) throws {
-        let result = try shelfmark(arguments, database: db.path)
+    func badInput(arguments: [String]) async throws {
+        let result = try await shelfmark(arguments, database: db.path)
         #expect(result.status != 0)
         #expect(result.stderr.hasPrefix("Error: "), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal") && result.stdout.isEmpty)
-        #expect(try run("book", "list").stdout.contains("No books."))
+        #expect(try await run("book", "list").stdout.contains("No books."))
     }
 
-    @Test func deleteSeveralAndClear() throws {
-        let ids = try (1...3).map { n in try addedID(try run("--json", "book", "add", "--title", "Book \(n)", "--author", "A")) }
-        let refused = try run("book", "delete", ids[0], "7d2c1a0e-0000-4000-8000-000000000000")
+    @Test func deleteSeveralAndClear() async throws {
+        var ids: [String] = []
+        for n in 1...3 { await ids.append(try addedID(try await run("--json", "book", "add", "--title", "Book \(n)", "--author", "A"))) }
+        let refused = try await run("book", "delete", ids[0], "7d2c1a0e-0000-4000-8000-000000000000")
         #expect(refused.status != 0)
-        #expect(try run("book", "list").stdout.contains("1-3 of 3"))
-        #expect(try run("book", "delete", ids[0], ids[1]).stdout.contains("Withdrew 2 books."))
-        let cleared = try run("book", "clear", "--yes")
+        #expect(try await run("book", "list").stdout.contains("1-3 of 3"))
+        #expect(try await run("book", "delete", ids[0], ids[1]).stdout.contains("Withdrew 2 books."))
+        let cleared = try await run("book", "clear", "--yes")
         #expect(cleared.status == 0 && cleared.stdout.contains("Withdrew 1 book."))
     }
 
-    @Test func rebuildingProjectionsKeepsTheCatalogue() throws {
-        _ = try run("book", "add", "--title", "Kept", "--author", "A")
-        let rebuilt = try run("projections", "rebuild")
+    @Test func rebuildingProjectionsKeepsTheCatalogue() async throws {
+        _ = try await run("book", "add", "--title", "Kept", "--author", "A")
+        let rebuilt = try await run("projections", "rebuild")
         #expect(rebuilt.status == 0 && rebuilt.stdout.contains("Rebuilt the read models from 1 event."))
-        #expect(try run("book", "list").stdout.contains("Kept"))
+        #expect(try await run("book", "list").stdout.contains("Kept"))
     }
 
-    @Test func helpExplainsTheCommands() throws {
-        let help = try run("--help")
+    @Test func helpExplainsTheCommands() async throws {
+        let help = try await run("--help")
         #expect(help.status == 0)
         for word in ["serve", "book", "projections", "--db", "--json"] { #expect(help.stdout.contains(word), "\(word)") }
-        #expect(try run("book", "add", "--help").stdout.contains("--isbn"))
+        #expect(try await run("book", "add", "--help").stdout.contains("--isbn"))
     }
 
     @Test(
@@ -98,8 +99,8 @@ struct CLICatalogueTests {
             "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild", "audit verify", "audit export",
             "audit history", "audit replay", "audit as-of",
         ])
-    func help(command: String) throws {
-        let result = try shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path)
+    func help(command: String) async throws {
+        let result = try await shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path)
         #expect(result.status == 0 && result.stdout.contains("USAGE"), "\(command): \(result.stdout)\(result.stderr)")
     }
 }

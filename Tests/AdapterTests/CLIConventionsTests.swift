@@ -10,12 +10,12 @@ import Testing
 struct CLIConventionsTests {
     let db = TemporaryDatabase()
 
-    func run(_ arguments: String..., stdin: String? = nil, environment: [String: String] = [:]) throws -> CLIResult {
-        try shelfmark(arguments, database: db.path, stdin: stdin, environment: environment)
+    func run(_ arguments: String..., stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult {
+        try await shelfmark(arguments, database: db.path, stdin: stdin, environment: environment)
     }
 
-    func addBook(_ title: String = "Dune") throws -> String {
-        let added = try run("--json", "book", "add", "--title", title, "--author", "Frank Herbert")
+    func addBook(_ title: String = "Dune") async throws -> String {
+        let added = try await run("--json", "book", "add", "--title", title, "--author", "Frank Herbert")
         return try #require(try JSONValue.parse(added.stdout, "book add")["id"]?.string, "\(added.stderr)")
     }
 
@@ -29,13 +29,13 @@ struct CLIConventionsTests {
             (["loan", "borrow", "7d2c1a0e-0000-4000-8000-000000000000"], 1, 401),
             (["notices", "scan", "--as-of", "yesterday"], 64, 400),
         ] as [([String], Int32, Int)])
-    func failures(arguments: [String], exit: Int32, status: Int) throws {
-        let plain = try shelfmark(arguments, database: db.path)
+    func failures(arguments: [String], exit: Int32, status: Int) async throws {
+        let plain = try await shelfmark(arguments, database: db.path)
         #expect(plain.status == exit, "\(plain.stderr)")
         #expect(plain.stderr.hasPrefix("Error: ") && plain.stderr.split(separator: "\n").count == 1, "\(plain.stderr)")
         #expect(plain.stdout.isEmpty)
 
-        let json = try shelfmark(["--json"] + arguments, database: db.path)
+        let json = try await shelfmark(["--json"] + arguments, database: db.path)
         #expect(json.status == exit)
         #expect(json.stdout.isEmpty)
         let problem = try JSONValue.parse(json.stderr, "the problem document")
@@ -44,18 +44,18 @@ struct CLIConventionsTests {
         #expect(problem["detail"]?.string?.isEmpty == false)
     }
 
-    @Test func refusedByTheRulesIsOne() throws {
-        let book = try addBook()
-        #expect(try run("loan", "checkout", book, "--name", "Mrs Hudson").status == 0)
-        let refused = try run("--json", "book", "delete", book)
+    @Test func refusedByTheRulesIsOne() async throws {
+        let book = try await addBook()
+        #expect(try await run("loan", "checkout", book, "--name", "Mrs Hudson").status == 0)
+        let refused = try await run("--json", "book", "delete", book)
         #expect(refused.status == 1)
         #expect(try JSONValue.parse(refused.stderr, "the problem")["status"] == .number(409))
     }
 
-    @Test func anUnusableSettingIsTwo() throws {
-        let plain = try run("book", "list", environment: ["SHELFMARK_LOAN_DAYS": "soon"])
+    @Test func anUnusableSettingIsTwo() async throws {
+        let plain = try await run("book", "list", environment: ["SHELFMARK_LOAN_DAYS": "soon"])
         #expect(plain.status == 2 && plain.stderr.contains("SHELFMARK_LOAN_DAYS"), "\(plain.stderr)")
-        let json = try run("--json", "book", "list", environment: ["SHELFMARK_LOAN_DAYS": "soon"])
+        let json = try await run("--json", "book", "list", environment: ["SHELFMARK_LOAN_DAYS": "soon"])
         #expect(json.status == 2)
         #expect(try JSONValue.parse(json.stderr, "the problem")["type"] == .string("urn:shelfmark:problem:configuration"))
     }
@@ -69,31 +69,31 @@ struct CLIConventionsTests {
         }
     }
 
-    @Test func usageErrorsAreSixtyFourAndProblemsUnderJSON() throws {
-        let plain = try run("book", "list", "--sort", "bogus")
+    @Test func usageErrorsAreSixtyFourAndProblemsUnderJSON() async throws {
+        let plain = try await run("book", "list", "--sort", "bogus")
         #expect(plain.status == 64 && plain.stderr.contains("--sort: must be one of"))
-        let json = try run("--json", "book", "list", "--sort", "bogus")
+        let json = try await run("--json", "book", "list", "--sort", "bogus")
         #expect(json.status == 64)
         let problem = try JSONValue.parse(json.stderr, "the problem")
         #expect(problem["status"] == .number(400) && problem["detail"]?.string?.contains("--sort: must be one of") == true)
-        #expect(try run("--json", "book", "frobnicate").status == 64)
+        #expect(try await run("--json", "book", "frobnicate").status == 64)
     }
 
-    @Test func aBrokenDatabaseIsAnInternalErrorSaidPlainly() throws {
+    @Test func aBrokenDatabaseIsAnInternalErrorSaidPlainly() async throws {
         let garbage = TemporaryDatabase()
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: garbage.path).deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: garbage.path))
-        let result = try shelfmark(["book", "list"], database: garbage.path)
+        let result = try await shelfmark(["book", "list"], database: garbage.path)
         #expect(result.status == 70, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("Error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!result.stderr.contains("DatabaseError") && !result.stderr.contains("Optional("), "\(result.stderr)")
     }
 
-    @Test func theExitStatusesAreDocumentedOnceEach() throws {
+    @Test func theExitStatusesAreDocumentedOnceEach() async throws {
         let statuses = ExitStatus.allCases.map(\.rawValue)
         #expect(Set(statuses).count == statuses.count)
-        let help = try run("--help").stdout
+        let help = try await run("--help").stdout
         for status in ExitStatus.allCases { #expect(help.contains("\(status.rawValue)") && help.contains(status.meaning)) }
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -106,7 +106,7 @@ struct CLIConventionsTests {
         #expect(ExitStatus(httpStatus: 400) == .usage && ExitStatus(httpStatus: 500) == .internalError)
     }
 
-    @Test func tablesWriteTheMonthInWords() throws {
+    @Test func tablesWriteTheMonthInWords() async throws {
         let day = Date(timeIntervalSince1970: 1_796_652_300)  // 2026-12-07 14:05 UTC
         #expect(TableDates.day(day, in: .gmt, language: .english) == "December 7, 2026")
         #expect(TableDates.day(day, in: .gmt, language: .french) == "7 décembre 2026")
@@ -115,27 +115,27 @@ struct CLIConventionsTests {
         #expect(TableDates.minute(iso: "2026-12-07T14:05:09.123Z", in: .gmt, language: .english) == "December 7, 2026 14:05")
         #expect(TableDates.day(day, in: TimeZone(identifier: "Pacific/Auckland")!, language: .english) == "December 8, 2026")
 
-        let book = try addBook()
-        _ = try run("loan", "checkout", book, "--name", "Mrs Hudson")
-        let list = try run("loan", "list", environment: ["TZ": "UTC", "LANG": "", "LC_ALL": "", "LC_MESSAGES": ""]).stdout
+        let book = try await addBook()
+        _ = try await run("loan", "checkout", book, "--name", "Mrs Hudson")
+        let list = try await run("loan", "list", environment: ["TZ": "UTC", "LANG": "", "LC_ALL": "", "LC_MESSAGES": ""]).stdout
         #expect(list.contains(/[A-Z][a-z]+ \d{1,2}, \d{4} \d{2}:\d{2}/), "\(list)")
         #expect(!list.contains(/\d{1,2}\/\d{1,2}\/\d{2,4}/), "\(list)")
     }
 
-    @Test func versionAndHelp() throws {
-        let version = try run("--version")
+    @Test func versionAndHelp() async throws {
+        let version = try await run("--version")
         #expect(version.status == 0 && version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == ShelfmarkCommand.version)
-        let root = try run("--help").stdout
+        let root = try await run("--help").stdout
         for option in ["--db", "--json", "--countries-url", "--geo-url", "--geo-token", "--openlibrary-url", "--covers-url", "EXIT STATUS"]
         {
             #expect(root.contains(option), "\(option)")
         }
-        let add = try run("book", "add", "--help").stdout
+        let add = try await run("book", "add", "--help").stdout
         #expect(add.contains("--isbn") && !add.contains("--geo-token") && !add.contains("--db <path>"), "\(add)")
         #expect(add.contains("shelfmark --help"))
-        #expect(try run("loan", "borrow", "--help").stdout.contains("<book-id> ..."))
+        #expect(try await run("loan", "borrow", "--help").stdout.contains("<book-id> ..."))
         // Hidden, still taken anywhere.
-        #expect(try run("book", "list", "--db", db.path, "--json").status == 0)
+        #expect(try await run("book", "list", "--db", db.path, "--json").status == 0)
     }
 
     @Test(
@@ -147,8 +147,8 @@ struct CLIConventionsTests {
             "search", "bookmark add", "bookmark list", "bookmark remove", "projections rebuild", "audit verify", "audit anchor",
             "audit export", "audit history", "audit replay", "audit as-of",
         ])
-    func helpReadsWell(command: String) throws {
-        let help = try shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path).stdout
+    func helpReadsWell(command: String) async throws {
+        let help = try await shelfmark(command.split(separator: " ").map(String.init) + ["--help"], database: db.path).stdout
         #expect(help.contains("OVERVIEW") && help.contains("USAGE"))
         #expect(!help.contains("-i-d") && !help.contains("<i-d") && !help.contains("--geo-token"), "\(command): \(help)")
         #expect(help.contains("shelfmark --help"), "\(command) does not say where the global options are")
@@ -162,28 +162,29 @@ struct CLIConventionsTests {
                 _ = try await api.send(.post, "/api/v1/books", json: #"{"title":"Book \#(n)","authors":["A"]}"#)
             }
         }
-        let first = try run("book", "list", "--sort", "oldest", "--limit", "2").stdout
+        let first = try await run("book", "list", "--sort", "oldest", "--limit", "2").stdout
         #expect(first.contains("1-2 of 105 (next page: --offset 2, or --all)"), "\(first)")
-        let all = try JSONValue.parse(try run("--json", "book", "list", "--all").stdout, "book list --all")
+        let all = try JSONValue.parse(try await run("--json", "book", "list", "--all").stdout, "book list --all")
         guard case .array(let items)? = all["items"] else {
             Issue.record("no items")
             return
         }
         #expect(items.count == 105 && all["total"] == .number(105) && all["offset"] == .number(0) && all["nextOffset"] == nil)
         #expect(Set(items.compactMap { $0["id"]?.string }).count == 105)
-        #expect(try run("book", "list", "--all").stdout.contains("1-105 of 105"))
+        #expect(try await run("book", "list", "--all").stdout.contains("1-105 of 105"))
         // --all follows the pages from --offset on, --limit at a time.
-        let walked = try JSONValue.parse(try run("--json", "book", "list", "--all", "--limit", "7", "--offset", "100").stdout, "walked")
+        let walked = try JSONValue.parse(
+            try await run("--json", "book", "list", "--all", "--limit", "7", "--offset", "100").stdout, "walked")
         #expect(walked["offset"] == .number(100) && walked["total"] == .number(105) && walked["limit"] == .number(5))
-        let small = try JSONValue.parse(try run("--json", "book", "list", "--all", "--limit", "7").stdout, "small pages")
+        let small = try JSONValue.parse(try await run("--json", "book", "list", "--all", "--limit", "7").stdout, "small pages")
         guard case .array(let smallItems)? = small["items"] else {
             Issue.record("no items")
             return
         }
         #expect(smallItems.map { $0["id"] } == items.map { $0["id"] })
-        #expect(try run("book", "list", "--limit", "101").status == 64)
-        #expect(try run("book", "list", "--offset", "-1").status == 64)
-        let past = try run("book", "list", "--offset", "500").stdout
+        #expect(try await run("book", "list", "--limit", "101").status == 64)
+        #expect(try await run("book", "list", "--offset", "-1").status == 64)
+        let past = try await run("book", "list", "--offset", "500").stdout
         #expect(past.contains("Nothing on this page (105 in all)."), "\(past)")
     }
 }

@@ -7,8 +7,8 @@ import Testing
 struct CLILanguagePreferenceTests {
     let db = TemporaryDatabase()
 
-    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult {
-        try shelfmark(["--lang", "en"] + arguments, database: db.path, stdin: stdin)
+    func run(_ arguments: String..., stdin: String? = nil) async throws -> CLIResult {
+        try await shelfmark(["--lang", "en"] + arguments, database: db.path, stdin: stdin)
     }
 
     /// The LANGUAGE cell of the one account row a table shows.
@@ -22,23 +22,23 @@ struct CLILanguagePreferenceTests {
         return row.dropFirst(start).split(separator: " ").first.map(String.init)
     }
 
-    @Test func aMemberSignsUpInFrenchThenChangesTheirLanguage() throws {
-        let signedUp = try run(
+    @Test func aMemberSignsUpInFrenchThenChangesTheirLanguage() async throws {
+        let signedUp = try await run(
             "signup", "--login", "--email", "ada@example.org", "--country", "FR", "--language", "fr-CA", stdin: "Member-Pass1\n")
         #expect(signedUp.status == 0, "\(signedUp.stderr)")
         #expect(language(signedUp.stdout) == "fr")
-        let edited = try run("account", "edit", "--language", "en")
+        let edited = try await run("account", "edit", "--language", "en")
         #expect(edited.status == 0 && language(edited.stdout) == "en", "\(edited.stdout)\(edited.stderr)")
-        #expect(language(try run("account", "show").stdout) == "en")
-        let json = try JSONSerialization.jsonObject(with: Data(try run("--json", "account", "show").stdout.utf8)) as? [String: Any]
+        #expect(language(try await run("account", "show").stdout) == "en")
+        let json = try JSONSerialization.jsonObject(with: Data(try await run("--json", "account", "show").stdout.utf8)) as? [String: Any]
         #expect(json?["language"] as? String == "en")
     }
 
-    @Test func noChoiceIsADashAndAnUnknownLanguageIsRefusedNamingTheField() throws {
-        let signedUp = try run("signup", "--login", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n")
+    @Test func noChoiceIsADashAndAnUnknownLanguageIsRefusedNamingTheField() async throws {
+        let signedUp = try await run("signup", "--login", "--email", "ada@example.org", "--country", "FR", stdin: "Member-Pass1\n")
         #expect(language(signedUp.stdout) == "-")
-        let refused = try run("account", "edit", "--language", "de")
+        let refused = try await run("account", "edit", "--language", "de")
         #expect(refused.status == 64 && refused.stderr.contains("language"), "\(refused.stderr)")
-        #expect(language(try run("account", "show").stdout) == "-")
+        #expect(language(try await run("account", "show").stdout) == "-")
     }
 }

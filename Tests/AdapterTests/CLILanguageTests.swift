@@ -13,47 +13,47 @@ struct CLILanguageTests {
     static let french = ["LANG": "fr_FR.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "TZ": "UTC"]
     static let english = ["LANG": "", "LC_ALL": "", "LC_MESSAGES": "", "TZ": "UTC"]
 
-    func run(_ arguments: String..., environment: [String: String] = Self.french, stdin: String? = nil) throws -> CLIResult {
-        try shelfmark(arguments, database: db.path, stdin: stdin, environment: environment)
+    func run(_ arguments: String..., environment: [String: String] = Self.french, stdin: String? = nil) async throws -> CLIResult {
+        try await shelfmark(arguments, database: db.path, stdin: stdin, environment: environment)
     }
 
-    func addBook(_ title: String = "Dune") throws -> String {
-        let added = try run("--json", "book", "add", "--title", title, "--author", "Frank Herbert")
+    func addBook(_ title: String = "Dune") async throws -> String {
+        let added = try await run("--json", "book", "add", "--title", title, "--author", "Frank Herbert")
         let object = try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any]
         return try #require(object?["id"] as? String, "\(added.stderr)")
     }
 
-    @Test func helpIsInFrenchUnderAFrenchLocale() throws {
-        let add = try run("book", "add", "--help")
+    @Test func helpIsInFrenchUnderAFrenchLocale() async throws {
+        let add = try await run("book", "add", "--help")
         #expect(add.status == 0 && add.stdout.contains("Ajouter un livre au catalogue."), "\(add.stdout)")
         #expect(add.stdout.contains("Le titre.") && !add.stdout.contains("Add a book"))
-        let root = try run("--help").stdout
+        let root = try await run("--help").stdout
         #expect(root.contains("CODES DE SORTIE") && root.contains("COMPTES") && root.contains("--lang <en|fr>"), "\(root)")
         // Option and command names never change.
         #expect(root.contains("--json") && root.contains("signup"))
     }
 
-    @Test func englishStaysTheDefault() throws {
+    @Test func englishStaysTheDefault() async throws {
         for environment in [Self.english, Self.english.merging(["LANG": "C"]) { $1 }] {
-            let add = try run("book", "add", "--help", environment: environment).stdout
+            let add = try await run("book", "add", "--help", environment: environment).stdout
             #expect(add.contains("Add a book to the catalogue.") && add.contains("--lang"), "\(add)")
         }
     }
 
-    @Test func langWinsOverTheLocaleAndLCALLOverLANG() throws {
-        #expect(try run("--lang", "en", "book", "add", "--help").stdout.contains("Add a book to the catalogue."))
-        #expect(try run("book", "add", "--help", "--lang=en").stdout.contains("Add a book to the catalogue."))
+    @Test func langWinsOverTheLocaleAndLCALLOverLANG() async throws {
+        #expect(try await run("--lang", "en", "book", "add", "--help").stdout.contains("Add a book to the catalogue."))
+        #expect(try await run("book", "add", "--help", "--lang=en").stdout.contains("Add a book to the catalogue."))
         let english = Self.english.merging(["LANG": "en_US.UTF-8"]) { $1 }
-        #expect(try run("--lang", "fr", "book", "add", "--help", environment: english).stdout.contains("Ajouter un livre"))
+        #expect(try await run("--lang", "fr", "book", "add", "--help", environment: english).stdout.contains("Ajouter un livre"))
         let canadian = english.merging(["LC_ALL": "fr_CA.UTF-8"]) { $1 }
-        #expect(try run("book", "add", "--help", environment: canadian).stdout.contains("Ajouter un livre au catalogue."))
+        #expect(try await run("book", "add", "--help", environment: canadian).stdout.contains("Ajouter un livre au catalogue."))
         // --lang is accepted after the subcommand too, and parsed away.
-        _ = try addBook()
-        let list = try run("book", "list", "--lang", "en")
+        _ = try await addBook()
+        let list = try await run("book", "list", "--lang", "en")
         #expect(list.status == 0 && list.stdout.hasPrefix("ID") && list.stdout.contains("TITLE"), "\(list.stderr)")
     }
 
-    @Test func theLastLangBeforeDoubleDashWinsOverTheLocale() throws {
+    @Test func theLastLangBeforeDoubleDashWinsOverTheLocale() async throws {
         let french = ["LANG": "fr_BE.UTF-8"]
         #expect(try Speaking.choice(["shelfmark", "book", "list"], french).get() == .french)
         #expect(try Speaking.choice(["shelfmark", "--lang", "fr", "book", "list", "--lang=EN"], french).get() == .english)
@@ -65,20 +65,20 @@ struct CLILanguageTests {
         #expect(throws: LanguageRefused.self) { try Speaking.choice(["shelfmark", "book", "list", "--lang"], french).get() }
     }
 
-    @Test func aLanguageTheLibraryDoesNotSpeakIsRefusedInOneLine() throws {
-        let refused = try run("--lang", "de", "book", "list")
+    @Test func aLanguageTheLibraryDoesNotSpeakIsRefusedInOneLine() async throws {
+        let refused = try await run("--lang", "de", "book", "list")
         #expect(refused.status == 64 && refused.stdout.isEmpty, "\(refused)")
         let lines = refused.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("--lang") && lines[0].contains("en") && lines[0].contains("fr"), "\(refused.stderr)")
-        let english = try run("--lang", "de", "--help", environment: Self.english)
+        let english = try await run("--lang", "de", "--help", environment: Self.english)
         #expect(english.status == 64 && english.stderr.hasPrefix("Error: --lang") && english.stdout.isEmpty, "\(english.stderr)")
     }
 
-    @Test func aUsageErrorIsFramedInTheLanguage() throws {
-        let french = try run("book", "lis")
+    @Test func aUsageErrorIsFramedInTheLanguage() async throws {
+        let french = try await run("book", "lis")
         #expect(french.status == 64 && french.stderr.hasPrefix("Erreur\u{A0}: "), "\(french.stderr)")
         #expect(french.stderr.contains("Utilisation\u{A0}: shelfmark book") && french.stderr.contains("pour en savoir plus"))
-        let english = try run("book", "lis", environment: Self.english)
+        let english = try await run("book", "lis", environment: Self.english)
         #expect(
             english.status == 64
                 && english.stderr == """
@@ -90,34 +90,34 @@ struct CLILanguageTests {
             "\(english.stderr)")
     }
 
-    @Test func aRefusalIsSaidInFrench() throws {
-        let book = try addBook()
-        #expect(try run("loan", "checkout", book, "--name", "Mme Hudson").status == 0)
-        let refused = try run("loan", "checkout", book, "--name", "Watson")
+    @Test func aRefusalIsSaidInFrench() async throws {
+        let book = try await addBook()
+        #expect(try await run("loan", "checkout", book, "--name", "Mme Hudson").status == 0)
+        let refused = try await run("loan", "checkout", book, "--name", "Watson")
         #expect(refused.status == 1 && refused.stderr.hasPrefix("Erreur\u{A0}: "), "\(refused.stderr)")
         #expect(!refused.stderr.contains("Error"), "\(refused.stderr)")
-        let english = try run("loan", "checkout", book, "--name", "Watson", environment: Self.english)
+        let english = try await run("loan", "checkout", book, "--name", "Watson", environment: Self.english)
         #expect(english.status == 1 && english.stderr.hasPrefix("Error: ") && english.stderr.contains("no copy"), "\(english.stderr)")
     }
 
-    @Test func tablesAreInFrenchWithFrenchDates() throws {
-        let book = try addBook()
-        #expect(try run("loan", "checkout", book, "--name", "Mme Hudson").status == 0)
-        let loans = try run("loan", "list").stdout
+    @Test func tablesAreInFrenchWithFrenchDates() async throws {
+        let book = try await addBook()
+        #expect(try await run("loan", "checkout", book, "--name", "Mme Hudson").status == 0)
+        let loans = try await run("loan", "list").stdout
         let months = "janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre"
         #expect(loans.hasPrefix("PRÊT") && loans.contains("EMPRUNTEUR") && loans.contains("sorti"), "\(loans)")
         #expect(loans.contains(try Regex("\\d{1,2} (\(months)) \\d{4} \\d{2}:\\d{2}")), "\(loans)")
         #expect(!loans.contains(/\d{4}-\d{2}-\d{2}/), "\(loans)")
-        let shown = try run("book", "show", book).stdout
+        let shown = try await run("book", "show", book).stdout
         #expect(shown.contains("Exemplaires") && shown.contains("1 (0 disponible, 1 en prêt)"), "\(shown)")
-        let english = try run("loan", "list", environment: Self.english).stdout
+        let english = try await run("loan", "list", environment: Self.english).stdout
         #expect(english.hasPrefix("LOAN") && english.contains(/[A-Z][a-z]+ \d{1,2}, \d{4} \d{2}:\d{2}/), "\(english)")
     }
 
-    @Test func jsonIsTheSameInEveryLanguage() throws {
-        let book = try addBook()
-        let french = try run("--json", "book", "show", book).stdout
-        let english = try run("--json", "book", "show", book, environment: Self.english).stdout
+    @Test func jsonIsTheSameInEveryLanguage() async throws {
+        let book = try await addBook()
+        let french = try await run("--json", "book", "show", book).stdout
+        let english = try await run("--json", "book", "show", book, environment: Self.english).stdout
         #expect(french == english && french.contains("\"title\""))
     }
 }

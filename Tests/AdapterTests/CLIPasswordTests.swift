@@ -11,76 +11,80 @@ import Testing
 struct CLIPasswordTests {
     let db = TemporaryDatabase()
 
-    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult { try shelfmark(arguments, database: db.path, stdin: stdin) }
+    func run(_ arguments: String..., stdin: String? = nil) async throws -> CLIResult {
+        try await shelfmark(arguments, database: db.path, stdin: stdin)
+    }
 
     /// Ada signed up (and logged in) with `Member-Pass1`.
-    func ada() throws {
-        let signup = try run("signup", "--email", "ada@example.org", "--country", "GB", stdin: "Member-Pass1\n")
+    func ada() async throws {
+        let signup = try await run("signup", "--email", "ada@example.org", "--country", "GB", stdin: "Member-Pass1\n")
         #expect(signup.status == 0, "\(signup.stderr)")
-        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
+        #expect(try await run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
     }
 
-    @Test func aChangeReadsTheCurrentAndTheNewPasswordFromStandardInput() throws {
-        try ada()
-        let wrong = try run("password", "change", stdin: "Member-Pass9\nMember-Pass2!\n")
+    @Test func aChangeReadsTheCurrentAndTheNewPasswordFromStandardInput() async throws {
+        try await ada()
+        let wrong = try await run("password", "change", stdin: "Member-Pass9\nMember-Pass2!\n")
         #expect(
             wrong.status == 1 && wrong.stderr == "Error: the current password you typed is not right, so your password was not changed\n")
-        let weak = try run("password", "change", stdin: "Member-Pass1\nweak\n")
+        let weak = try await run("password", "change", stdin: "Member-Pass1\nweak\n")
         #expect(weak.status == 64 && weak.stderr.contains("newPassword: must be at least 8 characters long"))
-        let changed = try run("password", "change", stdin: "Member-Pass1\nMember-Pass2!\n")
+        let changed = try await run("password", "change", stdin: "Member-Pass1\nMember-Pass2!\n")
         #expect(changed.status == 0 && changed.stdout == "Password changed.\n", "\(changed.stderr)")
-        #expect(try run("whoami").stdout.contains("ada@example.org"), "the session that changed it stays")
-        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass2!\n").status == 0)
+        #expect(try await run("whoami").stdout.contains("ada@example.org"), "the session that changed it stays")
+        #expect(try await run("login", "--email", "ada@example.org", stdin: "Member-Pass2!\n").status == 0)
     }
 
-    @Test func aChangeNeedsALoginBeforeAnyPasswordIsRead() throws {
-        let refused = try run("password", "change")
+    @Test func aChangeNeedsALoginBeforeAnyPasswordIsRead() async throws {
+        let refused = try await run("password", "change")
         #expect(refused.status == 1 && refused.stderr.contains("please log in first"), "\(refused.stderr)")
     }
 
-    @Test func aCodeFromTheOperatorResetsOnce() throws {
-        try ada()
-        _ = try run("logout")
-        let issued = try run("password", "reset-code", "ADA@example.org")
+    @Test func aCodeFromTheOperatorResetsOnce() async throws {
+        try await ada()
+        _ = try await run("logout")
+        let issued = try await run("password", "reset-code", "ADA@example.org")
         #expect(issued.status == 0, "\(issued.stderr)")
         let code = try #require(issued.stdout.firstMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/).map { String($0.output) })
         #expect(issued.stdout.hasPrefix("Reset code for ada@example.org: \(code)\nIt works once, until "))
-        let reset = try run("password", "reset", "--email", "ada@example.org", "--code", code.lowercased(), stdin: "Fresh-Start-3\n")
+        let reset = try await run("password", "reset", "--email", "ada@example.org", "--code", code.lowercased(), stdin: "Fresh-Start-3\n")
         #expect(reset.status == 0 && reset.stdout.hasPrefix("Password changed for ada@example.org"), "\(reset.stderr)")
-        let again = try run("password", "reset", "--email", "ada@example.org", "--code", code, stdin: "Fresh-Start-4\n")
+        let again = try await run("password", "reset", "--email", "ada@example.org", "--code", code, stdin: "Fresh-Start-4\n")
         #expect(again.status == 1 && again.stderr.contains("this reset code does not work for this email address"))
-        #expect(try run("login", "--email", "ada@example.org", stdin: "Fresh-Start-3\n").status == 0)
-        let json = try run("--json", "password", "reset-code", "ada@example.org")
+        #expect(try await run("login", "--email", "ada@example.org", stdin: "Fresh-Start-3\n").status == 0)
+        let json = try await run("--json", "password", "reset-code", "ada@example.org")
         #expect(json.status == 1 && json.stderr.contains("urn:shelfmark:problem:forbidden"), "a member may not: \(json.stderr)")
     }
 
-    @Test func everyNewPasswordIsTypedTwiceOnATerminalAndAMismatchChangesNothing() throws {
+    @Test func everyNewPasswordIsTypedTwiceOnATerminalAndAMismatchChangesNothing() async throws {
         let mismatch = "Error: password: was typed differently the second time; nothing was changed, so please type it again"
-        let signup = try onTerminal(["signup", "--email", "ada@example.org", "--country", "GB"], typing: "Member-Pass1\nMember-Pass2\n")
+        let signup = try await onTerminal(
+            ["signup", "--email", "ada@example.org", "--country", "GB"], typing: "Member-Pass1\nMember-Pass2\n")
         #expect(
             signup.status == 64 && signup.stderr.contains(mismatch) && signup.stderr.split(separator: "\n").count == 1, "\(signup.stderr)")
         #expect(signup.stderr.contains("New password: ") && signup.stderr.contains("Type the new password again: "))
-        let added = try onTerminal(["user", "add", "--email", "lib@example.org"], typing: "Librarian-Pass1\nLibrarian-Pass2\n")
+        let added = try await onTerminal(["user", "add", "--email", "lib@example.org"], typing: "Librarian-Pass1\nLibrarian-Pass2\n")
         #expect(added.status == 64 && added.stderr.hasSuffix(mismatch + "\n"))
-        #expect(try run("user", "list").stdout.contains("No accounts."))
+        #expect(try await run("user", "list").stdout.contains("No accounts."))
 
-        let agreed = try onTerminal(["signup", "--email", "ada@example.org", "--country", "GB"], typing: "Member-Pass1\nMember-Pass1\n")
+        let agreed = try await onTerminal(
+            ["signup", "--email", "ada@example.org", "--country", "GB"], typing: "Member-Pass1\nMember-Pass1\n")
         #expect(agreed.status == 0, "\(agreed.stderr)")
-        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
-        let change = try onTerminal(["password", "change"], typing: "Member-Pass1\nMember-Pass2!\nMember-Pass3!\n")
+        #expect(try await run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
+        let change = try await onTerminal(["password", "change"], typing: "Member-Pass1\nMember-Pass2!\nMember-Pass3!\n")
         #expect(change.status == 64 && change.stderr.contains("newPassword: was typed differently"))
-        let changed = try onTerminal(["password", "change"], typing: "Member-Pass1\nMember-Pass2!\nMember-Pass2!\n")
+        let changed = try await onTerminal(["password", "change"], typing: "Member-Pass1\nMember-Pass2!\nMember-Pass2!\n")
         #expect(changed.status == 0 && changed.stdout == "Password changed.\n", "\(changed.stderr)")
         #expect(changed.stderr.contains("Current password: "))
 
-        _ = try run("logout")
+        _ = try await run("logout")
         let code = try #require(
-            try run("password", "reset-code", "ada@example.org").stdout.firstMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/)
+            try await run("password", "reset-code", "ada@example.org").stdout.firstMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/)
                 .map { String($0.output) })
-        let reset = try onTerminal(
+        let reset = try await onTerminal(
             ["password", "reset", "--email", "ada@example.org", "--code", code], typing: "Fresh-Start-3\nFresh-Start\n")
         #expect(reset.status == 64 && reset.stderr.contains("newPassword: was typed differently"))
-        #expect(try run("login", "--email", "ada@example.org", stdin: "Member-Pass2!\n").status == 0, "the mismatch changed nothing")
+        #expect(try await run("login", "--email", "ada@example.org", stdin: "Member-Pass2!\n").status == 0, "the mismatch changed nothing")
         for output in [signup, added, agreed, change, changed, reset] {
             for typed in ["Member-Pass1", "Member-Pass2", "Librarian-Pass1", "Fresh-Start"] {
                 #expect(!output.stdout.contains(typed) && !output.stderr.contains(typed), "\(typed) shown: \(output)")
@@ -90,8 +94,12 @@ struct CLIPasswordTests {
 
     /// Runs `shelfmark` with a pseudo-terminal as standard input, `typing` already typed into it;
     /// standard output and error are pipes. The terminal is nobody's controlling one, so the
-    /// prompts must read standard input itself (not /dev/tty).
-    func onTerminal(_ arguments: [String], typing: String) throws -> CLIResult {
+    /// prompts must read standard input itself (not /dev/tty). Waits on a thread of its own.
+    func onTerminal(_ arguments: [String], typing: String) async throws -> CLIResult {
+        try await offPool { try onTerminalBlocking(arguments, typing: typing) }
+    }
+
+    private func onTerminalBlocking(_ arguments: [String], typing: String) throws -> CLIResult {
         let pty = try #require(PseudoTerminal.functions)
         let master = pty.open(O_RDWR | O_NOCTTY)
         try #require(master >= 0 && pty.grant(master) == 0 && pty.unlock(master) == 0)

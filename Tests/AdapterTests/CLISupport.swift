@@ -8,13 +8,19 @@ struct CLIResult {
     let stderr: String
 }
 
-/// Runs the built `shelfmark` binary with `arguments` against the database at `database`.
-func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment extra: [String: String] = [:]) throws -> CLIResult
+/// Runs the built `shelfmark` binary with `arguments` against the database at `database`, blocking
+/// the calling thread: only ever on a thread of its own (tests call the async `shelfmark`, so a
+/// child's run never holds one of the cooperative pool's threads, which are as few as cores).
+private func runShelfmark(_ arguments: [String], database: String, stdin: String?, environment extra: [String: String]) throws
+    -> CLIResult
 {
     var environment = ProcessInfo.processInfo.environment
     environment["SHELFMARK_DB"] = database
     environment["SHELFMARK_SYNCHRONOUS"] = "off"
     environment["SHELFMARK_BCRYPT_COST"] = "4"
+    // Open Library is a loopback fake here, answering as fast as a loaded machine lets it: the
+    // tests about the deadline set their own.
+    environment["SHELFMARK_OPENLIBRARY_DEADLINE"] = "60"
     // Each database gets its own saved-session folder: tests never touch the user's real login.
     environment["XDG_CONFIG_HOME"] = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("config").path
     let run = try runToEnd(
@@ -45,15 +51,24 @@ final class TemporaryDatabase: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(at: folder) }
 }
 
-/// `shelfmark` for async tests: waits for the process on its own thread, so loopback fakes served
-/// by the cooperative pool keep running meanwhile (the pool has as few threads as cores).
+/// `shelfmark` for tests: waits for the process on its own thread, so loopback fakes and servers
+/// run by the cooperative pool keep running meanwhile (the pool has as few threads as cores).
 func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult
 {
+    try await offPool { try runShelfmark(arguments, database: database, stdin: stdin, environment: environment) }
+}
+
+/// Runs blocking `work` on a thread of its own: a test waiting for a child process or a socket
+/// never holds one of the cooperative pool's threads, which every other test running meanwhile needs.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result { try shelfmark(arguments, database: database, stdin: stdin, environment: environment) })
-        }.start()
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
+}
+
+/// `offPool` for work that cannot fail.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in Thread.detachNewThread { continuation.resume(returning: work()) } }
 }
 
 /// The port `shelfmark serve --port 0` reports on its log (`serving http://127.0.0.1:PORT`), once it does.

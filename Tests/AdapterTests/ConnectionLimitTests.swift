@@ -163,12 +163,6 @@ final class RawConnection: @unchecked Sendable {  // one test uses each connecti
     /// `waitForClose`, waiting off the cooperative pool.
     func waitForClose(seconds: Double) async -> Bool { await offPool { self.waitForClose(seconds: seconds) } }
 
-    private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: work()) }
-        }
-    }
-
     /// Reads until the peer closes (true), the deadline passes or `chunk` says to stop (false).
     private func read(until deadline: ContinuousClock.Instant, _ chunk: ([UInt8]) -> Bool) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)

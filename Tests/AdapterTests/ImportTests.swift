@@ -106,6 +106,9 @@ struct OpenLibraryRecordTests {
         try await FakeUpstreams().run { base in
             var settings = OpenLibrarySettings()
             settings.baseURL = base + "/ok"
+            // Not a deadline test: a loaded CI machine is slow, not wrong.
+            settings.deadline = .seconds(60)
+            settings.timeout = .seconds(30)
             let found = try await OpenLibraryLookup(settings: settings).book(workKey: "OL3616800W")
             #expect(found?.title == "Selected aspects of Montana water law" && found?.authors == [] && found?.description == nil)
             #expect(try await OpenLibraryLookup(settings: settings).book(workKey: "OL1W") == nil)

@@ -8,22 +8,22 @@ import Testing
 
 @Suite("the chain key, anchors and a clean stop, through the CLI and serve")
 struct LogIntegrityCLITests {
-    func addBooks(_ count: Int, _ db: TemporaryDatabase) throws {
+    func addBooks(_ count: Int, _ db: TemporaryDatabase) async throws {
         for n in 1...count {
-            #expect(try shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path).status == 0)
+            #expect(try await shelfmark(["book", "add", "--title", "Book \(n)", "--author", "A"], database: db.path).status == 0)
         }
     }
 
-    @Test func anAnchorKeptElsewhereCatchesACutTailThatTheChainCannot() throws {
+    @Test func anAnchorKeptElsewhereCatchesACutTailThatTheChainCannot() async throws {
         let db = TemporaryDatabase()
-        try addBooks(4, db)
+        try await addBooks(4, db)
         let anchors = db.folder.appendingPathComponent("offsite.anchors").path
-        let anchored = try shelfmark(["audit", "anchor", "--to", anchors], database: db.path)
+        let anchored = try await shelfmark(["audit", "anchor", "--to", anchors], database: db.path)
         #expect(anchored.status == 0 && anchored.stdout.hasPrefix("Anchored position 4 (hash "), "\(anchored.stdout)\(anchored.stderr)")
-        #expect(try shelfmark(["audit", "verify", "--anchor", anchors], database: db.path).status == 0)
+        #expect(try await shelfmark(["audit", "verify", "--anchor", anchors], database: db.path).status == 0)
 
         let raw = try DatabaseQueue(path: db.path)
-        try raw.write { db in
+        try await raw.write { db in
             try db.execute(sql: "DROP TRIGGER events_no_delete; DELETE FROM events WHERE position > 2")
             try db.execute(
                 sql: """
@@ -32,33 +32,33 @@ struct LogIntegrityCLITests {
                     """)
         }
         try raw.close()
-        #expect(try shelfmark(["projections", "rebuild"], database: db.path).status == 0)
-        let unanchored = try shelfmark(["audit", "verify"], database: db.path)
+        #expect(try await shelfmark(["projections", "rebuild"], database: db.path).status == 0)
+        let unanchored = try await shelfmark(["audit", "verify"], database: db.path)
         #expect(unanchored.status == 0 && unanchored.stdout.contains("ok   anchors: no anchor file yet"), "\(unanchored.stdout)")
-        let caught = try shelfmark(["audit", "verify", "--anchor", anchors], database: db.path)
+        let caught = try await shelfmark(["audit", "verify", "--anchor", anchors], database: db.path)
         #expect(caught.status == 1, "\(caught.stdout)")
         #expect(caught.stdout.contains("FAIL anchors: the log lacks the head anchored at position 4 on "), "\(caught.stdout)")
         #expect(caught.stdout.contains("the log ends at position 2: events were cut"))
     }
 
-    @Test func theKeyFileIsTheOwnersAloneAndTheLibraryDoesNotOpenWithoutIt() throws {
+    @Test func theKeyFileIsTheOwnersAloneAndTheLibraryDoesNotOpenWithoutIt() async throws {
         let db = TemporaryDatabase()
-        try addBooks(1, db)
+        try await addBooks(1, db)
         let key = db.path + ".key"
         #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
-        #expect(try shelfmark(["audit", "verify"], database: db.path).stdout.contains("ok   hash chain: positions 1–1 keyed"))
+        #expect(try await shelfmark(["audit", "verify"], database: db.path).stdout.contains("ok   hash chain: positions 1–1 keyed"))
         try FileManager.default.moveItem(atPath: key, toPath: key + ".aside")
-        let refused = try shelfmark(["book", "list"], database: db.path)
+        let refused = try await shelfmark(["book", "list"], database: db.path)
         #expect(refused.status != 0)
         #expect(refused.stderr.trimmingCharacters(in: .newlines).split(separator: "\n").count == 1, "\(refused.stderr)")
         #expect(refused.stderr.contains("with the chain key file \(key), which is missing"), "\(refused.stderr)")
-        let elsewhere = try shelfmark(["book", "list"], database: db.path, environment: ["SHELFMARK_CHAIN_KEY": key + ".aside"])
+        let elsewhere = try await shelfmark(["book", "list"], database: db.path, environment: ["SHELFMARK_CHAIN_KEY": key + ".aside"])
         #expect(elsewhere.status == 0 && elsewhere.stdout.contains("Book 1"), "\(elsewhere.stderr)")
     }
 
     @Test func serveAnchorsPeriodicallyAndAtACleanStopAndLeavesEveryEventInTheFile() async throws {
         let db = TemporaryDatabase()
-        try addBooks(3, db)
+        try await addBooks(3, db)
         let server = try await ServingShelfmark.start(
             database: db.path, log: db.folder.appendingPathComponent("serve.log"), environment: ["SHELFMARK_ANCHOR_INTERVAL": "1"])
         defer { server.process.terminate() }
@@ -71,7 +71,7 @@ struct LogIntegrityCLITests {
         #expect(lines().first?.hasPrefix("3 ") == true, "no periodic anchor: \(serveLog)")
         #expect(try await shelfmark(["book", "add", "--title", "While serving", "--author", "A"], database: db.path).status == 0)
 
-        #expect(server.stop() == 0)  // SIGTERM
+        await #expect(server.stop() == 0)  // SIGTERM
         #expect(lines().last?.hasPrefix("4 ") == true, "\(lines())")  // the anchor written at the stop
         let walSize = (try? FileManager.default.attributesOfItem(atPath: db.path + "-wal")[.size] as? Int) ?? 0
         #expect(walSize == 0)

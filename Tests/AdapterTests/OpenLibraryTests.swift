@@ -8,7 +8,7 @@ import Wording
 @Suite("Open Library search adapter against a loopback fake")
 struct OpenLibrarySearchTests {
     /// Tests that are not about the deadline give it a minute: a loaded CI machine is slow, not wrong.
-    func adapter(_ base: String, mode: String = "ok", timeout: Int64 = 2000, deadline: Duration = .seconds(60), breaker: Int = 5)
+    func adapter(_ base: String, mode: String = "ok", timeout: Int64 = 30_000, deadline: Duration = .seconds(60), breaker: Int = 5)
         -> OpenLibrarySearch
     {
         var settings = OpenLibrarySettings()

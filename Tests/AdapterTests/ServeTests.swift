@@ -33,7 +33,7 @@ struct ServeTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"ok\""))
 
-        #expect(server.stop() == 0)  // SIGTERM
+        await #expect(server.stop() == 0)  // SIGTERM
         let log = server.log
         #expect(try String(contentsOf: log, encoding: .utf8).contains("database closed"))
     }

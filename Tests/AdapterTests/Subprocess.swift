@@ -203,9 +203,16 @@ struct ServingShelfmark {
         }
     }
 
-    /// SIGTERM, then the exit status once the server stopped.
+    /// SIGTERM, then the exit status once the server stopped (blocking: for `defer` only).
     func stop() -> Int32 {
         process.terminate()
         return process.wait()
+    }
+
+    /// SIGTERM, then the exit status once the server stopped, waited for off the cooperative pool.
+    func stop() async -> Int32 {
+        let process = process
+        process.terminate()
+        return await offPool { process.wait() }
     }
 }
