@@ -55,7 +55,47 @@ final class TemporaryDatabase: @unchecked Sendable {
 /// run by the cooperative pool keep running meanwhile (the pool has as few threads as cores).
 func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult
 {
-    try await offPool { try runShelfmark(arguments, database: database, stdin: stdin, environment: environment) }
+    try await childProcesses.run {
+        try await offPool { try runShelfmark(arguments, database: database, stdin: stdin, environment: environment) }
+    }
+}
+
+/// At most as many `shelfmark` runs at once as the machine has cores: each is a whole process
+/// starting up, and unbounded, a hundred CLI tests at once would leave the servers and fakes
+/// of every other test too little CPU to answer within their deadlines.
+let childProcesses = Admission(ProcessInfo.processInfo.activeProcessorCount)
+
+/// A counting semaphore for tasks: `run` waits, without holding a thread, for one of `limit` places.
+actor Admission {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ limit: Int) { free = max(1, limit) }
+
+    /// Runs `work` once a place is free, then frees it.
+    nonisolated func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        await enter()
+        do {
+            let result = try await work()
+            await leave()
+            return result
+        } catch {
+            await leave()
+            throw error
+        }
+    }
+
+    private func enter() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func leave() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
 }
 
 /// Runs blocking `work` on a thread of its own: a test waiting for a child process or a socket

@@ -36,6 +36,12 @@ final class ChildProcess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             }
         }
+        // Nothing else is inherited: SwiftNIO's accepted sockets are not close-on-exec, and a child
+        // holding a copy of a server's connection keeps it open after the server closes it (the
+        // client never sees the close while that child runs: a `serve` child runs for a whole test).
+        guard let closeFrom = closeFrom, closeFrom(&actions, 3) == 0 else {
+            throw SpawnFailed(executable: "posix_spawn_file_actions_addclosefrom_np", errno: ENOSYS)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -57,6 +63,14 @@ final class ChildProcess: @unchecked Sendable {
         guard result == 0 else { throw SpawnFailed(executable: executable, errno: result) }
         return ChildProcess(pid: pid)
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run time:
+    /// Swift's Glibc module leaves it out (it is behind `_GNU_SOURCE`).
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }
+    }()
 
     /// Sends SIGTERM, as a service manager stopping the server would.
     func terminate() { if isRunning { kill(pid, SIGTERM) } }
