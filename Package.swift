@@ -48,7 +48,7 @@ let package = Package(
         // The log's tamper evidence, the same for every store: the hash chain's canonical form,
         // the chain key file and its keyed hashes.
         .target(
-            name: "LogChain", dependencies: ["Application", .product(name: "Crypto", package: "swift-crypto")],
+            name: "LogChain", dependencies: ["Application", .product(name: "Crypto", package: "swift-crypto"), metrics],
             path: "Sources/Adapters/LogChain"
         ),
         .target(
@@ -213,7 +213,8 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "Composition", "APIContract", "HTTPAPI", "LogChain", "SQLiteStore", "PostgresTestSupport", "InMemory", "Security", "CLI",
+                "Composition", "APIContract", "HTTPAPI", "LogChain", "SQLiteStore", "PostgresStore", "PostgresTestSupport", "InMemory",
+                "Security", "CLI",
                 "RESTCountries",
                 "IPinfo",
                 "OpenLibrary", "Web", "BitBooks", "ProlificAPI", "Wording", "Monitoring", grdb,

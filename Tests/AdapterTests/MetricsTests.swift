@@ -7,6 +7,8 @@ import Hummingbird
 import HummingbirdTesting
 import InMemory
 import Monitoring
+import PostgresStore
+import PostgresTestSupport
 import RegexBuilder
 import SQLiteStore
 import Security
@@ -91,17 +93,40 @@ struct MetricsTests {
             path: folder.appendingPathComponent("library.sqlite").path, durability: .off, cipher: SwiftCryptoPersonalCipher(),
             metrics: monitor.factory)
         defer { try? database.close() }
+        try await Self.appendTwiceAndLookUp(database.eventStore, database.searchCache(), monitor)
+    }
+
+    @Test(
+        "PostgreSQL counts appends, conflicts, batches and search cache look-ups as SQLite does",
+        .enabled(if: PostgresTestServer.url != nil, Comment(rawValue: PostgresTestServer.skipped)))
+    func aConflictingAppendIsCountedOnPostgreSQL() async throws {
+        let monitor = Monitor()
+        let library = try await PostgresLibrary.open(
+            PostgresAddress(try await PostgresTestServer.freshDatabase()), cipher: SwiftCryptoPersonalCipher(), maximumConnections: 2,
+            metrics: monitor.factory)
+        try await Self.appendTwiceAndLookUp(library.eventStore, library.searchCache(), monitor)
+        await library.close()
+    }
+
+    /// One book added, the same append again (a conflict), one search cache miss and one hit:
+    /// what `/metrics` then says.
+    static func appendTwiceAndLookUp(_ store: any EventStore, _ cache: any SearchCache, _ monitor: Monitor) async throws {
         let book = BookID(UUID())
         let added = PendingEvent(
             .book(.added(BookAdded(book: book, details: BookDetails(title: "Dune", authors: ["Frank Herbert"]), copies: 1))),
             EventMetadata(eventID: UUID(), recordedAt: Date(), actor: "test", correlationID: UUID()))
         let append = [StreamAppend(StreamName("book-\(book)"), expected: .noStream, events: [added])]
-        try await database.eventStore.append(append)
-        await #expect(throws: AppendConflict.self) { try await database.eventStore.append(append) }
+        try await store.append(append)
+        await #expect(throws: AppendConflict.self) { try await store.append(append) }
+        #expect(try await cache.lookup("dune") == nil)
+        try await cache.store("dune", SearchPage(results: [], total: 0, offset: 0, limit: 20), at: Date())
+        #expect(try await cache.lookup("dune") != nil)
         let metrics = try Exposition(String(decoding: monitor.exposition(), as: UTF8.self))
         #expect(metrics.value("shelfmark_append_conflicts_total") == 1)
         #expect(metrics.value("shelfmark_appends_total") == 1 && metrics.value("shelfmark_events_appended_total") == 1)
         #expect(metrics.value("shelfmark_group_commit_batch_size_count") == 2)
+        #expect(metrics.value("shelfmark_search_cache_lookups_total", ["result": "miss"]) == 1)
+        #expect(metrics.value("shelfmark_search_cache_lookups_total", ["result": "hit"]) == 1)
     }
 
     @Test func aMillionPathsAreOneSeries() async throws {

@@ -3,7 +3,6 @@ import Foundation
 import LogChain
 import Logging
 import PostgresNIO
-import Synchronization
 
 /// The event store on PostgreSQL, shared by every server of a library. An append takes the
 /// writer's advisory lock inside its transaction, so positions are given and committed in
@@ -12,30 +11,24 @@ import Synchronization
 /// the read models in the same transaction. Appends waiting in one server are
 /// group-committed: one transaction for all of them, a conflicting or failing append failing alone.
 public final class PostgresEventStore: EventStore, Sendable {
-    private struct Job: Sendable {
-        let appends: [(StreamName, ExpectedVersion, [EncodedEvent])]
-        let receipt: RequestReceipt?
-        let continuation: CheckedContinuation<Int64, any Error>
-    }
-
-    private struct Queue: ~Copyable {
-        var jobs: [Job] = []
-        var draining = false
-    }
+    private typealias Job = PendingAppend
 
     private let client: PostgresClient
     private let projections: PostgresProjections
     private let chain: ChainHasher
     private let cipher: any PersonalCipher
     private let logger: Logger
-    private let queue = Mutex(Queue())
+    private let queue = AppendQueue()
     /// Claim streams are named with a secret kept outside the log.
     public let claimNames: ClaimNames
+    /// Appends, events, conflicts and batch sizes, counted as each batch commits.
+    private let metrics: StoreMetrics
 
     init(
         client: PostgresClient, projections: PostgresProjections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher,
-        logger: Logger
+        logger: Logger, metrics: StoreMetrics
     ) {
+        self.metrics = metrics
         self.client = client
         self.projections = projections
         self.chain = chain
@@ -46,19 +39,8 @@ public final class PostgresEventStore: EventStore, Sendable {
 
     @discardableResult
     public func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
-        // PostgreSQL's text holds no NUL: a stream stored cut short would break the hash chain.
-        if let bad = appends.first(where: { $0.stream.rawValue.utf8.contains(0) }) {
-            throw UnstorableStreamName(stream: bad.stream)
-        }
-        let encoded = try appends.map { ($0.stream, $0.expected, try $0.events.map(EncodedEvent.init)) }
-        return try await withCheckedThrowingContinuation { continuation in
-            let lead = queue.withLock { queue in
-                queue.jobs.append(Job(appends: encoded, receipt: receipt, continuation: continuation))
-                defer { queue.draining = true }
-                return !queue.draining
-            }
-            if lead { Task { await self.drain() } }
-        }
+        // PostgreSQL's text holds no NUL: the queue refuses such a stream name.
+        try await queue.append(appends, receipt: receipt) { Task { await self.drain() } }
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
@@ -72,18 +54,14 @@ public final class PostgresEventStore: EventStore, Sendable {
     /// Commits batches until no append is waiting.
     private func drain() async {
         while true {
-            let batch = queue.withLock { queue in
-                let jobs = queue.jobs
-                queue.jobs = []
-                if jobs.isEmpty { queue.draining = false }
-                return jobs
-            }
+            let batch = queue.takeBatch()
             if batch.isEmpty { return }
             do {
                 let results = try await client.session(logger) { session in try await self.commit(batch, session) }
-                for (job, result) in zip(batch, results) { job.continuation.resume(with: result) }
+                metrics.record(batch, results)
+                for (job, result) in zip(batch, results) { job.answer(result) }
             } catch {
-                for job in batch { job.continuation.resume(throwing: error) }
+                for job in batch { job.answer(.failure(error)) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Application
+import CoreMetrics
 import Foundation
 import LogChain
 import Logging
@@ -20,14 +21,18 @@ public final class PostgresLibrary: Sendable {
     let chain: ChainHasher
     /// Seals and opens members' personal data, makes their keys, names claim streams.
     let cipher: any PersonalCipher
+    /// What the event store and the search cache count (`StoreMetrics`, as on SQLite).
+    let metrics: StoreMetrics
     private let running: Task<Void, Never>
 
     /// Opens the database at `address`, creating or upgrading its schema. With `keyFile`, events
     /// are chained with the key in that file, as on SQLite (every server of the library needs a
-    /// copy of it). `cipher` does the cryptography of members' personal data and claim names.
+    /// copy of it). `cipher` does the cryptography of members' personal data and claim names;
+    /// `metrics` receives the appends, events, conflicts, group-commit batch sizes and search
+    /// cache look-ups.
     public static func open(
         _ address: PostgresAddress, keyFile: String? = nil, cipher: any PersonalCipher, maximumConnections: Int = 20,
-        logger: Logger = Logger(label: "shelfmark.postgres")
+        logger: Logger = Logger(label: "shelfmark.postgres"), metrics factory: any MetricsFactory = NOOPMetricsHandler.instance
     ) async throws -> PostgresLibrary {
         do {
             try await address.probe(logger: logger)
@@ -49,12 +54,13 @@ public final class PostgresLibrary: Sendable {
                     return (chain, try await PostgresPersonalKeys.claimSecret(chain, cipher, session), migrated)
                 }
             }
+            let metrics = StoreMetrics(factory)
             let store = PostgresEventStore(
                 client: client, projections: projections, chain: chain, claimNames: ClaimNames(secret: secret, cipher: cipher),
-                cipher: cipher, logger: logger)
+                cipher: cipher, logger: logger, metrics: metrics)
             return PostgresLibrary(
                 client: client, running: running, logger: logger, projections: projections, chain: chain, cipher: cipher, eventStore: store,
-                address: address.description, migrated: migrated)
+                address: address.description, migrated: migrated, metrics: metrics)
         } catch {
             running.cancel()
             await running.value
@@ -79,8 +85,9 @@ public final class PostgresLibrary: Sendable {
 
     private init(
         client: PostgresClient, running: Task<Void, Never>, logger: Logger, projections: PostgresProjections, chain: ChainHasher,
-        cipher: any PersonalCipher, eventStore: PostgresEventStore, address: String, migrated: [String]
+        cipher: any PersonalCipher, eventStore: PostgresEventStore, address: String, migrated: [String], metrics: StoreMetrics
     ) {
+        self.metrics = metrics
         self.address = address
         self.migrated = migrated
         self.client = client

@@ -1,5 +1,6 @@
 import Application
 import Foundation
+import LogChain
 import Logging
 import PostgresNIO
 
@@ -11,14 +12,17 @@ public struct PostgresSearchCache: SearchCache {
     let client: PostgresClient
     let logger: Logger
     let maxEntries: Int
+    let metrics: StoreMetrics
 
     public func lookup(_ key: String) async throws -> (page: SearchPage, storedAt: Date)? {
         let row = try await client.session(logger) { session in
             try await session.rows("SELECT page, stored_at FROM search_cache WHERE key = \(key)", as: (String, String).self).first
         }
         guard let (json, storedAt) = row, let page = try? JSONDecoder().decode(SearchPage.self, from: Data(json.utf8)) else {
+            metrics.cacheMisses.increment()
             return nil
         }
+        metrics.cacheHits.increment()
         return (page, try Timestamp.parse(storedAt))
     }
 
@@ -61,6 +65,6 @@ public struct PostgresSearchCache: SearchCache {
 extension PostgresLibrary {
     /// The search cache, bounded to `maxEntries` answers (`LibraryDatabase.searchCache` on SQLite).
     public func searchCache(maxEntries: Int = 1000) -> PostgresSearchCache {
-        PostgresSearchCache(client: client, logger: logger, maxEntries: maxEntries)
+        PostgresSearchCache(client: client, logger: logger, maxEntries: maxEntries, metrics: metrics)
     }
 }

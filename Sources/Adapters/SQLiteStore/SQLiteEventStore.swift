@@ -1,28 +1,17 @@
 import Application
 import GRDB
 import LogChain
-import Synchronization
 
 /// The event store on SQLite. Concurrent appends are group-committed: one writer takes every
 /// append waiting and writes them in one transaction (one fsync), a conflicting or failing append
 /// failing alone, and the inline projections update in the same transaction.
 public final class SQLiteEventStore: EventStore, Sendable {
-    private struct Job: Sendable {
-        let appends: [(StreamName, ExpectedVersion, [EncodedEvent])]
-        /// The request's receipt, recorded with the events (safe retries).
-        let receipt: RequestReceipt?
-        let continuation: CheckedContinuation<Int64, any Error>
-    }
-
-    private struct Queue: ~Copyable {
-        var jobs: [Job] = []
-        var draining = false
-    }
+    private typealias Job = PendingAppend
 
     private let pool: DatabasePool
     private let projections: Projections
     private let chain: ChainHasher
-    private let queue = Mutex(Queue())
+    private let queue = AppendQueue()
     /// Claim streams are named with a secret kept outside the log (`PersonalKeys.claimSecret`).
     public let claimNames: ClaimNames
     /// Seals personal data on append and opens it on reading, with the members' keys.
@@ -44,19 +33,8 @@ public final class SQLiteEventStore: EventStore, Sendable {
 
     @discardableResult
     public func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
-        // SQLite's text binding stops at a NUL: a stream stored cut short would break the hash chain.
-        if let bad = appends.first(where: { $0.stream.rawValue.utf8.contains(0) }) {
-            throw UnstorableStreamName(stream: bad.stream)
-        }
-        let encoded = try appends.map { ($0.stream, $0.expected, try $0.events.map(EncodedEvent.init)) }
-        return try await withCheckedThrowingContinuation { continuation in
-            let lead = queue.withLock { queue in
-                queue.jobs.append(Job(appends: encoded, receipt: receipt, continuation: continuation))
-                defer { queue.draining = true }
-                return !queue.draining
-            }
-            if lead { pool.asyncWriteWithoutTransaction { db in self.drain(db) } }
-        }
+        // SQLite's text binding stops at a NUL: the queue refuses such a stream name.
+        try await queue.append(appends, receipt: receipt) { pool.asyncWriteWithoutTransaction { db in self.drain(db) } }
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
@@ -74,21 +52,11 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// A batch that cannot be written (the database is closing) fails its appends.
     private func drain(_ db: Database) {
         for _ in 0..<16 {
-            let batch = takeBatch()
+            let batch = queue.takeBatch()
             if batch.isEmpty { return }
             Self.commit(batch, projections, chain, claimNames, cipher, db, metrics)
         }
         pool.asyncWriteWithoutTransaction { db in self.drain(db) }
-    }
-
-    /// Every waiting append; when none waits, the drain ends and the next append starts one.
-    private func takeBatch() -> [Job] {
-        queue.withLock { queue in
-            let jobs = queue.jobs
-            queue.jobs = []
-            if jobs.isEmpty { queue.draining = false }
-            return jobs
-        }
     }
 
     /// One transaction (one fsync) for the batch; answers every append. An append whose expected
@@ -110,27 +78,14 @@ public final class SQLiteEventStore: EventStore, Sendable {
             // An erasure leaves no copy of the deleted key's page in the WAL: checkpoint it all into the
             // file and truncate it (best effort: a reader still on an older snapshot keeps it for now).
             let erased = zip(batch, results).contains { job, result in
-                (try? result.get()) != nil && job.appends.contains { $0.2.contains { $0.encoded.erases != nil } }
+                (try? result.get()) != nil && job.appends.contains { $0.events.contains { $0.encoded.erases != nil } }
             }
             if erased { _ = try? db.checkpoint(.truncate) }
-            count(batch, results, metrics)
-            for (job, result) in zip(batch, results) { job.continuation.resume(with: result) }
+            metrics.record(batch, results)
+            for (job, result) in zip(batch, results) { job.answer(result) }
         } catch {
-            for job in batch { job.continuation.resume(throwing: error) }
+            for job in batch { job.answer(.failure(error)) }
         }
-    }
-
-    /// Counts a committed batch: its size, the events of each append that succeeded, the conflicts.
-    private static func count(_ batch: [Job], _ results: [Result<Int64, any Error>], _ metrics: StoreMetrics) {
-        var committed: [Int] = []
-        var conflicts = 0
-        for (job, result) in zip(batch, results) {
-            switch result {
-            case .success: committed.append(job.appends.reduce(0) { $0 + $1.2.count })
-            case .failure(let error): if error is AppendConflict { conflicts += 1 }
-            }
-        }
-        metrics.record(batch: batch.count, committedEvents: committed, conflicts: conflicts)
     }
 
     /// Writes the batch in one transaction. Without savepoints, an append that fails after it

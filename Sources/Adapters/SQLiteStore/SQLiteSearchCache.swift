@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import GRDB
+import LogChain
 
 /// Search answers kept in `search_cache` (outside data, not a read model), at most `maxEntries`.
 public struct SQLiteSearchCache: SearchCache {

@@ -56,17 +56,19 @@ public enum Bootstrap {
         guard let address = try? PostgresAddress(url) else { throw ConfigurationError(named, .notADatabaseURL) }
         try? FileManager.default.createDirectory(
             at: URL(fileURLWithPath: configuration.chainKeyPath).deletingLastPathComponent(), withIntermediateDirectories: true)
-        return try await openPostgres(address, named: named, keyFile: configuration.chainKeyPath, logger: logger)
+        return try await openPostgres(address, named: named, keyFile: configuration.chainKeyPath, logger: logger, metrics: metrics)
     }
 
     /// The PostgreSQL library at `address` (the setting `named` gave it), chained with the key in
     /// `keyFile` (none: unkeyed); a server that cannot be used is said in one line.
-    static func openPostgres(_ address: PostgresAddress, named: String, keyFile: String?, logger: Logger?) async throws
-        -> PostgresLibrary
-    {
+    static func openPostgres(
+        _ address: PostgresAddress, named: String, keyFile: String?, logger: Logger?,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) async throws -> PostgresLibrary {
         do {
             return try await PostgresLibrary.open(
-                address, keyFile: keyFile, cipher: SwiftCryptoPersonalCipher(), logger: logger ?? Logger(label: "shelfmark.postgres"))
+                address, keyFile: keyFile, cipher: SwiftCryptoPersonalCipher(), logger: logger ?? Logger(label: "shelfmark.postgres"),
+                metrics: metrics)
         } catch let error as PostgresUnavailable {
             logger?.error("PostgreSQL at \(address): \(error.cause)")
             throw ConfigurationError(named, .databaseUnreachable(address.description))

@@ -1,22 +1,24 @@
+import Application
 import CoreMetrics
 
 /// What the event store and the search cache count, through swift-metrics (the factory given to
-/// `LibraryDatabase`; no-op unless the composition root gives a real one).
-struct StoreMetrics: Sendable {
+/// `LibraryDatabase` or `PostgresLibrary`; no-op unless the composition root gives a real one).
+/// Both stores count alike.
+package struct StoreMetrics: Sendable {
     /// Appends committed: one per command's atomic append, whatever the streams it writes.
-    let appends: Counter
+    package let appends: Counter
     /// Events committed.
-    let events: Counter
+    package let events: Counter
     /// Appends refused because a stream had moved on (`AppendConflict`); the command runner runs
     /// the command again after each, so this is also the count of reruns.
-    let conflicts: Counter
+    package let conflicts: Counter
     /// Appends per group-commit transaction, committed or not.
-    let batchSizes: Recorder
+    package let batchSizes: Recorder
     /// Search cache look-ups that found a stored answer (fresh or not), and those that found none.
-    let cacheHits: Counter
-    let cacheMisses: Counter
+    package let cacheHits: Counter
+    package let cacheMisses: Counter
 
-    init(_ factory: any MetricsFactory) {
+    package init(_ factory: any MetricsFactory) {
         appends = Counter(label: "shelfmark_appends_total", factory: factory)
         events = Counter(label: "shelfmark_events_appended_total", factory: factory)
         conflicts = Counter(label: "shelfmark_append_conflicts_total", factory: factory)
@@ -25,9 +27,21 @@ struct StoreMetrics: Sendable {
         cacheMisses = Counter(label: "shelfmark_search_cache_lookups_total", dimensions: [("result", "miss")], factory: factory)
     }
 
-    /// Counts one committed transaction: its size in appends, and of those, the events of each
-    /// append that succeeded and the appends that conflicted.
-    func record(batch: Int, committedEvents: [Int], conflicts refused: Int) {
+    /// Counts one committed transaction: its size in appends, the events of each append that
+    /// succeeded, and the appends refused for a stream that had moved on.
+    package func record(_ batch: [PendingAppend], _ results: [Result<Int64, any Error>]) {
+        var committed: [Int] = []
+        var refused = 0
+        for (append, result) in zip(batch, results) {
+            switch result {
+            case .success: committed.append(append.eventCount)
+            case .failure(let error): if error is AppendConflict { refused += 1 }
+            }
+        }
+        record(batch: batch.count, committedEvents: committed, conflicts: refused)
+    }
+
+    private func record(batch: Int, committedEvents: [Int], conflicts refused: Int) {
         batchSizes.record(batch)
         if !committedEvents.isEmpty {
             appends.increment(by: committedEvents.count)
