@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import LogChain
 import PostgresNIO
+import Synchronization
 import Testing
 
 @testable import PostgresStore
@@ -168,6 +169,24 @@ struct PostgresStoreTests {
         let failed = try await reopened.verify { _, _ in }.filter { !$0.passed }
         #expect(failed.isEmpty, Comment(rawValue: String(describing: failed)))
         await postgres.close()
+    }
+
+    @Test("a backup counts its progress in events, up to the log's head; SQLite's counts pages")
+    func backupProgress() async throws {
+        let folder = TemporaryFolder()
+        let library = try await PostgresTestServer.library()
+        try await library.eventStore.append([StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2), pending(3)])])
+        let backup = SQLiteCopy(of: library, cipher: personalCipher)
+        #expect(backup.progressUnit == .events)
+        let reports = Mutex<[(Int64, Int64)]>([])
+        _ = try await backup.backUp(to: folder.url.appendingPathComponent("b.sqlite").path, anchors: nil, replacing: false) { done, total in
+            reports.withLock { $0.append((done, total)) }
+        }
+        #expect(reports.withLock { $0.last.map { $0 == (3, 3) } } == true, "\(reports.withLock { $0 })")
+        await library.close()
+        let sqlite = try LibraryDatabase(path: folder.url.appendingPathComponent("s.sqlite").path, durability: .off)
+        defer { try? sqlite.close() }
+        #expect(sqlite.progressUnit == .pages)
     }
 
     @Test("export, an export's verification and history answer as on SQLite for the same log")

@@ -15,7 +15,8 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (library, principal) = try await global.acting()
-        let progress = Progress(label: t("cli.progress.backingUp"), unit: t("cli.progress.pages"))
+        let unit = library.backUp.progressUnit == .pages ? t("cli.progress.pages") : t("cli.progress.events")
+        let progress = Progress(label: t("cli.progress.backingUp"), unit: unit)
         let report = try await library.backUp.execute(to: to, replacing: force, by: principal) { progress.update($0, of: $1) }
         progress.finish()
         if global.json { return try printJSON(BackupAnswer(report)) }

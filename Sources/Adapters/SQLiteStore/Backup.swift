@@ -10,6 +10,9 @@ extension LibraryDatabase: LibraryBackup {
     /// Pages copied per step: progress every 4 MiB or so (pages of 4 KiB).
     static let pagesPerStep: Int32 = 1_024
 
+    /// The file's pages, copied as they are.
+    public var progressUnit: BackupProgressUnit { .pages }
+
     public func backUp(
         to file: String, anchors: String?, replacing: Bool, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> BackupReport {

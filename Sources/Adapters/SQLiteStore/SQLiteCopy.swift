@@ -49,6 +49,9 @@ public struct SQLiteCopy: LogReplayer, LibraryBackup {
                 holds: snapshot.holds, events: events))
     }
 
+    /// The log's events, copied one after another.
+    public var progressUnit: BackupProgressUnit { .events }
+
     /// The whole log as a SQLite library at `file` (its chain key at `<file>.key`, the anchors at
     /// `<file>.anchors`), written under temporary names and moved into place at the end, the
     /// database last. Reports (done, total) events.

@@ -11,6 +11,9 @@ public struct BackUpLibrary: Sendable {
         self.anchorFile = anchorFile
     }
 
+    /// What `execute`'s progress counts.
+    public var progressUnit: BackupProgressUnit { backup.progressUnit }
+
     /// Writes a consistent copy to `file` (and its key and anchors beside it); an existing file is
     /// replaced only when `replacing`.
     public func execute(

@@ -31,9 +31,20 @@ public struct BackupReport: Equatable, Sendable {
 public protocol LibraryBackup: Sendable {
     /// Copies the library as of one moment to `file`, its chain key to `<file>.key` and the anchor
     /// file `anchors` (when there is one) to `<file>.anchors`, all under temporary names renamed
-    /// into place at the end; refuses files that exist unless `replacing`. Reports (done, total) pages.
+    /// into place at the end; refuses files that exist unless `replacing`. Reports (done, total)
+    /// in `progressUnit`.
     func backUp(to file: String, anchors: String?, replacing: Bool, progress: @escaping @Sendable (Int64, Int64) -> Void)
         async throws -> BackupReport
+    /// What a backup's progress counts: the database's pages, or the log's events.
+    var progressUnit: BackupProgressUnit { get }
+}
+
+/// What a backup's progress counts.
+public enum BackupProgressUnit: Sendable {
+    /// Pages of the database file, copied as they are (SQLite's online backup).
+    case pages
+    /// Events of the log, copied one after another into a new file (a PostgreSQL library's backup).
+    case events
 }
 
 /// A backup copied beside the library it will replace, opened there and verified.
