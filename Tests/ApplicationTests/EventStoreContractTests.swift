@@ -31,6 +31,17 @@ struct EventStoreContractTests {
         #expect(try await store.read("unknown", after: 5).isEmpty)
     }
 
+    @Test("several streams read at once answer as each read alone, in the order asked", arguments: StoreFactory.all)
+    func readSeveralTails(factory: StoreFactory) async throws {
+        let store = try await factory.make()
+        try await store.append([StreamAppend("s-1", expected: .noStream, events: [pending(1), pending(2)])])
+        try await store.append([StreamAppend("s-2", expected: .noStream, events: [pending(3)])])
+        let tails = try await store.read([("s-2", 0), ("unknown", 0), ("s-1", 1), ("s-1", 2)])
+        #expect(tails.map { $0.map(\.position) } == [[3], [], [2], []])
+        #expect(tails[2] == (try await store.read("s-1", after: 1)))
+        #expect(try await store.read([]).isEmpty)
+    }
+
     @Test("a stale expected version is a conflict that writes nothing", arguments: StoreFactory.all)
     func optimisticConflict(factory: StoreFactory) async throws {
         let store = try await factory.make()

@@ -41,6 +41,11 @@ public final class SQLiteEventStore: EventStore, Sendable {
         try pool.readHere { db in try EventRows.stream(stream, after: version, cipher, db) }
     }
 
+    /// Every tail in one read transaction: a read costs a transaction and a reader connection.
+    public func read(_ tails: [(stream: StreamName, after: Int64)]) async throws -> [[RecordedEvent]] {
+        try pool.readHere { db in try tails.map { try EventRows.stream($0.stream, after: $0.after, cipher, db) } }
+    }
+
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
         try pool.readHere { db in try EventRows.after(position, limit: limit, cipher, db) }
     }

@@ -55,7 +55,22 @@ public struct CommandRunner: Sendable {
     /// the events appended after it (a member with years of loans is not read from the start).
     func load<A: EventSourced>(_: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
         let cached = cache.state(A.self, stream)
-        let recorded = try await store.read(stream, after: cached?.version ?? 0)
+        return folded(A.self, stream, cached, try await store.read(stream, after: cached?.version ?? 0))
+    }
+
+    /// Two aggregates' states and versions, their streams read as of one moment in one store read.
+    func load<A: EventSourced, B: EventSourced>(_: A.Type, _ a: StreamName, _: B.Type, _ b: StreamName) async throws -> (
+        Loaded<A>, Loaded<B>
+    ) {
+        let (cachedA, cachedB) = (cache.state(A.self, a), cache.state(B.self, b))
+        let tails = try await store.read([(a, cachedA?.version ?? 0), (b, cachedB?.version ?? 0)])
+        return (folded(A.self, a, cachedA, tails[0]), folded(B.self, b, cachedB, tails[1]))
+    }
+
+    /// The cached state (if any) with the events recorded after it; kept in the cache when it moved on.
+    private func folded<A: EventSourced>(
+        _: A.Type, _ stream: StreamName, _ cached: (state: A.State, version: Int64)?, _ recorded: [RecordedEvent]
+    ) -> Loaded<A> {
         let state = A.fold(recorded.lazy.compactMap { A.unwrap($0.event) }, from: cached?.state ?? A.initial)
         let version = recorded.last?.version ?? cached?.version ?? 0
         if !recorded.isEmpty { cache.keep(A.self, stream, state, version: version) }

@@ -46,9 +46,8 @@ public struct ResourceVersions: Sendable {
 
     /// A book's: its stream's version and its waiting list's (the book's answer shows both).
     public func book(_ id: BookID) async throws -> ResourceVersion {
-        let book = try await runner.load(BookAggregate.self, .book(id)).version
-        let queue = try await runner.load(HoldQueueAggregate.self, .holds(id)).version
-        return ResourceVersion([book, queue])
+        let (book, queue) = try await runner.load(BookAggregate.self, .book(id), HoldQueueAggregate.self, .holds(id))
+        return ResourceVersion([book.version, queue.version])
     }
 
     /// A loan's: its stream's version.

@@ -120,6 +120,9 @@ public protocol EventStore: Sendable {
     /// The events of one stream after its first `version` events, oldest first; empty for a
     /// stream that does not exist or has no more.
     func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent]
+    /// `read` of several streams, each after its own version, as of one moment (one read
+    /// transaction where the store has them); the answers in the order asked.
+    func read(_ tails: [(stream: StreamName, after: Int64)]) async throws -> [[RecordedEvent]]
     /// Up to `limit` events with a global position greater than `position`, in log order.
     func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent]
     /// How claim streams are named, with the store's secret kept outside the log.
@@ -133,6 +136,13 @@ extension EventStore {
 
     /// Every event of one stream, oldest first; empty for a stream that does not exist.
     public func read(_ stream: StreamName) async throws -> [RecordedEvent] { try await read(stream, after: 0) }
+
+    /// Each stream read on its own, for stores where one read is as cheap as several.
+    public func read(_ tails: [(stream: StreamName, after: Int64)]) async throws -> [[RecordedEvent]] {
+        var answers: [[RecordedEvent]] = []
+        for tail in tails { answers.append(try await read(tail.stream, after: tail.after)) }
+        return answers
+    }
 }
 
 extension ExpectedVersion {
