@@ -1,7 +1,8 @@
 import Domain
 
-/// Everything an adapter may ask of the library.
-public struct Library: Sendable {
+/// Everything an adapter may ask of the library. A class: every route's handler holds it, and a
+/// request copies its handler, so a copy is one reference rather than every use case's ports.
+public final class Library: Sendable {
     public let catalogue: CatalogueUseCases
     public let accounts: AccountUseCases
     public let circulation: CirculationUseCases

@@ -13,17 +13,20 @@ public struct AccessLog<Inner: HTTPResponder>: HTTPResponder where Inner.Context
     let inner: Inner
     /// Peers whose `X-Request-ID` is taken (the reverse proxies that already gave the request one).
     let trustedProxies: Set<String>
+    /// Where new request ids come from.
+    let ids: any IDGenerator
 
-    public init(_ inner: Inner, trustedProxies: Set<String>) {
+    public init(_ inner: Inner, trustedProxies: Set<String>, ids: any IDGenerator) {
         self.inner = inner
         self.trustedProxies = trustedProxies
+        self.ids = ids
     }
 
     public func respond(to request: Request, context: LibraryRequestContext) async throws -> Response {
         let started = ContinuousClock.now
         let given = request.headers[.xRequestID]
         let trusted = context.remoteAddress?.ipAddress.map(trustedProxies.contains) ?? false
-        let id = RequestID.chosen(given, trusted: trusted)
+        let id = RequestID.chosen(given, trusted: trusted) ?? ids.next()
         let trace = RequestTrace(id: id)
         var context = context
         context.logger[metadataKey: "hb.request.id"] = nil
@@ -46,10 +49,10 @@ public struct AccessLog<Inner: HTTPResponder>: HTTPResponder where Inner.Context
 
 /// How a request's id is chosen and written.
 enum RequestID {
-    /// A trusted proxy's id when it is a UUID (the events' correlation ids are), else a new one.
-    static func chosen(_ given: String?, trusted: Bool) -> UUID {
-        guard trusted, let given, given.utf8.count == 36, let id = UUID(uuidString: given) else { return UUID() }
-        return id
+    /// A trusted proxy's id when it is a UUID (the events' correlation ids are), else nil: a new one.
+    static func chosen(_ given: String?, trusted: Bool) -> UUID? {
+        guard trusted, let given, given.utf8.count == 36 else { return nil }
+        return UUID(uuidString: given)
     }
 
     /// The id as the header and the log write it: lower case, as the log stores correlation ids.
@@ -88,7 +91,7 @@ struct AccessLine {
     var metadata: Logger.Metadata {
         var fields: Logger.Metadata = [
             "method": .string(method), "route": .string(route), "status": .stringConvertible(status),
-            "duration_ms": .string(String(format: "%.3f", milliseconds)), "request_id": .string(RequestID.text(id)),
+            "duration_ms": .string(Self.threeDecimals(milliseconds)), "request_id": .string(RequestID.text(id)),
             "principal": .string(caller),
         ]
         if let proxyID { fields["proxy_request_id"] = .string(proxyID) }
@@ -97,6 +100,15 @@ struct AccessLine {
 
     func write(to logger: Logger) {
         logger.info("request", metadata: metadata)
+    }
+
+    /// `value` with three decimals (`12.345`), as `%.3f` writes it for a duration, without
+    /// Foundation's `String(format:)`, which costs more than the rest of the line.
+    static func threeDecimals(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e12 else { return "0.000" }
+        let thousandths = Int64((value * 1_000).rounded())
+        let fraction = String(thousandths % 1_000)
+        return "\(thousandths / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// At most 64 visible ASCII characters of `text`; nil when none is left.

@@ -193,7 +193,8 @@ public enum Bootstrap {
                             forced: configuration.prolificForced, keys: library.appKeys.inUse)),
                     monitor: monitor, access: MetricsAccess(token: configuration.metricsToken),
                     status: ReadLibraryStatus(loans: database.loanRegister, head: database, projections: database, clock: clock)),
-                trustedProxies: configuration.trustedProxies),
+                // Its own source: request ids are not the events' (tests give those in sequence).
+                trustedProxies: configuration.trustedProxies, ids: RandomIDs()),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: HTTPServer.channelHandlers(),

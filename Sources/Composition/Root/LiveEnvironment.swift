@@ -5,6 +5,8 @@ import Foundation
 import Hummingbird
 import Logging
 import Monitoring
+import NIOCore
+import NIOPosix
 import Wording
 
 /// The environment the real command line runs in.
@@ -102,6 +104,14 @@ struct LiveEnvironment: CLIEnvironment {
 
 /// Entry point of the `shelfmark` executable.
 public enum Shelfmark {
+    /// Runs Swift concurrency's tasks on SwiftNIO's event loops, the threads that read and write
+    /// the connections, so a request goes from its socket to its handler and back without a thread
+    /// switch each way. Called first, on the main thread, before any task runs; false (and nothing
+    /// changed) when another global executor was installed first.
+    @discardableResult public static func runTasksOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
     public static func main() async {
         let environment = LiveEnvironment(environment: ProcessInfo.processInfo.environment)
         await CLIContext.$environment.withValue(environment) {

@@ -17,7 +17,7 @@ struct SiteResponder: HTTPResponder {
     var prolific: ProlificMount? = nil
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        if let prolific, ProlificAPI.isKeyPath(request.uri.path), await prolific.isOn() {
+        if ProlificAPI.isKeyPath(request.uri.path), let prolific, await prolific.isOn() {
             return try await prolific.responder.respond(to: request, context: context)
         }
         if Self.isAPI(request.uri.path) { return try await api.respond(to: request, context: context) }
@@ -36,11 +36,18 @@ struct SiteResponder: HTTPResponder {
     static func isAPI(_ path: String) -> Bool { path == "/api" || path.hasPrefix("/api/") || path == "/openapi.yaml" }
 }
 
-/// The Prolific API in the site: its responder, and whether it answers now.
-struct ProlificMount: Sendable {
+/// The Prolific API in the site: its responder, and whether it answers now. A class, so the site
+/// holds one reference to it rather than copying its responder at every request.
+final class ProlificMount: Sendable {
     let responder: ProlificResponder<LibraryRequestContext>
     let forced: Bool
     let keys: AppKeysInUse
+
+    init(responder: ProlificResponder<LibraryRequestContext>, forced: Bool, keys: AppKeysInUse) {
+        self.responder = responder
+        self.forced = forced
+        self.keys = keys
+    }
 
     /// On when forced, or while a Prolific key works (a failed look-up leaves it off).
     func isOn() async -> Bool {

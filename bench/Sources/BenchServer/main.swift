@@ -1,3 +1,4 @@
 import Composition
 
+Shelfmark.runTasksOnEventLoops()
 await Shelfmark.main()
