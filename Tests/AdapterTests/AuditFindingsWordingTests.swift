@@ -35,7 +35,7 @@ struct AuditFindingsWordingTests {
         .noAnchorFile(path: "/a"), .notAnAnchor(line: 2, path: "/a"), .anchorsUncheckable, .wrongSignature(line: 2, position: 1),
         .headLacking(position: 5, time: "2026-11-22T14:05:00Z", line: 1, why: .logCut(head: 3)), .emptyLogHash, .logRewritten,
         .noAnchorsYet(path: "/a"), .anchorsHeld(count: 1, path: "/a", furthest: 3, time: "2026-11-22T14:05:00Z"),
-        .all([.triggerMissing("x"), .triggerAltered("y")]),
+        .all([.triggerMissing("x"), .triggerAltered("y")]), .fileIntact, .fileDamaged("database disk image is malformed"),
     ]
 
     @Test func aBrokenChainIsSaidInEachLanguageWithItsNumbers() {

@@ -137,6 +137,24 @@ struct RestoreRefusalTests {
         #expect(try files(db, containing: "restoring").isEmpty)
     }
 
+    /// Found by an outside test: a backup whose title index had a page of 0xFF bytes passed every
+    /// check (none reads through that index), was restored, and every list sorted by title failed.
+    @Test func aBackupWithADamagedIndexPageIsRefusedAndNothingIsRestored() async throws {
+        let (db, backup) = try await libraryWithBackup()
+        try damagePage(ofIndex: "catalogue_books_by_title", in: backup)
+        let verified = try await shelfmark(["audit", "verify"], database: backup)
+        #expect(verified.status == 1, "\(verified.stdout)")
+        #expect(verified.stdout.contains("database file: the file is damaged (SQLite says: "), "\(verified.stdout)")
+        #expect(!verified.stdout.contains("hash chain"), "nothing else is read from a damaged file: \(verified.stdout)")
+        let target = db.folder.appendingPathComponent("restored.sqlite").path
+        let refused = try await shelfmark(["restore", "--from", backup], database: target)
+        #expect(refused.status == 1)
+        let error = try #require(refused.stderr.split(separator: "\n").last)
+        #expect(
+            error.hasPrefix("Error: \(backup) does not verify, so nothing was restored: database file: the file is damaged"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
     @Test func aBackupWithoutItsKeyIsRefusedNamingTheKey() async throws {
         let (db, backup) = try await libraryWithBackup()
         try FileManager.default.removeItem(atPath: backup + ".key")
@@ -219,4 +237,21 @@ struct BackupRotationServeTests {
             #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         }
     }
+}
+
+/// Overwrites the first page of `index` in the SQLite file at `path` with 0xFF bytes, as a failing
+/// disk or a careless tool would.
+func damagePage(ofIndex index: String, in path: String) throws {
+    let raw = try DatabaseQueue(path: path)
+    let (page, size) = try raw.read { db in
+        (
+            try #require(try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [index])),
+            try #require(try Int.fetchOne(db, sql: "PRAGMA page_size"))
+        )
+    }
+    try raw.close()
+    let file = try #require(FileHandle(forUpdatingAtPath: path))
+    try file.seek(toOffset: UInt64((page - 1) * size))
+    try file.write(contentsOf: Data(repeating: 0xFF, count: size))
+    try file.close()
 }

@@ -35,6 +35,32 @@ struct TextHygieneTests {
         }
     }
 
+    /// Found by an outside test: one letter and 150,000 combining accents counted as one
+    /// character, so anyone could sign up with a 300 KB name (and add such a title).
+    @Test func aLetterUnderAPileOfCombiningAccentsIsTooLongEverywhereALengthIsChecked() async throws {
+        let piled = "A" + String(repeating: "\u{0301}", count: 150_000)
+        try await withAPI { api in
+            let signup = try await api.send(
+                .post, "/api/v1/users",
+                json: #"{"email":"pile@example.org","password":"Member-Pass1","country":"FR","displayName":"\#(piled)"}"#,
+                token: .none)
+            #expect(signup.status == .badRequest || signup.status == .contentTooLarge, "\(signup.status)")
+            let short = "A" + String(repeating: "\u{0301}", count: 1_000)
+            let named = try await api.send(
+                .post, "/api/v1/users",
+                json: #"{"email":"pile@example.org","password":"Member-Pass1","country":"FR","displayName":"\#(short)"}"#,
+                token: .none)
+            #expect(named.status == .badRequest)
+            #expect((try named.object["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["displayName"])
+            // A title may hold 500 characters, an author's name 200.
+            let longer = "A" + String(repeating: "\u{0301}", count: 3_000)
+            let book = try await api.send(.post, "/api/v1/books", json: #"{"title":"\#(longer)","authors":["\#(longer)"]}"#)
+            #expect(book.status == .badRequest)
+            #expect((try book.object["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["title", "authors[0]"])
+            #expect(try await api.send(.get, "/api/v1/books", token: .none).object["total"] as? Int == 0)
+        }
+    }
+
     @Test func addingABookRefusesThemInTheTitleAndTheAuthors() async throws {
         try await withAPI { api in
             for scalar in Self.bidi {

@@ -23,6 +23,25 @@ struct FreeTextTests {
         #expect((FreeText.problem(text, field: "f", multiline: multiline) == nil) == passes)
     }
 
+    @Test func aLetterWithAHundredThousandCombiningAccentsIsNotOneCharacterShort() {
+        let piled = "A" + String(repeating: "\u{0301}", count: 100_000)
+        #expect(piled.count == 1)
+        #expect(FreeText.isTooLong(piled, max: 100))
+        #expect(FreeText.isTooLong(String(repeating: "x", count: 101), max: 100))
+        // What real names and titles hold passes: accents, Devanagari, Hangul jamo, emoji sequences.
+        for text in ["Ngũgĩ wa Thiong'o", "देवनागरी", "\u{1100}\u{1161}\u{11A8}", "👩‍👩‍👧‍👦 family", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"] {
+            #expect(!FreeText.isTooLong(text, max: 100), "\(text)")
+        }
+    }
+
+    @Test func anEmailAddressIsAtMost254Octets() throws {
+        let local = String(repeating: "é", count: 130)
+        #expect(throws: FieldError("email", .tooLong(max: 254))) { try EmailAddress(parsing: "\(local)@example.org") }
+        #expect(throws: FieldError("email", .tooLong(max: 254))) {
+            try EmailAddress(parsing: "a" + String(repeating: "\u{0301}", count: 1_000) + "@example.org")
+        }
+    }
+
     @Test(
         "invisible format characters are refused in names and titles",
         arguments: [

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 import LogChain
 
-/// `audit verify` on the SQLite log: the chain key, the hash chain event by event, positions and
+/// `audit verify` on the SQLite log: the file's own pages and indexes (SQLite's integrity check;
+/// a damaged file is said at once and nothing else is read from it), the chain key, the hash chain event by event, positions and
 /// stream versions without gaps, the append-only triggers, a full replay into a scratch database
 /// whose read models must equal the live ones row for row, and the anchors. Everything is read in
 /// one read transaction on one connection (the scratch database attached to it), so appends
@@ -25,6 +26,11 @@ extension LibraryDatabase: LogVerifier {
             var checks: [AuditCheck] = []
             try db.readOnly {
                 try db.inTransaction(.deferred) {
+                    let file = Self.fileCheck(db)
+                    guard file.passed else {
+                        checks = [file]
+                        return .commit
+                    }
                     let key = try ChainKeyRecord.check(chain, db)
                     let walk = try Self.walk(
                         db, chain: chain, names: names, cipher: cipher, replayingInto: scratch, progress: progress)
@@ -36,12 +42,34 @@ extension LibraryDatabase: LogVerifier {
                         }
                         ?? Self.compareReadModels(db, replayed: walk.replayed)
                     let anchored = try anchorFile.map { try AnchorFile.check($0, chain, db) }
-                    checks = [key, walk.chain, walk.contiguity, triggers, replay, walk.personalData] + (anchored.map { [$0] } ?? [])
+                    checks = [file, key, walk.chain, walk.contiguity, triggers, replay, walk.personalData] + (anchored.map { [$0] } ?? [])
                     return .commit
                 }
             }
             return checks
         }
+    }
+
+    /// SQLite's integrity check of the library's file: every page, every index entry against its
+    /// row. A damaged index passes every other check (none reads through it) and then fails the
+    /// first query that does, so it is looked for first.
+    static func fileCheck(_ db: Database) -> AuditCheck {
+        do {
+            let complaints = try String.fetchAll(db, sql: "PRAGMA main.integrity_check(1)")
+            guard complaints == ["ok"] else {
+                return AuditCheck(.databaseFile, passed: false, .fileDamaged(oneLine(complaints.first ?? "no answer")))
+            }
+            return AuditCheck(.databaseFile, passed: true, .fileIntact)
+        } catch {
+            return AuditCheck(.databaseFile, passed: false, .fileDamaged(oneLine((error as? DatabaseError)?.message ?? "\(error)")))
+        }
+    }
+
+    /// SQLite's complaint on one line, without its `*** in database main ***` heading, at most
+    /// 200 characters.
+    private static func oneLine(_ complaint: String) -> String {
+        let lines = complaint.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }
+        return String(lines.joined(separator: "; ").prefix(200))
     }
 
     /// Verify with no anchors (tests, tools).

@@ -18,6 +18,7 @@ extension Wording {
         case .export: t("audit.check.export")
         case .redactedSecrets: t("audit.check.redactedSecrets")
         case .erasedPersonalData: t("audit.check.erasedPersonalData")
+        case .databaseFile: t("audit.check.databaseFile")
         }
     }
 
@@ -44,6 +45,8 @@ extension Wording {
         case .anchorsHeld(let count, let path, let furthest, let time):
             t("audit.anchorsHeld", t("audit.anchors", count: count, n(count)), path, n(furthest), time)
         case .all(let findings): joined(findings.map(text))
+        case .fileIntact: t("audit.fileIntact")
+        case .fileDamaged(let complaint): t("audit.fileDamaged", complaint)
         case .noEvents: t("audit.noEvents")
         case .allKeyed(let head): t("audit.allKeyed", n(head))
         case .chainedWithoutKey(let head): t("audit.chainedWithoutKey", n(head))

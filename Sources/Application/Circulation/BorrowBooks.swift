@@ -60,7 +60,7 @@ public struct CheckoutWalkIn: Sendable {
         try Authorization.require(.lendWalkIn, by: principal)
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw InvalidInput("borrowerName", .required) }
-        guard name.count <= 100 else { throw InvalidInput("borrowerName", .tooLong(max: 100)) }
+        guard !FreeText.isTooLong(name, max: 100) else { throw InvalidInput("borrowerName", .tooLong(max: 100)) }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
         let loanID = LoanID(deps.runner.ids.next())
         let lent = try await deps.runner.transact(by: principal) { transaction in

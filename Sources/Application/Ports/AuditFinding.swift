@@ -112,6 +112,12 @@ public indirect enum AuditFinding: Equatable, Sendable {
     /// Several problems, said one after the other.
     case all([AuditFinding])
 
+    // The database file.
+    /// Every page and index of the file reads back whole (SQLite's integrity check).
+    case fileIntact
+    /// The file is damaged: SQLite's first complaint, as it words it.
+    case fileDamaged(String)
+
     /// The part of a stored event that cannot be read back.
     public enum EventPart: String, Equatable, Sendable {
         case eventID, time, correlationID, causationID, payload

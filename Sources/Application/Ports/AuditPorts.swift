@@ -28,6 +28,8 @@ public struct AuditCheck: Equatable, Sendable {
         case redactedSecrets = "redacted secrets"
         /// An export's events of erased members written before sealing.
         case erasedPersonalData = "erased personal data"
+        /// The database file's own structure: its pages and indexes (SQLite's integrity check).
+        case databaseFile = "database file"
     }
 }
 

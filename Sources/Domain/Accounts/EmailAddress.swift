@@ -8,12 +8,12 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
     public let value: String
 
     /// Checks one `@`, a non-empty local part, a domain with a dot, no spaces, control or
-    /// invisible format characters, at most 254 characters.
+    /// invisible format characters, at most 254 characters and 254 octets (as mail servers count).
     public init(parsing raw: String) throws(FieldError) {
         let email = Self.normalized(raw.trimmingWhitespace())
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard !email.isEmpty else { throw FieldError("email", .required) }
-        guard email.count <= Self.maxLength else { throw FieldError("email", .tooLong(max: Self.maxLength)) }
+        guard email.utf8.count <= Self.maxLength else { throw FieldError("email", .tooLong(max: Self.maxLength)) }
         guard !email.contains(where: \.isWhitespace) else { throw FieldError("email", .containsSpaces) }
         // The address names its event stream: a NUL would cut the stream id short where it is stored.
         if let problem = FreeText.problem(email, field: "email", identifier: true) { throw problem }

@@ -94,7 +94,7 @@ public struct SignupForm: Sendable {
     /// What is wrong with a display name (trimmed): too long, or characters names may not hold.
     static func nameProblems(_ name: String) -> [FieldError] {
         var problems: [FieldError] = []
-        if name.count > 100 { problems.append(FieldError("displayName", .tooLong(max: 100))) }
+        if FreeText.isTooLong(name, max: 100) { problems.append(FieldError("displayName", .tooLong(max: 100))) }
         if let problem = FreeText.problem(name, field: "displayName") { problems.append(problem) }
         return problems
     }

@@ -29,7 +29,7 @@ extension BookDraft {
             if required { errors.append(FieldError(field, .required)) }
             return nil
         }
-        if trimmed.count > max { errors.append(FieldError(field, .tooLong(max: max))) }
+        if FreeText.isTooLong(trimmed, max: max) { errors.append(FieldError(field, .tooLong(max: max))) }
         if let problem = FreeText.problem(trimmed, field: field, multiline: multiline) { errors.append(problem) }
         return trimmed
     }

@@ -23,6 +23,14 @@ public enum FreeText {
         return nil
     }
 
+    /// Whether `text` is longer than `max` characters allow. A character is what a reader sees as
+    /// one, so one letter followed by a hundred thousand combining accents counts as one: it is
+    /// also too long once it holds more than four Unicode scalars a character on average, more
+    /// than any script or emoji needs (an outside test stored 300 KB as a "one-letter" name).
+    public static func isTooLong(_ text: some StringProtocol, max: Int) -> Bool {
+        text.unicodeScalars.count > max * 4 || text.count > max
+    }
+
     /// Control characters, and the line and paragraph separators that act like them.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
