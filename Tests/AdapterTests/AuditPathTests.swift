@@ -14,7 +14,10 @@ struct AuditPathTests {
             let names = (report["checks"] as? [[String: Any]])?.map { $0["name"] as? String }
             #expect(
                 report["ok"] as? Bool == true
-                    && names == ["database file", "chain key", "hash chain", "contiguity", "append-only triggers", "replay", "personal data", "anchors"])
+                    && names == [
+                        "database file", "chain key", "hash chain", "contiguity", "append-only triggers", "replay", "personal data",
+                        "anchors",
+                    ])
             #expect(
                 try await api.send(.get, "/api/v1/audit/verify", token: try await api.signUpMember("m@example.org")).status == .forbidden)
         }

@@ -42,7 +42,9 @@ struct AuditTests {
         let checks = try await t.library.verifyLog.execute(by: .cliOperator)
         #expect(failing(checks).isEmpty, "\(checks)")
         #expect(
-            checks.map(\.name) == ["database file", "chain key", "hash chain", "contiguity", "append-only triggers", "replay", "personal data", "anchors"])
+            checks.map(\.name) == [
+                "database file", "chain key", "hash chain", "contiguity", "append-only triggers", "replay", "personal data", "anchors",
+            ])
         let member = Principal.user(UserID(UUID()), .member, SessionID(UUID()))
         await #expect(throws: Forbidden.self) { try await t.library.verifyLog.execute(by: member) }
     }
