@@ -79,15 +79,27 @@ struct CLIConventionsTests {
         #expect(try await run("--json", "book", "frobnicate").status == 64)
     }
 
-    @Test func aBrokenDatabaseIsAnInternalErrorSaidPlainly() async throws {
+    /// Found by an outside test: a file SQLite cannot read (garbage, a folder) and a key file that
+    /// is not one said "Shelfmark failed unexpectedly" with 70, the status of a bug.
+    @Test func anUnreadableDatabaseFileOrKeyFileIsAnUnusableSettingSaidPlainly() async throws {
         let garbage = TemporaryDatabase()
-        try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: garbage.path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: garbage.path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: garbage.path))
-        let result = try await shelfmark(["book", "list"], database: garbage.path)
-        #expect(result.status == 70, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(!result.stderr.contains("DatabaseError") && !result.stderr.contains("Optional("), "\(result.stderr)")
+        for path in [garbage.path, folder.path] {
+            for arguments in [["book", "list"], ["serve", "--port", "0"]] {
+                let result = try await shelfmark(arguments, database: path)
+                #expect(result.status == 2, "\(arguments) \(path): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+                #expect(result.stderr.contains("is not a library SQLite can read"), "\(result.stderr)")
+                #expect(!result.stderr.contains("DatabaseError") && !result.stderr.contains("Optional("), "\(result.stderr)")
+            }
+        }
+        let keyed = TemporaryDatabase()
+        #expect(try await shelfmark(["book", "list"], database: keyed.path).status == 0)
+        try "not a key".write(toFile: keyed.path + ".key", atomically: true, encoding: .utf8)
+        let badKey = try await shelfmark(["book", "list"], database: keyed.path)
+        #expect(badKey.status == 2 && badKey.stderr == "Error: \(keyed.path).key is not a Shelfmark chain key file\n", "\(badKey.stderr)")
     }
 
     @Test func theExitStatusesAreDocumentedOnceEach() async throws {

@@ -165,7 +165,7 @@ enum FieldProblemKey: CaseIterable {
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
         notAWebAddress,
         notAnIPAddress, folderUnusable,
-        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres
+        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres, notALibraryFile
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
     case notACardNumber, notAMemberReference
@@ -219,6 +219,7 @@ enum FieldProblemSamples {
         case .databaseUnreachable: .databaseUnreachable
         case .databaseNotEmpty: .databaseNotEmpty
         case .restoreOnPostgres: .restoreOnPostgres
+        case .notALibraryFile: .notALibraryFile
         case .noCopies: .noCopies
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded
@@ -274,6 +275,7 @@ enum FieldProblemSamples {
         case .databaseUnreachable: .databaseUnreachable("postgres://shelfmark@db.example.org:5432/library")
         case .databaseNotEmpty: .databaseNotEmpty(events: 1_234)
         case .restoreOnPostgres: .restoreOnPostgres
+        case .notALibraryFile: .notALibraryFile
         case .noCopies: .noCopies(wouldBe: 0)
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded

@@ -16,6 +16,13 @@ public enum Durability: String, Sendable, CaseIterable {
 
 /// The library's SQLite file: the event store and its read models, opened and migrated.
 public final class LibraryDatabase: Sendable {
+    /// Whether `error`, thrown while opening, says the file is no database SQLite can read: not a
+    /// database, damaged, or not openable as one (a folder, a device).
+    public static func isUnreadableFile(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_CANTOPEN].contains(error.resultCode)
+    }
+
     public let eventStore: SQLiteEventStore
     public let catalogue: SQLiteCatalogue
     public let accounts: SQLiteAccounts

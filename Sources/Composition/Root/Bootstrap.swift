@@ -5,6 +5,7 @@ import Foundation
 import HTTPAPI
 import Hummingbird
 import IPinfo
+import LogChain
 import Logging
 import Monitoring
 import OpenLibrary
@@ -40,9 +41,17 @@ public enum Bootstrap {
         } catch {
             throw ConfigurationError("the database", .folderUnusable(folder.path))
         }
-        return try LibraryDatabase(
-            path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath,
-            cipher: SwiftCryptoPersonalCipher(), metrics: metrics)
+        do {
+            return try LibraryDatabase(
+                path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath,
+                cipher: SwiftCryptoPersonalCipher(), metrics: metrics)
+        } catch let error as ChainKeyError {
+            // A key file that is missing, unreadable or not one is a setting that cannot be used.
+            throw ConfigurationError(error.message)
+        } catch  where LibraryDatabase.isUnreadableFile(error) {
+            throw ConfigurationError(
+                configuration.databaseNamedBy ?? "the database", value: configuration.databasePath, .notALibraryFile)
+        }
     }
 
     /// The library's storage: the PostgreSQL database when a URL is configured (its schema created

@@ -102,6 +102,9 @@ public enum FieldProblem: Equatable, Sendable {
     case databaseNotEmpty(events: Int64)
     /// A restore was asked of a library kept in PostgreSQL (a restore replaces a SQLite file).
     case restoreOnPostgres
+    /// The file is there but SQLite cannot read it as a database (a folder, another kind of file,
+    /// a damaged one).
+    case notALibraryFile
 }
 
 /// What a number counts, for a message.
