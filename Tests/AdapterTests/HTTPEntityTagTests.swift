@@ -131,6 +131,9 @@ struct HTTPEntityTagTests {
         #expect(try EntityTags.accepted(ifMatch: "\"7.2\"") == [version])
         #expect(try EntityTags.accepted(ifMatch: "W/\"7.2\", \"x\", \"7..2\", \"-1\"") == [], "weak and odd tags match nothing")
         #expect(try EntityTags.accepted(ifMatch: "\"1\",\"7.2\"")?.contains(version) == true)
+        // Found by an outside test: "07.02" named version 7.2, but tags are compared as text.
+        #expect(try EntityTags.accepted(ifMatch: "\"07.2\", \"7.02\", \"007\"") == [])
+        #expect(try EntityTags.accepted(ifMatch: "\"0.0\"") == [ResourceVersion([0, 0])])
         for malformed in ["", " , ", "7.2", "\"7.2", "W/7.2", "\"a\"b\"", "\"7.2\" \"7.3\""] {
             #expect(throws: InvalidInput.self, "\(malformed)") { try EntityTags.accepted(ifMatch: malformed) }
         }

@@ -88,4 +88,21 @@ struct TextHygieneTests {
         let users = try await shelfmark(["user", "list"], database: db.path)
         #expect(!users.stdout.contains("example.org"), "no account was created: \(users.stdout)")
     }
+
+    /// Found by an outside test: Swift reads bytes that are not UTF-8 as U+FFFD, so the CLI stored
+    /// `a\u{FFFD}b` as a title where the API refuses the same bytes.
+    @Test func theCLIRefusesAnArgumentThatIsNotUTF8() async throws {
+        let db = TemporaryDatabase()
+        let executable = try shelfmarkExecutable().path
+        var environment = ProcessInfo.processInfo.environment
+        environment["SHELFMARK_DB"] = db.path
+        let script = #"exec "$0" book add --title "$(printf 'a\377b')" --author y"#
+        let run = try await offPool { [environment] in
+            try runToEnd("/bin/sh", ["-c", script, executable], environment: environment, input: nil)
+        }
+        #expect(run.status == 64)
+        #expect(String(decoding: run.stderr, as: UTF8.self) == "Error: argument 4: must be UTF-8 text; nothing was done\n")
+        let list = try await shelfmark(["book", "list"], database: db.path)
+        #expect(!list.stdout.contains("\u{FFFD}"), "\(list.stdout)")
+    }
 }

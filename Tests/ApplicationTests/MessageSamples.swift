@@ -165,7 +165,7 @@ enum FieldProblemKey: CaseIterable {
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
         notAWebAddress,
         notAnIPAddress, folderUnusable,
-        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres, notALibraryFile
+        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres, notALibraryFile, notUTF8
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
     case notACardNumber, notAMemberReference
@@ -220,6 +220,7 @@ enum FieldProblemSamples {
         case .databaseNotEmpty: .databaseNotEmpty
         case .restoreOnPostgres: .restoreOnPostgres
         case .notALibraryFile: .notALibraryFile
+        case .notUTF8: .notUTF8
         case .noCopies: .noCopies
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded
@@ -276,6 +277,7 @@ enum FieldProblemSamples {
         case .databaseNotEmpty: .databaseNotEmpty(events: 1_234)
         case .restoreOnPostgres: .restoreOnPostgres
         case .notALibraryFile: .notALibraryFile
+        case .notUTF8: .notUTF8
         case .noCopies: .noCopies(wouldBe: 0)
         case .tooVague: .tooVague
         case .confirmationNeeded: .confirmationNeeded

@@ -46,7 +46,20 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
             // Before parsing, so help is never printed in a language nobody asked for.
             Foundation.exit(FailureReport.report(usage("--lang", .notOneOf(Language.allCases.map(\.rawValue))), json: json).rawValue)
         }
+        if let argument = firstArgumentNotUTF8() {
+            // Swift reads such bytes as U+FFFD: a title would be stored with them silently replaced.
+            let failure = Reader.$language.withValue(Speaking.language) { usage(t("cli.argument", String(argument)), .notUTF8) }
+            Foundation.exit(FailureReport.report(failure, json: json).rawValue)
+        }
         await Reader.$language.withValue(Speaking.language) { await run(arguments, json: json) }
+    }
+
+    /// The position (1 for the first after the command's name) of the first argument whose bytes
+    /// are not UTF-8, or nil.
+    private static func firstArgumentNotUTF8() -> Int? {
+        (1..<Int(CommandLine.argc)).first { index in
+            CommandLine.unsafeArgv[index].map { String(validatingCString: $0) == nil } ?? false
+        }
     }
 
     private static func run(_ arguments: [String], json: Bool) async {

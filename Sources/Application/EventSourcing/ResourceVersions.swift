@@ -8,13 +8,16 @@ public struct ResourceVersion: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ parts: [Int64]) { self.parts = parts }
 
-    /// Reads `7` or `7.2`: one to four whole numbers of at most 18 digits; nil for anything else.
+    /// Reads `7` or `7.2`: one to four whole numbers of at most 18 digits, written as the tag
+    /// writes them (no leading zero: an entity tag is compared as text, so `"07.2"` is another
+    /// tag); nil for anything else.
     public init?(_ text: Substring) {
         let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...4).contains(pieces.count) else { return nil }
         var parts: [Int64] = []
         for piece in pieces {
-            guard (1...18).contains(piece.utf8.count), piece.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let part = Int64(piece)
+            guard (1...18).contains(piece.utf8.count), piece.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                piece.utf8.count == 1 || piece.utf8.first != UInt8(ascii: "0"), let part = Int64(piece)
             else { return nil }
             parts.append(part)
         }

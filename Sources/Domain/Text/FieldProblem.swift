@@ -105,6 +105,8 @@ public enum FieldProblem: Equatable, Sendable {
     /// The file is there but SQLite cannot read it as a database (a folder, another kind of file,
     /// a damaged one).
     case notALibraryFile
+    /// Bytes that are not UTF-8 text (a command-line argument; an API body is refused whole).
+    case notUTF8
 }
 
 /// What a number counts, for a message.
