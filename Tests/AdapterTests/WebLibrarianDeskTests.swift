@@ -25,6 +25,29 @@ struct WebLibrarianDeskTests {
         }
     }
 
+    /// Found by an outside test: the member field's label offers a username, but the desk read
+    /// anything without an `@` as a card number, and the loans list refused it.
+    @Test func theDeskFindsAMemberByUsernameAsItsLabelSays() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            let ada = try await api.signUpMember("ada@example.org")
+            #expect(try await api.send(.patch, "/api/v1/me", json: #"{"username":"lovelace"}"#, token: ada).status == .ok)
+            let librarian = Browser(api, session: api.librarianToken)
+            try await librarian.get("/desk")
+            let lent = try await librarian.post("/desk/lend", [("member", "lovelace"), ("book", dune)])
+            #expect(lent.status == .seeOther, "\(lent.text)")
+            let after = try await librarian.follow(lent)
+            #expect(after.shows("Lent 1 book to") && !after.shows(#"class="flash refused""#), "\(after.text)")
+            let listed = try await librarian.get("/desk?member=lovelace")
+            #expect(listed.status == .ok && listed.shows(">Dune</a>"), "\(listed.text)")
+            #expect(try await api.send(.get, "/api/v1/loans?member=lovelace").object["total"] as? Int == 1)
+            let nobody = try await librarian.post("/desk/lend", [("member", "babbage"), ("book", dune)])
+            #expect(nobody.status == .notFound || nobody.shows("babbage"), "\(nobody.status) \(nobody.text)")
+            let walkIn = try await api.send(.get, "/api/v1/loans?member=Mrs%20Hudson")
+            #expect(walkIn.status == .badRequest && walkIn.text.contains("library card number or username"), "\(walkIn.text)")
+        }
+    }
+
     @Test func theOverdueSectionListsOnlyTheLoansPastTheirDate() async throws {
         let clock = ManualClock()
         try await withAPI(clock: clock) { api in

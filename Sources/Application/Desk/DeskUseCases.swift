@@ -23,6 +23,14 @@ public struct DeskUseCases: Sendable {
 public enum DeskMember: Equatable, Sendable {
     case card(String)
     case email(String)
+    /// The login name the member chose.
+    case username(String)
+
+    /// What a librarian typed in the desk's one member field: an address has an `@`, a card number
+    /// is digits (spaces and hyphens between), anything else is a username.
+    public init(typed text: String) {
+        self = text.contains("@") ? .email(text) : CardNumber.isMeant(text) ? .card(text) : .username(text)
+    }
 }
 
 extension DeskMember {
@@ -52,6 +60,9 @@ struct Cardholders: Sendable {
             return try await deps.summary(try await members.holder(of: card))
         case .email(let text):
             do { _ = try EmailAddress(parsing: text) } catch { throw InvalidInput([error]) }
+            return try await deps.summary(try await members.find(text, by: principal))
+        case .username(let text):
+            guard (try? Username(parsing: text)) != nil else { throw InvalidInput("member", .notAMemberReference(text)) }
             return try await deps.summary(try await members.find(text, by: principal))
         }
     }

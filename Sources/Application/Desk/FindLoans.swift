@@ -1,7 +1,7 @@
 import Domain
 
 /// The loans list as the desk asks for it (librarians): the active loans of a member (by account
-/// id, email or card number), of a walk-in borrower (by name, however it was typed), of a book,
+/// id, email, card number or username), of a walk-in borrower (by name, however it was typed), of a book,
 /// or all. A member named by something that is none of those is refused saying so, with where
 /// walk-in names go, rather than "not found".
 public struct FindLoans: Sendable {
@@ -22,8 +22,9 @@ public struct FindLoans: Sendable {
         return try await list.active(member: memberID, book: book, walkIn: walkIn, overdueOnly: overdueOnly, page: page, by: principal)
     }
 
-    /// Whether `text` can name a member: an account id, something with an `@`, or a card number.
+    /// Whether `text` can name a member: an account id, something with an `@`, a card number, or
+    /// a username (a walk-in borrower's name with a space in it is none of them).
     static func namesAMember(_ text: String) -> Bool {
-        UserID(text) != nil || text.contains("@") || CardNumber.isMeant(text)
+        UserID(text) != nil || text.contains("@") || CardNumber.isMeant(text) || (try? Username(parsing: text)) != nil
     }
 }

@@ -30,7 +30,7 @@ struct DeskActions: Sendable {
         let typed = site.form["member"] ?? ""
         let books = site.form.all("book")
         do {
-            let who: DeskMember = typed.contains("@") ? .email(typed) : .card(typed)
+            let who = DeskMember(typed: typed)
             guard !typed.isEmpty else { throw InvalidInput("member", .required) }
             guard !books.isEmpty else { throw InvalidInput("book", .required) }
             let ids = try books.map { try BookID.parse($0) }
@@ -40,7 +40,7 @@ struct DeskActions: Sendable {
             return Redirect.see("/desk", flash: said + " " + titles + ".")
         } catch {
             let values = ["member": typed, "books": books.joined(separator: " ")]
-            let names = ["card": "member", "email": "member", "book": "books"]
+            let names = ["card": "member", "email": "member", "username": "member", "book": "books"]
             guard let feedback = Feedback(error, values: values, fieldNames: names), !(error is Forbidden) else { throw error }
             return try await desk.desk(DeskQuery(), feedback: feedback, errorsIn: .lend, status: PageError.of(error).status)
         }
