@@ -79,6 +79,18 @@ struct CLIConventionsTests {
         #expect(try await run("--json", "book", "frobnicate").status == 64)
     }
 
+    /// Found by an outside test: a negative number after an option read as another option, and the
+    /// error said the value was missing.
+    @Test func aNegativeNumberIsReadAsTheValueAndRefusedInOneLine() async throws {
+        for arguments in [["book", "add", "--title", "x", "--author", "y", "--copies", "-5"], ["book", "list", "--offset", "-1"]] {
+            let refused = try await shelfmark(arguments, database: db.path)
+            #expect(refused.status == 64, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1 && !refused.stderr.contains("Missing value"), "\(refused.stderr)")
+        }
+        let offset = try await run("book", "list", "--offset", "-1")
+        #expect(offset.stderr == (try await run("book", "list", "--offset=-1")).stderr)
+    }
+
     /// Found by an outside test: a file SQLite cannot read (garbage, a folder) and a key file that
     /// is not one said "Shelfmark failed unexpectedly" with 70, the status of a bug.
     @Test func anUnreadableDatabaseFileOrKeyFileIsAnUnusableSettingSaidPlainly() async throws {

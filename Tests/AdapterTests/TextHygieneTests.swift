@@ -58,6 +58,10 @@ struct TextHygieneTests {
             #expect(book.status == .badRequest)
             #expect((try book.object["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["title", "authors[0]"])
             #expect(try await api.send(.get, "/api/v1/books", token: .none).object["total"] as? Int == 0)
+            // Found by the same test: a title and an author of Hangul fillers only passed "is required".
+            let blank = try await api.send(.post, "/api/v1/books", json: #"{"title":"\u3164","authors":["\u115f"]}"#)
+            #expect(blank.status == .badRequest)
+            #expect((try blank.object["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["title", "authors"])
         }
     }
 

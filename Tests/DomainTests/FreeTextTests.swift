@@ -34,6 +34,13 @@ struct FreeTextTests {
         }
     }
 
+    @Test func textDrawnAsNothingLooksEmpty() {
+        for text in ["", " ", "\u{3164}", "\u{115F}\u{1160}", "\u{FFA0}", "\u{034F}", "\u{200B}\u{FE0F}"] {
+            #expect(FreeText.looksEmpty(text), "\(text.unicodeScalars.map(\.value))")
+        }
+        for text in ["a", "❤️", "\u{3164}a", "한글"] { #expect(!FreeText.looksEmpty(text), "\(text)") }
+    }
+
     @Test func anEmailAddressIsAtMost254Octets() throws {
         let local = String(repeating: "é", count: 130)
         #expect(throws: FieldError("email", .tooLong(max: 254))) { try EmailAddress(parsing: "\(local)@example.org") }

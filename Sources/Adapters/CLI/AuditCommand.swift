@@ -75,7 +75,7 @@ extension AuditCommand {
             abstract: t("cli.audit.export.abstract"),
             discussion: t("cli.audit.export.discussion"))
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
-        @Option(help: ArgumentHelp(t("cli.audit.export.from"), valueName: "position")) var from: Int64 = 1
+        @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.audit.export.from"), valueName: "position")) var from: Int64 = 1
         @Option(help: ArgumentHelp(t("cli.audit.export.format"))) var format = "jsonl"
         @Option(name: .shortAndLong, help: ArgumentHelp(t("cli.audit.export.output"), valueName: "file"))
         var output: String?

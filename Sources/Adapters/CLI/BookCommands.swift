@@ -30,7 +30,7 @@ extension BookCommand {
 
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @OptionGroup var fields: BookFields
-        @Option(help: ArgumentHelp(t("cli.book.add.copies"))) var copies = 1
+        @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.book.add.copies"))) var copies = 1
         @Flag(help: ArgumentHelp(t("cli.book.add.allowDuplicate")))
         var allowDuplicate = false
 
@@ -54,7 +54,7 @@ extension BookCommand {
             name: .customLong("work"), help: ArgumentHelp(t("cli.book.import.workKey"), valueName: "key"))
         var workKey: String?
         @OptionGroup var fields: BookFields
-        @Option(help: ArgumentHelp(t("cli.book.import.copies"))) var copies = 1
+        @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.book.import.copies"))) var copies = 1
         @Flag(help: ArgumentHelp(t("cli.book.import.allowDuplicate")))
         var allowDuplicate = false
 
@@ -144,7 +144,7 @@ extension BookCommand {
         @OptionGroup(visibility: .hidden) var global: GlobalOptions
         @Argument(help: ArgumentHelp(t("cli.book.edit.id"), valueName: "book-id")) var id: String
         @OptionGroup var fields: BookFields
-        @Option(help: ArgumentHelp(t("cli.book.edit.copies"))) var copies: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.book.edit.copies"))) var copies: Int?
         @Flag(help: ArgumentHelp(t("cli.book.edit.allowDuplicate"))) var allowDuplicate = false
 
         func run() async throws {

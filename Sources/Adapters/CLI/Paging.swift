@@ -3,10 +3,14 @@ import ArgumentParser
 
 /// `--limit`, `--offset` and `--all`: every list command pages as the API does (`PageRequest`:
 /// the same default, maximum and refusals), and `--all` follows the pages to the end.
+/// Numbers here and in every command are read unconditionally: `--offset -1` is the value -1,
+/// refused in the library's words, not an option and a "missing value".
 struct PagingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(t("cli.paging.limit", "\(PageRequest.maxLimit)", "\(PageRequest.defaultLimit)", "\(PageRequest.maxLimit)")))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(t("cli.paging.limit", "\(PageRequest.maxLimit)", "\(PageRequest.defaultLimit)", "\(PageRequest.maxLimit)")))
     var limit: Int?
-    @Option(help: ArgumentHelp(t("cli.paging.offset"))) var offset: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.paging.offset"))) var offset: Int?
     @Flag(help: ArgumentHelp(t("cli.paging.all"))) var all = false
 
     /// One page as asked, or with `--all` every page from the offset on gathered into one: its

@@ -103,7 +103,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(visibility: .hidden) var global: GlobalOptions
     @Option(help: ArgumentHelp(t("cli.serve.host"))) var host = "127.0.0.1"
-    @Option(help: ArgumentHelp(t("cli.serve.port"))) var port = 8080
+    @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.serve.port"))) var port = 8080
     @Option(
         name: .customLong("backup-every"),
         help: ArgumentHelp(

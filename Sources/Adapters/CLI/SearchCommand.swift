@@ -17,8 +17,9 @@ struct SearchCommand: AsyncParsableCommand {
     var query: String?
     @Option(help: ArgumentHelp("\(SearchSort.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "order"))
     var sort = SearchSort.relevance.rawValue
-    @Option(help: ArgumentHelp(t("cli.search.limit", "\(PageRequest.maxLimit)"))) var limit = PageRequest.defaultLimit
-    @Option(help: ArgumentHelp(t("cli.search.offset", "\(SearchQuery.maxOffset)"))) var offset = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.search.limit", "\(PageRequest.maxLimit)"))) var limit = PageRequest
+        .defaultLimit
+    @Option(parsing: .unconditional, help: ArgumentHelp(t("cli.search.offset", "\(SearchQuery.maxOffset)"))) var offset = 0
 
     func validate() throws {
         guard SearchSort(rawValue: sort) != nil else {

@@ -59,7 +59,7 @@ public struct CheckoutWalkIn: Sendable {
     ) async throws -> LoanSummary {
         try Authorization.require(.lendWalkIn, by: principal)
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw InvalidInput("borrowerName", .required) }
+        guard !FreeText.looksEmpty(name) else { throw InvalidInput("borrowerName", .required) }
         guard !FreeText.isTooLong(name, max: 100) else { throw InvalidInput("borrowerName", .tooLong(max: 100)) }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
         let loanID = LoanID(deps.runner.ids.next())

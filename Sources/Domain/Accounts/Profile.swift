@@ -102,7 +102,7 @@ public struct ProfileForm: Sendable {
         }
         if let displayName {
             let name = displayName.trimmingWhitespace()
-            if name.isEmpty { problems.append(FieldError("displayName", .required)) }
+            if FreeText.looksEmpty(name) { problems.append(FieldError("displayName", .required)) }
             problems += SignupForm.nameProblems(name)
             change.displayName = name
         }

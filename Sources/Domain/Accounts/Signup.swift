@@ -77,7 +77,7 @@ public struct SignupForm: Sendable {
         if let language {
             do { _ = try ProfileForm.language(language) } catch { problems.append(error) }
         }
-        return (email, name.isEmpty ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
+        return (email, FreeText.looksEmpty(name) ? (email.map { String($0.value.prefix { $0 != "@" }) } ?? "") : name, code, problems)
     }
 
     /// The login name asked for, once `validate` found no problem with it; nil when none was.

@@ -25,7 +25,7 @@ extension BookDraft {
         // Composed (NFC): "café" typed with a combining accent is the title typed with "é", one
         // spelling to search, sort and compare, whichever keyboard or app sent it.
         let trimmed = (raw?.trimmingWhitespace() ?? "").precomposedStringWithCanonicalMapping
-        if trimmed.isEmpty {
+        if FreeText.looksEmpty(trimmed) {
             if required { errors.append(FieldError(field, .required)) }
             return nil
         }

@@ -31,6 +31,13 @@ public enum FreeText {
         text.unicodeScalars.count > max * 4 || text.count > max
     }
 
+    /// Whether a reader would see nothing of `text`: only spaces and characters drawn as nothing
+    /// (Unicode's default-ignorable code points: Hangul fillers, joiners, variation selectors). An
+    /// outside test added a book titled U+3164 by U+115F, which passed "is required".
+    public static func looksEmpty(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }
+    }
+
     /// Control characters, and the line and paragraph separators that act like them.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
