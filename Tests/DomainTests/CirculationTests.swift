@@ -67,6 +67,19 @@ struct CirculationTests {
         #expect(policy.renewedDue(t0 + 14 * day, now: t0 + day) == t0 + 28 * day)
     }
 
+    @Test func noDueDateIsLaterThanTheLastSecondOfYear9999() {
+        var tenYears = LoanPolicy()
+        tenYears.period = 3_650 * day
+        var due = tenYears.due(from: t0)
+        for _ in 0..<1_000 { due = tenYears.renewedDue(due, now: t0) }
+        #expect(due == LoanPolicy.latestDue)
+        #expect(UTCTime.format(millis: Int64(due.timeIntervalSince1970 * 1_000), milliseconds: false) == "9999-12-31T23:59:59Z")
+        #expect(!LoanPolicy.isOverdue(dueAt: due, returnedAt: nil, now: t0))
+        var endless = LoanPolicy()
+        endless.period = 3_650 * day
+        #expect(endless.due(from: LoanPolicy.latestDue) == LoanPolicy.latestDue)
+    }
+
     @Test func renewalIsRefusedWhileOtherMembersWaitForTheBook() {
         #expect(loan(.renew(now: t0 + day, policy: policy, waiting: 2), lent) == .failure(.othersWaiting(count: 2)))
         // The overdue refusal comes first: an overdue loan is returned, whoever waits.

@@ -21,7 +21,7 @@ public struct BorrowBooks: Sendable {
         let loans = books.map { ($0, LoanID(deps.runner.ids.next())) }
         try await deps.runner.transact(by: principal) { transaction in
             let now = deps.now
-            let dueAt = now.addingTimeInterval(deps.policy.period)
+            let dueAt = deps.policy.due(from: now)
             let patron = try await transaction.load(PatronAggregate.self, .patron(member))
             let borrowing = PatronCommand.borrow(
                 member: member, loans: Dictionary(loans.map { ($1, $0) }, uniquingKeysWith: { a, _ in a }), now: now, dueAt: dueAt,
@@ -78,7 +78,7 @@ public struct CheckoutWalkIn: Sendable {
             try await deps.lendWalkIn(WalkInLoan(borrowerName: name, loan: loanID, book: bookID), &transaction)
             let opened = LoanOpened(
                 loan: loanID, book: bookID, bookTitle: record.details.title, borrower: nil, borrowerName: name, lentAt: now,
-                dueAt: now.addingTimeInterval(deps.policy.period))
+                dueAt: deps.policy.due(from: now))
             try await deps.lendPast(holdsOn: record, to: nil, loanID, &transaction)
             try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0, in: book.state) }
             try transaction.decide(.open(opened), on: Loaded<LoanAggregate>.new(.loan(loanID)), else: LoanRefused.init)

@@ -29,10 +29,18 @@ public struct LoanPolicy: Equatable, Sendable {
         !Self.isOverdue(dueAt: dueAt, returnedAt: nil, now: now) && now >= dueAt.addingTimeInterval(-dueSoonNotice)
     }
 
+    /// The latest due date: the last second of year 9999. Dates are written with four-digit years
+    /// (RFC 3339) and compared as that text in SQL; an outside test renewed a ten-year loan a
+    /// thousand times (both within the settings' ranges) to year 12030, which sorted as overdue.
+    public static let latestDue = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// The due date of a loan made `now`: one period later (at most `latestDue`).
+    public func due(from now: Date) -> Date { min(now.addingTimeInterval(period), Self.latestDue) }
+
     /// The due date after a renewal: one more period from the current due date, or from `now`
     /// when that is later, as library systems do (renewing early never shortens the loan, and two
-    /// renewals add two periods).
-    public func renewedDue(_ dueAt: Date, now: Date) -> Date { max(dueAt, now).addingTimeInterval(period) }
+    /// renewals add two periods); at most `latestDue`.
+    public func renewedDue(_ dueAt: Date, now: Date) -> Date { min(max(dueAt, now).addingTimeInterval(period), Self.latestDue) }
 
     /// "The pickup date has passed", the one definition: a copy set aside until `until` is no
     /// longer kept from `until` on (as a loan due exactly now is overdue).
