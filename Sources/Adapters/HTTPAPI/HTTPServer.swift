@@ -28,6 +28,7 @@ public enum HTTPServer {
         router.add(middleware: AdmissionMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes), rates: library.rates))
         router.add(middleware: WellFormedAddress())
         router.add(middleware: SafeRetryMiddleware(retries: library.retries))
+        router.add(middleware: BookListFastPath(listBooks: library.catalogue.listBooks))
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],

@@ -1,0 +1,109 @@
+import APIContract
+import Application
+import Domain
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import OpenAPIRuntime
+import Testing
+
+@testable import HTTPAPI
+
+/// `GET /api/v1/books` answers a plain request without the generated layer (issue 20). The
+/// contract stays the source of truth: the fast answer must be the generated handler's, byte for
+/// byte, and every request it does not take goes to the generated handler.
+@Suite("The book list's fast path")
+struct HTTPFastPathTests {
+    /// An `Accept` the fast path leaves to the generated handler, which takes it as JSON.
+    static let generated: HTTPFields = [.accept: "application/json, text/plain"]
+
+    @Test func aPlainListIsTheGeneratedHandlersAnswerByteForByte() async throws {
+        try await withAPI { api in
+            let titles = [#"Dune "the" \ novel"#, "Émile / ou de l'éducation", "東京物語", "📚 Shelf", "A\u{300}b", "Tabs\tand\nlines"]
+            for (n, title) in titles.enumerated() {
+                let json =
+                    #"{"title":\#(Self.quoted(title)),"authors":["Author \#(n)"],"copies":\#(n + 1)"#
+                    + (n % 2 == 0
+                        ? #","isbn":"9780441172719","publisher":"Chilton / Ace","categories":["SF","a\"b"],"description":"Line one.\nLine two.","coverUrl":"https://example.org/c/\#(n).jpg","allowDuplicate":true}"#
+                        : "}")
+                let added = try await api.send(.post, "/api/v1/books", json: json)
+                #expect(added.status == .created || added.status == .badRequest, "\(added.text)")
+            }
+            let ada = try await api.signUpMember("ada@example.org")
+            let list = try await api.send(.get, "/api/v1/books?limit=1&sort=title", token: ada)
+            let first = try #require((try list.object["items"] as? [[String: Any]])?.first?["id"] as? String)
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(first)"]}"#, token: ada).status == .created)
+            for query in [
+                "", "?limit=20", "?limit=2", "?limit=2&offset=2", "?offset=4&limit=2&sort=oldest", "?sort=title", "?sort=author&limit=3",
+                "?limit=100&offset=1000000", "?limit=020",
+            ] {
+                #expect(BookListFastPath.plainQuery(query.isEmpty ? nil : String(query.dropFirst())) != nil, "\(query) takes the fast path")
+                for token in [String??.some(nil), .some(ada), .none] {
+                    let fast = try await api.send(.get, "/api/v1/books" + query, token: token)
+                    let slow = try await api.send(.get, "/api/v1/books" + query, token: token, headers: Self.generated)
+                    #expect(fast.status == .ok && slow.status == .ok, "\(query): \(fast.status) \(slow.status)")
+                    #expect(fast.text == slow.text, "\(query)")
+                    #expect(fast.headers[.contentType] == slow.headers[.contentType], "\(query)")
+                    #expect(fast.headers[.contentLength] == slow.headers[.contentLength], "\(query)")
+                }
+            }
+        }
+    }
+
+    @Test func everyOtherRequestIsTheGeneratedHandlers() async throws {
+        try await withAPI { api in
+            for query in [
+                "?limit=0", "?limit=101", "?limit=-1", "?limit=1e3", "?sort=newest&sort=title", "?sort=best", "?q=dune", "?limit",
+            ] {
+                #expect(BookListFastPath.plainQuery(String(query.dropFirst())) == nil, "\(query) is the generated handler's")
+                let fast = try await api.send(.get, "/api/v1/books" + query)
+                let slow = try await api.send(.get, "/api/v1/books" + query, headers: Self.generated)
+                #expect(fast.status == slow.status, "\(query)")
+                #expect(fast.text == slow.text, "\(query)")
+            }
+            #expect(try await api.send(.get, "/api/v1/books?limit=101").status == .badRequest)
+        }
+    }
+
+    @Test func theWriterWritesWhatJSONEncoderWritesForEveryCharacterAndEveryAbsentField() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let dates = WholeSecondDates()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try dates.encode(date))
+        }
+        let every = String(String.UnicodeScalarView((0..<0x80).compactMap(Unicode.Scalar.init))) + "é東📚\u{2028}\u{2029}\u{FEFF}"
+        var books: [Components.Schemas.Book] = []
+        for n in 0..<8 {
+            let some = n % 2 == 0
+            books.append(
+                .init(
+                    id: UUID().uuidString.lowercased(), title: every, authors: some ? [every, "b/c"] : [],
+                    isbn: some ? "9780441172719" : nil,
+                    publisher: some ? every : nil, categories: some ? ["x"] : [], coverUrl: some ? "https://e.org/a/b.jpg" : nil,
+                    description: some ? every : nil, copies: n, onLoan: n / 2, available: n - n / 2, holdCount: n * 1_000_000,
+                    addedAt: Date(timeIntervalSince1970: 1_764_000_000.4 + Double(n)), updatedAt: Date(timeIntervalSince1970: -1.5),
+                    lastCheckout: n % 3 == 0 ? nil : .init(name: n % 3 == 1 ? every : nil, at: Date(timeIntervalSince1970: 0))))
+        }
+        for next in [nil, 40] {
+            let page = Components.Schemas.BookPage(
+                value1: .init(total: 1_000, offset: 20, limit: 20, nextOffset: next), value2: .init(items: books))
+            Self.expectSame(BookJSON.page(page), Array(try encoder.encode(page)))
+        }
+        let empty = Components.Schemas.BookPage(value1: .init(total: 0, offset: 0, limit: 20), value2: .init(items: []))
+        Self.expectSame(BookJSON.page(empty), Array(try encoder.encode(empty)))
+    }
+
+    /// The same bytes, or where they first differ.
+    static func expectSame(_ written: [UInt8], _ encoded: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        guard written != encoded else { return }
+        let at = (0..<min(written.count, encoded.count)).first { written[$0] != encoded[$0] } ?? min(written.count, encoded.count)
+        let around = { (bytes: [UInt8]) in String(decoding: bytes[max(0, at - 40)..<min(bytes.count, at + 40)], as: UTF8.self) }
+        Issue.record("differ at \(at): written …\(around(written))… encoded …\(around(encoded))…", sourceLocation: sourceLocation)
+    }
+
+    static func quoted(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
+}
