@@ -1,5 +1,6 @@
 import Application
 import Crypto
+import Domain
 import Foundation
 
 #if canImport(Glibc)
@@ -108,15 +109,7 @@ public struct ChainKeyError: MessageConvertible, Sendable {
 }
 
 /// Lower-case hex of bytes.
-package func hex(_ bytes: some Sequence<UInt8>) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 0x0f)])
-    }
-    return String(decoding: text, as: UTF8.self)
-}
+package func hex(_ bytes: some Sequence<UInt8>) -> String { HexText.lowercase(bytes) }
 
 package func hex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { hex($0) } }
 

@@ -55,7 +55,7 @@ public struct PostgresAccounts: Accounts {
         let (id, email, displayName, country, role, registeredAt, card, username, language) = row
         guard let user = UserID(id), let role = Role(rawValue: role) else { throw UnreadableReadModelRow(table: "accounts", id: id) }
         return AccountSummary(
-            id: user, email: try EmailAddress(parsing: email), displayName: displayName, country: country, role: role,
+            id: user, email: EmailAddress(checked: email), displayName: displayName, country: country, role: role,
             registeredAt: try Timestamp.parse(registeredAt), cardNumber: try card.map { try CardNumber(parsing: $0) },
             username: try username.map { try Username(parsing: $0) }, language: language.flatMap(Language.init(rawValue:)))
     }

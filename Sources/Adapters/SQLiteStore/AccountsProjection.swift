@@ -103,7 +103,7 @@ public struct SQLiteAccounts: Accounts {
             throw DatabaseError(message: "bad account row")
         }
         return AccountSummary(
-            id: id, email: try EmailAddress(parsing: row["email"]), displayName: row["display_name"], country: row["country"],
+            id: id, email: EmailAddress(checked: row["email"]), displayName: row["display_name"], country: row["country"],
             role: role, registeredAt: try Timestamp.parse(row["registered_at"]),
             cardNumber: try (row["card_number"] as String?).map { try CardNumber(parsing: $0) },
             username: try (row["username"] as String?).map { try Username(parsing: $0) },

@@ -16,6 +16,6 @@ public struct RandomResetCodes: ResetCodes {
     }
 
     public func digest(_ normalizedCode: String) -> String {
-        SHA256.hash(data: Data(normalizedCode.utf8)).map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(SHA256.hash(data: Data(normalizedCode.utf8)))
     }
 }

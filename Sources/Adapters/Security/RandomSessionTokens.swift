@@ -1,5 +1,6 @@
 import Application
 import Crypto
+import Domain
 import Foundation
 
 /// 256-bit random tokens (base64url, prefixed `smk_`), stored only as their SHA-256 digest.
@@ -17,6 +18,6 @@ public struct RandomSessionTokens: SessionTokens {
     }
 
     public func digest(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(SHA256.hash(data: Data(token.utf8)))
     }
 }

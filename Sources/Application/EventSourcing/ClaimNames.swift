@@ -42,6 +42,6 @@ public struct ClaimNames: Sendable {
 
     private func digest(_ purpose: String, _ value: String) -> String {
         let mac = cipher.keyedDigest(of: Data("shelfmark claim v1\n\(purpose)\n\(value)".utf8), secret: secret)
-        return mac.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return HexText.lowercase(mac.prefix(16))
     }
 }

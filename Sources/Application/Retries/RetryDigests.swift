@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// A request's keyed digests (`ClaimNames.keyedDigest`, the library's secret): the key scoped to
@@ -28,5 +29,5 @@ struct RetryDigests {
         try JSONDecoder().decode(RequestAnswer.self, from: try cipher.open(sealed, with: answerKey, binding: Data(key.utf8)))
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    private static func hex(_ bytes: [UInt8]) -> String { HexText.lowercase(bytes) }
 }

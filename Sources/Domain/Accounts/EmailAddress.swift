@@ -25,6 +25,11 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
         value = email
     }
 
+    /// An address read back from where a checked address's `value` was kept (a read model): it was
+    /// checked and normalized before it was written, and normalizing again (Foundation's folding)
+    /// was a fiftieth of every signed-in request (issue 20).
+    public init(checked value: String) { self.value = value }
+
     /// An address for a new account or an address change: as `init(parsing:)`, and refusing
     /// characters that have a plainer twin (fullwidth `ａ`, ligatures such as `ﬁ`, superscripts),
     /// which would make a second account look like someone else's. Addresses already registered
