@@ -80,6 +80,10 @@ import Wording
         #expect(Placeholders.fill("%1$@ a %2$@ exemplaires", with: ["Dune", "2"]) == "Dune a 2 exemplaires")
         #expect(Placeholders.fill("%2$@, %1$@", with: ["a", "b"]) == "b, a")
         #expect(Placeholders.fill("%@ and %@ at 100%%", with: ["x", "y"]) == "x and y at 100%")
+        // Read byte by byte (issue 20): text around placeholders in any script, odd percents kept.
+        #expect(Placeholders.fill("« %1$@ » — 東京 %2$@ 📚", with: ["Émile", "ß"]) == "« Émile » — 東京 ß 📚")
+        #expect(Placeholders.fill("50% off, %x, %1$ and %", with: ["a"]) == "50% off, %x, %1$ and %")
+        #expect(Placeholders.fill("%3$@|%@|%12$@", with: ["a", "b"]) == "|a|")
         #expect(Placeholders.fill("missing %3$@.", with: ["a"]) == "missing .")
         #expect(Placeholders.positions(in: "%@ %@ %%") == [1, 2])
         #expect(Placeholders.positions(in: "%2$@ %1$@") == [1, 2])

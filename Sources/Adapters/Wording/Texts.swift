@@ -74,30 +74,41 @@ public enum Placeholders {
     public static func fill(_ template: String, with arguments: [String]) -> String {
         // Bytes, not `contains("%")`, which Foundation answers through CFString (a twentieth of the catalogue page).
         guard template.utf8.contains(UInt8(ascii: "%")) else { return template }
-        var result = ""
+        // UTF-8 bytes, not characters: a placeholder is ASCII, and reading the text character by
+        // character (grapheme breaking) was a tenth of the catalogue page.
+        let bytes = Array(template.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + arguments.reduce(0) { $0 + $1.utf8.count })
         var next = 0
-        var rest = Substring(template)
-        while let percent = rest.firstIndex(of: "%") {
-            result += rest[..<percent]
-            rest = rest[rest.index(after: percent)...]
-            if rest.first == "%" {
-                result += "%"
-                rest = rest.dropFirst()
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            guard byte == UInt8(ascii: "%") else {
+                result.append(byte)
                 continue
             }
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$@"), let position = Int(digits) {
-                result += argument(position - 1, arguments)
-                rest = rest.dropFirst(digits.count + 2)
-            } else if rest.first == "@" {
-                result += argument(next, arguments)
+            if index < bytes.count, bytes[index] == UInt8(ascii: "%") {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            var end = index
+            while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+            if end > index, end + 1 < bytes.count, bytes[end] == UInt8(ascii: "$"), bytes[end + 1] == UInt8(ascii: "@"),
+                let position = Int(String(decoding: bytes[index..<end], as: UTF8.self))
+            {
+                result += argument(position - 1, arguments).utf8
+                index = end + 2
+            } else if index < bytes.count, bytes[index] == UInt8(ascii: "@") {
+                result += argument(next, arguments).utf8
                 next += 1
-                rest = rest.dropFirst()
+                index += 1
             } else {
-                result += "%"
+                result.append(byte)
             }
         }
-        return result + rest
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// The placeholders of `template`, as positions (`%@` counted in order), for the consistency test.
