@@ -103,7 +103,9 @@ struct CLIConventionsTests {
                 let result = try await shelfmark(arguments, database: path)
                 #expect(result.status == 2, "\(arguments) \(path): \(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-                #expect(result.stderr.contains("is not a library SQLite can read"), "\(result.stderr)")
+                #expect(
+                    result.stderr.hasPrefix("Error: SHELFMARK_DB names \(path), which is not a library SQLite can read"), "\(result.stderr)"
+                )
                 #expect(!result.stderr.contains("DatabaseError") && !result.stderr.contains("Optional("), "\(result.stderr)")
             }
         }

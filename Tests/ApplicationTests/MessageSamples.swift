@@ -276,7 +276,7 @@ enum FieldProblemSamples {
         case .databaseUnreachable: .databaseUnreachable("postgres://shelfmark@db.example.org:5432/library")
         case .databaseNotEmpty: .databaseNotEmpty(events: 1_234)
         case .restoreOnPostgres: .restoreOnPostgres
-        case .notALibraryFile: .notALibraryFile
+        case .notALibraryFile: .notALibraryFile("/srv/library/notes.txt")
         case .notUTF8: .notUTF8
         case .noCopies: .noCopies(wouldBe: 0)
         case .tooVague: .tooVague

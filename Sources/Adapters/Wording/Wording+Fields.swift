@@ -49,7 +49,7 @@ extension Wording {
         case .notADatabaseURL: t("field.notADatabaseURL")
         case .databaseUnreachable(let address): t("field.databaseUnreachable", address)
         case .restoreOnPostgres: t("field.restoreOnPostgres")
-        case .notALibraryFile: t("field.notALibraryFile")
+        case .notALibraryFile(let path): t("field.notALibraryFile", path)
         case .notUTF8: t("field.notUTF8")
         case .databaseNotEmpty(let events): t("field.databaseNotEmpty", t("message.events", count: Int(clamping: events), n(events)))
         case .taken: t("field.taken")

@@ -50,7 +50,7 @@ public enum Bootstrap {
             throw ConfigurationError(error.message)
         } catch  where LibraryDatabase.isUnreadableFile(error) {
             throw ConfigurationError(
-                configuration.databaseNamedBy ?? "the database", value: configuration.databasePath, .notALibraryFile)
+                configuration.databaseNamedBy ?? "the database", .notALibraryFile(configuration.databasePath))
         }
     }
 

@@ -104,7 +104,7 @@ public enum FieldProblem: Equatable, Sendable {
     case restoreOnPostgres
     /// The file is there but SQLite cannot read it as a database (a folder, another kind of file,
     /// a damaged one).
-    case notALibraryFile
+    case notALibraryFile(String)
     /// Bytes that are not UTF-8 text (a command-line argument; an API body is refused whole).
     case notUTF8
 }
