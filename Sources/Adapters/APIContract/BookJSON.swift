@@ -79,9 +79,12 @@ public enum BookJSON {
         out.append(UInt8(ascii: "]"))
     }
 
+    /// Made once: a page writes three dates a book.
+    private static let dates = WholeSecondDates()
+
     private static func date(_ date: Date, into out: inout [UInt8]) {
         // WholeSecondDates never fails to write a date.
-        string((try? WholeSecondDates().encode(date)) ?? "", into: &out)
+        string((try? dates.encode(date)) ?? "", into: &out)
     }
 
     private static let hex = Array("0123456789abcdef".utf8)

@@ -41,7 +41,8 @@ struct BookListFastPath: RouterMiddleware {
     /// The query and page of a plain request; nil when anything in it is not plain.
     static func plainQuery(_ text: String?) -> (CatalogueQuery, PageRequest)? {
         var (limit, offset, sort): (Int?, Int?, CatalogueSort?) = (nil, nil, nil)
-        for item in (text ?? "").split(separator: "&", omittingEmptySubsequences: false) where !(text ?? "").isEmpty {
+        let items = text.map { $0.isEmpty ? [] : $0.split(separator: "&", omittingEmptySubsequences: false) } ?? []
+        for item in items {
             guard let equals = item.firstIndex(of: "=") else { return nil }
             let (name, value) = (item[..<equals], item[item.index(after: equals)...])
             switch name {
