@@ -9,7 +9,7 @@ import Testing
 
 @testable import HTTPAPI
 
-/// `GET /api/v1/books` answers a plain request without the generated layer (issue 20). The
+/// `GET /api/v1/books` and `GET /api/v1/books/{id}` answer a plain request without the generated layer (issue 20). The
 /// contract stays the source of truth: the fast answer must be the generated handler's, byte for
 /// byte, and every request it does not take goes to the generated handler.
 @Suite("The book list's fast path")
@@ -65,6 +65,79 @@ struct HTTPFastPathTests {
         }
     }
 
+    @Test func aBookIsTheGeneratedHandlersAnswerByteForByteWithItsTagAndItsNotModified() async throws {
+        try await withAPI { api in
+            var ids: [String] = []
+            for (n, title) in [#"Dune "the" \ novel"#, "東京物語 / 📚", "Plain"].enumerated() {
+                let json =
+                    #"{"title":\#(Self.quoted(title)),"authors":["Author \#(n)"],"copies":\#(n + 1)"#
+                    + (n == 0
+                        ? #","isbn":"9780441172719","description":"Line one.\nLine two.","coverUrl":"https://example.org/c.jpg"}"# : "}")
+                let added = try await api.send(.post, "/api/v1/books", json: json)
+                #expect(added.status == .created, "\(added.text)")
+                ids.append(try #require(try added.object["id"] as? String))
+            }
+            let ada = try await api.signUpMember("ada@example.org")
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(ids[0])"]}"#, token: ada).status == .created)
+            for id in ids {
+                #expect(BookShowFastPath.plainID("/api/v1/books/" + id) != nil, "\(id) takes the fast path")
+                for token in [String??.some(nil), .some(ada), .none] {
+                    let fast = try await api.send(.get, "/api/v1/books/" + id, token: token)
+                    let slow = try await api.send(.get, "/api/v1/books/" + id, token: token, headers: Self.generated)
+                    Self.expectSameAnswer(fast, slow, id)
+                    #expect(fast.status == .ok)
+                    let tag = try #require(fast.headers[.eTag])
+                    for condition in [tag, "\"0\", \(tag)", "*", "\"0\"", "W/\(tag)", "not a tag", ""] {
+                        let fast = try await api.send(.get, "/api/v1/books/" + id, token: token, headers: [.ifNoneMatch: condition])
+                        var generated = Self.generated
+                        generated[.ifNoneMatch] = condition
+                        let slow = try await api.send(.get, "/api/v1/books/" + id, token: token, headers: generated)
+                        Self.expectSameAnswer(fast, slow, "\(id) If-None-Match: \(condition)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func everyOtherBookRequestIsTheGeneratedHandlers() async throws {
+        try await withAPI { api in
+            let added = try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["Frank Herbert"],"copies":1}"#)
+            let id = try #require(try added.object["id"] as? String)
+            let unknown = "01a20e11-286b-7470-9a86-bb0000000000"
+            for path in [
+                id.uppercased(), id + "/", id + "?x=1", unknown, "not-an-id", String(id.dropLast()), id + "0",
+                id.replacingOccurrences(of: "-", with: "%2D"),
+            ] {
+                #expect(BookShowFastPath.plainID("/api/v1/books/" + path) == nil || path == unknown, "\(path) is the generated handler's")
+                let fast = try await api.send(.get, "/api/v1/books/" + path)
+                let slow = try await api.send(.get, "/api/v1/books/" + path, headers: Self.generated)
+                #expect(fast.status == slow.status, "\(path)")
+                #expect(fast.text == slow.text, "\(path)")
+            }
+            #expect(try await api.send(.get, "/api/v1/books/" + unknown).status == .notFound)
+            var twice = HTTPFields()
+            twice.append(HTTPField(name: .ifNoneMatch, value: "\"1\""))
+            twice.append(HTTPField(name: .ifNoneMatch, value: "\"2\""))
+            var generated = twice
+            generated[.accept] = "application/json, text/plain"
+            Self.expectSameAnswer(
+                try await api.send(.get, "/api/v1/books/" + id, headers: twice),
+                try await api.send(.get, "/api/v1/books/" + id, headers: generated),
+                "two If-None-Match fields")
+        }
+    }
+
+    /// The same status, body and representation headers.
+    static func expectSameAnswer(
+        _ fast: TestResponse, _ slow: TestResponse, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(fast.status == slow.status, "\(what): \(fast.status) \(slow.status)", sourceLocation: sourceLocation)
+        #expect(fast.text == slow.text, "\(what)", sourceLocation: sourceLocation)
+        for field in [HTTPField.Name.contentType, .contentLength, .eTag] {
+            #expect(fast.headers[field] == slow.headers[field], "\(what): \(field)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func theWriterWritesWhatJSONEncoderWritesForEveryCharacterAndEveryAbsentField() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -93,6 +166,7 @@ struct HTTPFastPathTests {
         }
         let empty = Components.Schemas.BookPage(value1: .init(total: 0, offset: 0, limit: 20), value2: .init(items: []))
         Self.expectSame(BookJSON.page(empty), Array(try encoder.encode(empty)))
+        for book in books { Self.expectSame(BookJSON.book(book), Array(try encoder.encode(book))) }
     }
 
     /// The same bytes, or where they first differ.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A page of books as the JSON bytes the API answers, written by hand: byte for byte what the
-/// generated code's `JSONEncoder` writes for `BookPage` (compact, keys sorted, slashes unescaped,
+/// A page of books, or one book, as the JSON bytes the API answers, written by hand: byte for byte
+/// what the generated code's `JSONEncoder` writes for `BookPage` and `Book` (compact, keys sorted, slashes unescaped,
 /// dates as `WholeSecondDates` writes them). Foundation's encoder was a quarter of the server's
 /// work for `GET /api/v1/books` (issue 20). `BookJSONTests` hold the two to the same bytes over
 /// every field, absent and present, and every kind of character.
@@ -26,6 +26,14 @@ public enum BookJSON {
         out += #","total":"#.utf8
         out += String(page.value1.total).utf8
         out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// One book's JSON, as `GET /api/v1/books/{id}` answers it.
+    public static func book(_ book: Components.Schemas.Book) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        Self.book(book, into: &out)
         return out
     }
 

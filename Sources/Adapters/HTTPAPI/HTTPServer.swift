@@ -29,6 +29,7 @@ public enum HTTPServer {
         router.add(middleware: WellFormedAddress())
         router.add(middleware: SafeRetryMiddleware(retries: library.retries))
         router.add(middleware: BookListFastPath(listBooks: library.catalogue.listBooks))
+        router.add(middleware: BookShowFastPath(versions: library.catalogue.versions, showBook: library.catalogue.showBook))
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],
