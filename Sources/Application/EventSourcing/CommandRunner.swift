@@ -15,6 +15,11 @@ public struct Loaded<A: EventSourced>: Sendable where A.State: Sendable {
     func decision(_ events: [A.Event], check: Bool = false) -> Decision {
         Decision(stream: stream, expected: version == 0 ? .noStream : .exactly(version), events: events.map(A.wrap), check: check)
     }
+
+    /// The state after `events`, and the version the stream is at once they are appended here.
+    func after(_ events: [A.Event]) -> (state: A.State, version: Int64) {
+        (A.fold(events, from: state), version + Int64(events.count))
+    }
 }
 
 /// New events for one stream, before metadata is stamped.
@@ -24,6 +29,8 @@ struct Decision: Sendable {
     let events: [DomainEvent]
     /// Whether the stream's version is checked even when there are no events (`Transaction.expectUnchanged`).
     var check = false
+    /// Keeps the stream's state after these events in the state cache, once they are appended.
+    var remember: (@Sendable () -> Void)? = nil
 }
 
 /// Loads streams, stamps metadata and appends atomically; `transact` (Transaction.swift) is the
@@ -94,6 +101,19 @@ public struct CommandRunner: Sendable {
                         $0, EventMetadata(eventID: ids.next(), recordedAt: now, actor: principal.actor, correlationID: correlation))
                 })
         }
-        return try await store.append(appends, receipt: RetryScope.receipt)
+        let position = try await store.append(appends, receipt: RetryScope.receipt)
+        remember(decisions)
+        return position
+    }
+
+    /// Keeps in the cache the state of each stream the append just wrote, so the next command
+    /// reads no event this process wrote itself: the append met its expected version, so the
+    /// stream is at that version plus its events, and they are these. A stream decided on twice in
+    /// one append (each decision from the same loaded state) is left to be read back.
+    private func remember(_ decisions: [Decision]) {
+        let written = decisions.filter { !$0.events.isEmpty }
+        var counts: [StreamName: Int] = [:]
+        for decision in written { counts[decision.stream, default: 0] += 1 }
+        for decision in written where counts[decision.stream] == 1 { decision.remember?() }
     }
 }

@@ -14,9 +14,14 @@ public struct Transaction: Sendable {
         try await runner.load(type, stream)
     }
 
-    /// Records `events` for `loaded`'s stream.
+    /// Records `events` for `loaded`'s stream; once appended, the state after them is cached.
     mutating func record<A: EventSourced>(_ loaded: Loaded<A>, _ events: [A.Event]) {
-        decisions.append(loaded.decision(events))
+        var decision = loaded.decision(events)
+        if !events.isEmpty {
+            let (cache, stream, (state, version)) = (runner.cache, loaded.stream, loaded.after(events))
+            decision.remember = { cache.keep(A.self, stream, state, version: version) }
+        }
+        decisions.append(decision)
     }
 
     /// Records that the decision rests on `loaded` as it was read, though it writes nothing there:
