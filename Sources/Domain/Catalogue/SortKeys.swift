@@ -55,7 +55,7 @@ public enum SortKeys {
         }
         let joined = words.joined(separator: " ")
         let filed: String
-        if joined.contains(",") || words.count < 2 {
+        if joined.utf8.contains(UInt8(ascii: ",")) || words.count < 2 {
             filed = joined
         } else {
             filed = inverted(words)
