@@ -63,6 +63,51 @@ struct StateCacheTests {
         #expect(store.reads.withLock { $0 } == [0, 1, 2])
     }
 
+    @Test func aCommandKeepsWhatItAppendedSoTheNextOneReadsNoneOfIt() async throws {
+        // Given a book with 1 copy, added through the runner
+        let store = RecordingStore()
+        let runner = CommandRunner(store: store, clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom())
+        let details = BookDetails(title: "Dune", authors: ["Frank Herbert"])
+        try await runner.transact(BookAggregate.self, .book(id), by: .cliOperator) { _ in
+            [.added(BookAdded(book: id, details: details, copies: 1))]
+        }
+
+        // When a second command adds 2 copies
+        try await runner.transact(BookAggregate.self, .book(id), by: .cliOperator) { _ in
+            [.copiesAdded(CopiesChanged(book: id, count: 2, total: 3))]
+        }
+
+        // Then each command read only what came after the state it had appended, and found nothing
+        #expect(store.reads.withLock { $0 } == [0, 1])
+        let loaded = try await runner.load(BookAggregate.self, .book(id))
+        #expect(copies(loaded.state) == 3)
+        #expect(loaded.version == 2)
+        #expect(store.reads.withLock { $0 } == [0, 1, 2])
+    }
+
+    @Test func aStreamDecidedTwiceInOneAppendIsReadBackNotGuessed() async throws {
+        // Given a book with 1 copy, loaded once
+        let store = RecordingStore()
+        let runner = CommandRunner(store: store, clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom())
+        let details = BookDetails(title: "Dune", authors: ["Frank Herbert"])
+        try await store.append([
+            StreamAppend(.book(id), expected: .noStream, events: [event(.added(BookAdded(book: id, details: details, copies: 1)), 1)])
+        ])
+
+        // When one command records two decisions with events on it, each from the state it loaded
+        try await runner.transact(by: .cliOperator) { transaction in
+            let book = try await transaction.load(BookAggregate.self, .book(id))
+            transaction.record(book, [.copiesAdded(CopiesChanged(book: id, count: 1, total: 2))])
+            transaction.record(book, [.copiesAdded(CopiesChanged(book: id, count: 1, total: 3))])
+        }
+
+        // Then neither decision's state is kept as the stream's: the next load reads both events back
+        let loaded = try await runner.load(BookAggregate.self, .book(id))
+        #expect(store.reads.withLock { $0 } == [0, 1])
+        #expect(copies(loaded.state) == 3)
+        #expect(loaded.version == 3)
+    }
+
     @Test func theLeastRecentlyUsedStatesGoFirstWhenFull() {
         // Given a cache of 4 streams, where stream 0 is read again after the others were kept
         let cache = StateCache(capacity: 4)
