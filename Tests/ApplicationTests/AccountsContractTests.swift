@@ -113,6 +113,12 @@ struct AccountsContractTests {
         #expect(try await lib.accounts.session(digest: "digest-2")?.session == SessionID(Self.uuid(0x5e02)))
         #expect(try await lib.accounts.session(digest: "digest-3")?.user == Self.bob)
         #expect(try await lib.accounts.session(digest: "nothing") == nil)
+        // The session and its account, read together: the same session, the account as `account` reads it.
+        let bob = try #require(try await lib.accounts.signedIn(digest: "digest-3"))
+        #expect(bob.session == SessionRecord(session: SessionID(Self.uuid(0x5e03)), user: Self.bob, expiresAt: Self.expires))
+        #expect(bob.account == (try await lib.accounts.account(Self.bob)) && bob.account?.id == Self.bob)
+        #expect(try await lib.accounts.signedIn(digest: "digest-1") == nil)
+        #expect(try await lib.accounts.signedIn(digest: "nothing") == nil)
         await lib.postgres?.close()
     }
 

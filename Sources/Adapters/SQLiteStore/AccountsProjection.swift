@@ -90,12 +90,25 @@ public struct SQLiteAccounts: Accounts {
     }
 
     public func session(digest: String) async throws -> SessionRecord? {
+        try pool.readHere { db in try Self.session(digest: digest, db) }
+    }
+
+    /// The session and its account in one read transaction: a read costs a transaction and a
+    /// reader connection, and every signed-in request makes this one.
+    public func signedIn(digest: String) async throws -> (session: SessionRecord, account: AccountSummary?)? {
         try pool.readHere { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_digest = ?"), arguments: [digest]),
-                let session = SessionID(row["session_id"] as String), let user = UserID(row["user_id"] as String)
-            else { return nil }
-            return SessionRecord(session: session, user: user, expiresAt: try Timestamp.parse(row["expires_at"]))
+            guard let session = try Self.session(digest: digest, db) else { return nil }
+            let account = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM accounts WHERE id = ?"), arguments: [session.user.description])
+            return (session, try account.map(Self.summary))
         }
+    }
+
+    private static func session(digest: String, _ db: Database) throws -> SessionRecord? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_digest = ?"), arguments: [digest]),
+            let session = SessionID(row["session_id"] as String), let user = UserID(row["user_id"] as String)
+        else { return nil }
+        return SessionRecord(session: session, user: user, expiresAt: try Timestamp.parse(row["expires_at"]))
     }
 
     private static func summary(_ row: Row) throws -> AccountSummary {

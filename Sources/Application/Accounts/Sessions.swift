@@ -92,9 +92,8 @@ public struct Authenticate: Sendable {
     let deps: AccountDependencies
 
     public func execute(token: String) async throws -> Principal {
-        guard !token.isEmpty, let record = try await deps.accounts.session(digest: deps.tokens.digest(token)),
-            record.expiresAt > deps.runner.clock.now(),
-            let account = try await deps.accounts.account(record.user)
+        guard !token.isEmpty, let (record, account) = try await deps.accounts.signedIn(digest: deps.tokens.digest(token)),
+            record.expiresAt > deps.runner.clock.now(), let account
         else { throw Unauthenticated() }
         return Principal.user(account.id, account.role, record.session).traced()
     }

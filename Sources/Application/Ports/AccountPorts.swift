@@ -69,8 +69,19 @@ public protocol Accounts: Sendable {
     func list(_ page: PageRequest) async throws -> Page<AccountSummary>
     /// The open (not logged out) session stored under a token digest, or nil.
     func session(digest: String) async throws -> SessionRecord?
+    /// The open session stored under a token digest and its account (nil once closed), as of one
+    /// moment; nil when no open session has that digest. What every signed-in request reads first.
+    func signedIn(digest: String) async throws -> (session: SessionRecord, account: AccountSummary?)?
     /// Every librarian's account id.
     func librarians() async throws -> [UserID]
+}
+
+extension Accounts {
+    /// The session, then its account, in two reads (a store that can do both in one overrides it).
+    public func signedIn(digest: String) async throws -> (session: SessionRecord, account: AccountSummary?)? {
+        guard let session = try await session(digest: digest) else { return nil }
+        return (session, try await account(session.user))
+    }
 }
 
 /// Failed logins, counted per address and client outside the event log (so guessing addresses
