@@ -48,6 +48,29 @@ struct WebLibrarianDeskTests {
         }
     }
 
+    /// Noticed in a review: a walk-in's name in a desk field was refused with the API's advice
+    /// ("give the name as borrower"), a parameter no page has. The pages name their own forms.
+    @Test func aWalkInsNameInAMemberFieldPointsToTheDesksOwnForms() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            let librarian = Browser(api, session: api.librarianToken)
+            for language in ["en", "fr"] {
+                let headers: HTTPFields = [.acceptLanguage: language]
+                try await librarian.get("/desk", headers: headers)
+                let lend = try await librarian.post("/desk/lend", [("member", "Mrs Hudson"), ("book", dune)], headers: headers)
+                let filter = try await librarian.get("/desk?member=Mrs%20Hudson", headers: headers)
+                for page in [lend, filter] {
+                    #expect(page.status == .badRequest, "\(page.status)")
+                    #expect(!page.shows("borrower instead") && !page.shows("dans borrower"), "\(page.text)")
+                    #expect(
+                        page.shows(language == "en" ? "through the walk-in checkout" : "par le prêt à un emprunteur de passage"),
+                        "\(page.text)")
+                }
+                #expect(filter.shows(language == "en" ? "email address, username or id" : "nom d’utilisateur ou identifiant"))
+            }
+        }
+    }
+
     @Test func theOverdueSectionListsOnlyTheLoansPastTheirDate() async throws {
         let clock = ManualClock()
         try await withAPI(clock: clock) { api in

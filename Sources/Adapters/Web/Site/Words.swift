@@ -16,12 +16,19 @@ enum Words {
     static func say(_ confirmation: Confirmation) -> String { sentence(catalogue.text(confirmation)) }
 
     /// What is wrong with one field, to show next to it.
-    static func say(_ problem: FieldProblem) -> String { sentence(catalogue.text(problem)) }
+    static func say(_ problem: FieldProblem) -> String { sentence(text(problem)) }
 
     /// What is wrong with a field, named by its label ("Password must be at least 8 characters long.",
     /// "Mot de passe : …").
     static func say(_ error: FieldError) -> String {
-        sentence(t("web.sentence.fieldError", label(error.field), catalogue.text(error.problem)))
+        sentence(t("web.sentence.fieldError", label(error.field), text(error.problem)))
+    }
+
+    /// A field's problem in the pages' words: where the catalogue's advice names the API's
+    /// parameters (a walk-in's loans by `borrower`), the desk names its own forms instead.
+    private static func text(_ problem: FieldProblem) -> String {
+        if case .notAMemberReference(let typed) = problem { return t("web.problem.notAMemberReference", String(typed.prefix(100))) }
+        return catalogue.text(problem)
     }
 
     /// The error's message, or nil when it is a fault a person should not read; fields are named by their labels.
