@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// A page of books, or one book, as the JSON bytes the API answers, written by hand: byte for byte
@@ -95,8 +96,6 @@ public enum BookJSON {
         string((try? dates.encode(date)) ?? "", into: &out)
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
     /// A JSON string as Foundation's writer escapes it: quote, backslash and the control
     /// characters (`\n`, `\r`, `\t`, `\b`, `\f` by name, the others as `\u00xx`), every other
     /// byte of the UTF-8 as it is, slashes included.
@@ -111,7 +110,9 @@ public enum BookJSON {
             case 0x09: out += #"\t"#.utf8
             case 0x08: out += #"\b"#.utf8
             case 0x0C: out += #"\f"#.utf8
-            case 0..<0x20: out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            case 0..<0x20:
+                out += #"\u00"#.utf8
+                out += HexText.lowercase([byte]).utf8
             default: out.append(byte)
             }
         }

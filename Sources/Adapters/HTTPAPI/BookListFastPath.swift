@@ -2,7 +2,6 @@ import APIContract
 import Application
 import HTTPTypes
 import Hummingbird
-import NIOCore
 
 /// `GET /api/v1/books` answered without the generated layer when the request is plain: no `q`,
 /// only `limit`, `offset` and `sort` each at most once with values the contract takes as they are
@@ -18,7 +17,7 @@ struct BookListFastPath: RouterMiddleware {
     let listBooks: ListBooks
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get, request.uri.path == "/api/v1/books", Self.acceptsJSON(request.headers[.accept]),
+        guard request.method == .get, request.uri.path == "/api/v1/books", FastPath.acceptsJSON(request.headers[.accept]),
             let (query, page) = Self.plainQuery(request.uri.query)
         else { return try await next(request, context) }
         let books: Page<CatalogueEntry>
@@ -27,15 +26,7 @@ struct BookListFastPath: RouterMiddleware {
         } catch {
             return try await next(request, context)
         }
-        let body = BookJSON.page(Components.Schemas.BookPage(books))
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
-    }
-
-    /// No `Accept`, or one that is exactly JSON or anything.
-    static func acceptsJSON(_ accept: String?) -> Bool {
-        guard let accept else { return true }
-        return accept == "application/json" || accept == "*/*"
+        return FastPath.json(BookJSON.page(Components.Schemas.BookPage(books)))
     }
 
     /// The query and page of a plain request; nil when anything in it is not plain.

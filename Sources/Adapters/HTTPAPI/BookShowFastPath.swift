@@ -3,7 +3,6 @@ import Application
 import Domain
 import HTTPTypes
 import Hummingbird
-import NIOCore
 
 /// `GET /api/v1/books/{id}` answered without the generated layer when the request is plain: an id
 /// as the library writes them, no query, an `Accept` of JSON or anything, at most one
@@ -22,7 +21,7 @@ struct BookShowFastPath: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get, request.uri.query == nil, let id = Self.plainID(request.uri.path),
-            BookListFastPath.acceptsJSON(request.headers[.accept]), request.headers[values: .ifNoneMatch].count <= 1
+            FastPath.acceptsJSON(request.headers[.accept]), request.headers[values: .ifNoneMatch].count <= 1
         else { return try await next(request, context) }
         let entry: CatalogueEntry
         let version: ResourceVersion
@@ -36,10 +35,7 @@ struct BookShowFastPath: RouterMiddleware {
         if EntityTags.unchanged(ifNoneMatch: request.headers[.ifNoneMatch], current: tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
-        let body = BookJSON.book(Components.Schemas.Book(entry))
-        return Response(
-            status: .ok, headers: [.eTag: tag, .contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return FastPath.json(BookJSON.book(Components.Schemas.Book(entry)), [.eTag: tag])
     }
 
     /// The book named by a path that is the prefix and an id written as the library writes them

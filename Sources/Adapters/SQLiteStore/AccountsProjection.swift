@@ -67,9 +67,7 @@ public struct SQLiteAccounts: Accounts {
     let pool: DatabasePool
 
     public func account(_ id: UserID) async throws -> AccountSummary? {
-        try pool.readHere { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM accounts WHERE id = ?"), arguments: [id.description]).map(Self.summary)
-        }
+        try pool.readHere { db in try Self.account(id, db) }
     }
 
     public func list(_ page: PageRequest) async throws -> Page<AccountSummary> {
@@ -98,10 +96,12 @@ public struct SQLiteAccounts: Accounts {
     public func signedIn(digest: String) async throws -> (session: SessionRecord, account: AccountSummary?)? {
         try pool.readHere { db in
             guard let session = try Self.session(digest: digest, db) else { return nil }
-            let account = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM accounts WHERE id = ?"), arguments: [session.user.description])
-            return (session, try account.map(Self.summary))
+            return (session, try Self.account(session.user, db))
         }
+    }
+
+    private static func account(_ id: UserID, _ db: Database) throws -> AccountSummary? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM accounts WHERE id = ?"), arguments: [id.description]).map(summary)
     }
 
     private static func session(digest: String, _ db: Database) throws -> SessionRecord? {

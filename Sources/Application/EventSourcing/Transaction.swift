@@ -18,8 +18,11 @@ public struct Transaction: Sendable {
     mutating func record<A: EventSourced>(_ loaded: Loaded<A>, _ events: [A.Event]) {
         var decision = loaded.decision(events)
         if !events.isEmpty {
-            let (cache, stream, (state, version)) = (runner.cache, loaded.stream, loaded.after(events))
-            decision.remember = { cache.keep(A.self, stream, state, version: version) }
+            let cache = runner.cache
+            decision.remember = {
+                let (state, version) = loaded.after(events)
+                cache.keep(A.self, loaded.stream, state, version: version)
+            }
         }
         decisions.append(decision)
     }
