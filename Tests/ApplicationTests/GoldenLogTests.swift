@@ -81,6 +81,7 @@ struct GoldenLogTests {
 
 private extension SQLiteLoans {
     func bookmarks(of member: UserID) async throws -> [BookmarkEntry] {
-        try await SQLiteBookmarks(pool: pool, coversURL: "https://covers.example").bookmarks(of: member, sort: .newest, page: .first).items
+        try await SQLiteBookmarks(reads: reads, coversURL: "https://covers.example").bookmarks(of: member, sort: .newest, page: .first)
+            .items
     }
 }

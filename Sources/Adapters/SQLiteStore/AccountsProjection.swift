@@ -64,14 +64,14 @@ struct AccountsProjection: SQLiteProjection {
 
 /// The accounts read model.
 public struct SQLiteAccounts: Accounts {
-    let pool: DatabasePool
+    let reads: ReadConnections
 
     public func account(_ id: UserID) async throws -> AccountSummary? {
-        try pool.readHere { db in try Self.account(id, db) }
+        try reads.read { db in try Self.account(id, db) }
     }
 
     public func list(_ page: PageRequest) async throws -> Page<AccountSummary> {
-        try pool.readHere { db in
+        try reads.read { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM accounts")) ?? 0
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM accounts ORDER BY email, id LIMIT ? OFFSET ?"), arguments: [page.limit, page.offset])
@@ -80,7 +80,7 @@ public struct SQLiteAccounts: Accounts {
     }
 
     public func librarians() async throws -> [UserID] {
-        try pool.readHere { db in
+        try reads.read { db in
             try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM accounts WHERE role = 'librarian' ORDER BY id")).compactMap {
                 UserID($0)
             }
@@ -88,13 +88,13 @@ public struct SQLiteAccounts: Accounts {
     }
 
     public func session(digest: String) async throws -> SessionRecord? {
-        try pool.readHere { db in try Self.session(digest: digest, db) }
+        try reads.read { db in try Self.session(digest: digest, db) }
     }
 
     /// The session and its account in one read transaction: a read costs a transaction and a
     /// reader connection, and every signed-in request makes this one.
     public func signedIn(digest: String) async throws -> (session: SessionRecord, account: AccountSummary?)? {
-        try pool.readHere { db in
+        try reads.read { db in
             guard let session = try Self.session(digest: digest, db) else { return nil }
             return (session, try Self.account(session.user, db))
         }

@@ -20,7 +20,7 @@ extension AnchorFile {
 extension LibraryDatabase {
     /// Appends a signed checkpoint of the head to the anchor file at `path`.
     public func anchor(to path: String, at time: Date) async throws -> LogAnchor {
-        let tip = try pool.readHere { db in try SQLiteHashChain.tip(db) }
+        let tip = try reads.read { db in try SQLiteHashChain.tip(db) }
         let anchor = LogAnchor(position: tip.position, hash: tip.hash, time: Timestamp.format(time))
         guard let signature = chain.sign(AnchorFile.signedText(anchor)) else {
             throw AnchorFileError(.anchorNeedsKey)

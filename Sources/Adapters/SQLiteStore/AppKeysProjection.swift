@@ -38,10 +38,10 @@ struct AppKeysProjection: SQLiteProjection {
 
 /// The app-key read model.
 public struct SQLiteAppKeys: AppKeyRegister {
-    let pool: DatabasePool
+    let reads: ReadConnections
 
     public func appKey(digest: String) async throws -> AppKeyRecord? {
-        try pool.readHere { db in
+        try reads.read { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM app_keys WHERE digest = ?"), arguments: [digest]),
                 let key = AppKeyID(row["key_id"] as String), let user = UserID(row["user_id"] as String)
             else { return nil }
@@ -50,7 +50,7 @@ public struct SQLiteAppKeys: AppKeyRegister {
     }
 
     public func anyLive(app: String) async throws -> Bool {
-        try pool.readHere { db in
+        try reads.read { db in
             try Bool.fetchOne(
                 db,
                 sql: """

@@ -36,14 +36,14 @@ struct BookmarksProjection: SQLiteProjection {
 
 /// The bookmarks read model, shaped like search results (covers built from the covers base URL).
 public struct SQLiteBookmarks: BookmarkShelf {
-    let pool: DatabasePool
+    let reads: ReadConnections
     let coversURL: String
 
     public func bookmarks(of member: UserID, sort: BookmarkSort, page: PageRequest) async throws -> Page<BookmarkEntry> {
         // A key is bookmarked once per member, so the key breaks any tie left.
         let order = sort == .title ? "title_key, position DESC, key" : "position DESC, key"
         let covers = coversURL
-        return try pool.readHere { db in
+        return try reads.read { db in
             let total =
                 try Int.fetchOne(
                     db.cachedStatement(sql: "SELECT COUNT(*) FROM bookmarks WHERE member_id = ?"), arguments: [member.description]) ?? 0
@@ -70,5 +70,5 @@ public struct SQLiteBookmarks: BookmarkShelf {
 
 extension LibraryDatabase {
     /// The bookmarks read model; cover URLs are made under `coversURL`.
-    public func bookmarkShelf(coversURL: String) -> SQLiteBookmarks { SQLiteBookmarks(pool: pool, coversURL: coversURL) }
+    public func bookmarkShelf(coversURL: String) -> SQLiteBookmarks { SQLiteBookmarks(reads: reads, coversURL: coversURL) }
 }

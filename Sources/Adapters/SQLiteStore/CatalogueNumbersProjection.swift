@@ -30,24 +30,24 @@ struct CatalogueNumbersProjection: SQLiteProjection {
 
 /// The catalogue numbers read model.
 public struct SQLiteCatalogueNumbers: CatalogueNumbers {
-    let pool: DatabasePool
+    let reads: ReadConnections
 
     public func number(of book: BookID) async throws -> Int? {
-        try pool.readHere { db in
+        try reads.read { db in
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT number FROM catalogue_numbers WHERE book_id = ?"), arguments: [book.description])
         }
     }
 
     public func book(numbered number: Int) async throws -> BookID? {
-        try pool.readHere { db in
+        try reads.read { db in
             try String.fetchOne(db.cachedStatement(sql: "SELECT book_id FROM catalogue_numbers WHERE number = ?"), arguments: [number])
                 .flatMap(BookID.init)
         }
     }
 
     public func numbered() async throws -> [(number: Int, book: BookID)] {
-        try pool.readHere { db in
+        try reads.read { db in
             try Row.fetchAll(
                 db,
                 sql: """

@@ -31,9 +31,11 @@ public final class LibraryDatabase: Sendable {
     public let appKeys: SQLiteAppKeys
     public let catalogueNumbers: SQLiteCatalogueNumbers
     let pool: DatabasePool
-    /// A connection of its own for long scans (verify, export, replay, time travel): the pool's
-    /// readers serve short reads on the calling thread (`readHere`), which must never wait for a
-    /// reader that an async scan holds until a cooperative thread is free to release it.
+    /// The short reads' connections (`ReadConnections`), on the calling thread.
+    let reads: ReadConnections
+    /// A connection of its own for long scans (verify, export, replay, time travel): the short reads
+    /// run on the calling thread, and must never wait for a connection that an async scan holds
+    /// until a cooperative thread is free to release it.
     let scans: DatabaseQueue
     let projections: Projections
     /// How events are chained: keyed with the chain key from its first position on (see `ChainKey`).
@@ -65,6 +67,7 @@ public final class LibraryDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
+        reads = ReadConnections(path: path, busyMode: configuration.busyMode)
         // GRDB sets NORMAL when it switches the writer to WAL, after prepareDatabase: set ours on the
         // writer (a pool keeps one writer connection for its whole life).
         try pool.writeWithoutTransaction { db in
@@ -85,14 +88,15 @@ public final class LibraryDatabase: Sendable {
             cipher: cipher)
         try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
         eventStore = SQLiteEventStore(
-            pool: pool, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret, cipher: cipher), cipher: cipher,
+            pool: pool, reads: reads, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret, cipher: cipher),
+            cipher: cipher,
             metrics: self.metrics)
-        catalogue = SQLiteCatalogue(pool: pool)
-        accounts = SQLiteAccounts(pool: pool)
-        loans = SQLiteLoans(pool: pool)
-        holds = SQLiteHolds(pool: pool)
-        appKeys = SQLiteAppKeys(pool: pool)
-        catalogueNumbers = SQLiteCatalogueNumbers(pool: pool)
+        catalogue = SQLiteCatalogue(reads: reads)
+        accounts = SQLiteAccounts(reads: reads)
+        loans = SQLiteLoans(reads: reads)
+        holds = SQLiteHolds(reads: reads)
+        appKeys = SQLiteAppKeys(reads: reads)
+        catalogueNumbers = SQLiteCatalogueNumbers(reads: reads)
     }
 
     /// Creates or upgrades the library at `path` (as every open does) and closes it; the
@@ -111,7 +115,7 @@ public final class LibraryDatabase: Sendable {
     public var path: String { pool.path }
 
     /// The receipts of requests sent with an `Idempotency-Key` (safe retries).
-    public var requestReceipts: SQLiteRequestReceipts { SQLiteRequestReceipts(pool: pool) }
+    public var requestReceipts: SQLiteRequestReceipts { SQLiteRequestReceipts(pool: pool, reads: reads) }
 
     /// The durability the writer connection runs with, read back from SQLite.
     public func writerDurability() async throws -> Durability? {
@@ -125,6 +129,7 @@ public final class LibraryDatabase: Sendable {
     /// those cannot checkpoint: without this the WAL stays, with the newest events in it.)
     public func close() throws {
         try scans.close()
+        try reads.close()
         let checkpoint = Result { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
         try pool.close()
         lock.release()
@@ -134,13 +139,13 @@ public final class LibraryDatabase: Sendable {
 
 extension LibraryDatabase: HealthCheck {
     public func headPosition() async throws -> Int64 {
-        try pool.readHere { db in try EventRows.head(db) }
+        try reads.read { db in try EventRows.head(db) }
     }
 }
 
 extension LibraryDatabase: ProjectionProgress {
     public func projectedPosition() async throws -> Int64 {
-        try pool.readHere { [projections] db in
+        try reads.read { [projections] db in
             try projections.all.map { try projections.position(of: $0, db) }.min() ?? EventRows.head(db)
         }
     }

@@ -104,6 +104,6 @@ extension LibraryDatabase: LogCopyTarget {
     }
 
     public func copiedHead() async throws -> Int64 {
-        try pool.readHere { db in try EventRows.head(db) }
+        try reads.read { db in try EventRows.head(db) }
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 
 /// The catalogue read model, queried from `catalogue_books` and its FTS5 index.
 public struct SQLiteCatalogue: Catalogue {
-    let pool: DatabasePool
+    let reads: ReadConnections
 
     /// A book's row with its active holds and the copies kept for members, counted from the holds
     /// read model (`holds_by_book` serves both counts). Read by position (`Column`), in this order:
@@ -30,7 +30,7 @@ public struct SQLiteCatalogue: Catalogue {
 
     public func page(_ query: CatalogueQuery, _ page: PageRequest) async throws -> Page<CatalogueEntry> {
         let match = try query.searchTerms().flatMap(FullTextQuery.make)
-        return try pool.readHere { db in
+        return try reads.read { db in
             var conditions: [String] = []
             if match != nil { conditions.append("seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)") }
             if query.availableOnly { conditions.append(Self.onTheShelf) }
@@ -47,26 +47,26 @@ public struct SQLiteCatalogue: Catalogue {
     }
 
     public func entry(_ id: BookID) async throws -> CatalogueEntry? {
-        try pool.readHere { db in
+        try reads.read { db in
             let select = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM catalogue_books WHERE id = ?")
             return try Row.fetchOne(select, arguments: [id.description]).map(Self.entry)
         }
     }
 
     public func all() async throws -> [CatalogueEntry] {
-        try pool.readHere { db in
+        try reads.read { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM catalogue_books ORDER BY seq")).map(Self.entry)
         }
     }
 
     public func allIDs() async throws -> [BookID] {
-        try pool.readHere { db in
+        try reads.read { db in
             try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM catalogue_books ORDER BY seq")).compactMap(BookID.init)
         }
     }
 
     public func books(withISBN isbn: ISBN) async throws -> [BookID] {
-        try pool.readHere { db in
+        try reads.read { db in
             try String.fetchAll(
                 db.cachedStatement(sql: "SELECT id FROM catalogue_books WHERE isbn = ? ORDER BY seq"), arguments: [isbn.isbn13]
             )

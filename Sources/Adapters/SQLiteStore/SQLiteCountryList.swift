@@ -5,9 +5,10 @@ import GRDB
 /// (Outside data, not a read model: it is not built from events.)
 public struct SQLiteCountryList: CountryListStore {
     let pool: DatabasePool
+    let reads: ReadConnections
 
     public func load() async throws -> [Country]? {
-        let countries = try pool.readHere { db in
+        let countries = try reads.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM country_list ORDER BY name").map {
                 Country(code: $0["code"], name: $0["name"], frenchName: $0["french_name"])
             }
@@ -29,5 +30,5 @@ public struct SQLiteCountryList: CountryListStore {
 
 extension LibraryDatabase {
     /// Where the live country list is kept.
-    public var countryList: SQLiteCountryList { SQLiteCountryList(pool: pool) }
+    public var countryList: SQLiteCountryList { SQLiteCountryList(pool: pool, reads: reads) }
 }

@@ -9,6 +9,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     private typealias Job = PendingAppend
 
     private let pool: DatabasePool
+    private let reads: ReadConnections
     private let projections: Projections
     private let chain: ChainHasher
     private let queue = AppendQueue()
@@ -20,10 +21,12 @@ public final class SQLiteEventStore: EventStore, Sendable {
     private let metrics: StoreMetrics
 
     init(
-        pool: DatabasePool, projections: Projections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher,
+        pool: DatabasePool, reads: ReadConnections, projections: Projections, chain: ChainHasher, claimNames: ClaimNames,
+        cipher: any PersonalCipher,
         metrics: StoreMetrics
     ) {
         self.pool = pool
+        self.reads = reads
         self.projections = projections
         self.chain = chain
         self.claimNames = claimNames
@@ -38,16 +41,16 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
-        try pool.readHere { db in try EventRows.stream(stream, after: version, cipher, db) }
+        try reads.read { db in try EventRows.stream(stream, after: version, cipher, db) }
     }
 
     /// Every tail in one read transaction: a read costs a transaction and a reader connection.
     public func read(_ tails: [(stream: StreamName, after: Int64)]) async throws -> [[RecordedEvent]] {
-        try pool.readHere { db in try tails.map { try EventRows.stream($0.stream, after: $0.after, cipher, db) } }
+        try reads.read { db in try tails.map { try EventRows.stream($0.stream, after: $0.after, cipher, db) } }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try pool.readHere { db in try EventRows.after(position, limit: limit, cipher, db) }
+        try reads.read { db in try EventRows.after(position, limit: limit, cipher, db) }
     }
 
     /// Commits batches until no append is waiting, up to 16 per visit to the writer connection;

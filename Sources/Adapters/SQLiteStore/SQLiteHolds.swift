@@ -6,7 +6,7 @@ import GRDB
 /// The holds read model, queried from `holds` a page at a time, with each waiting hold's place
 /// in line and the book's copies.
 public struct SQLiteHolds: HoldRegister {
-    let pool: DatabasePool
+    let reads: ReadConnections
 
     /// A hold's row with its place among the waiting of its book (null unless waiting) and the copies owned.
     private static let select = """
@@ -19,7 +19,7 @@ public struct SQLiteHolds: HoldRegister {
         """
 
     public func hold(_ id: HoldID) async throws -> HoldSummary? {
-        try pool.readHere { db in
+        try reads.read { db in
             try Row.fetchOne(db.cachedStatement(sql: "\(Self.select) WHERE h.id = ?"), arguments: [id.description]).map(Self.hold)
         }
     }
@@ -32,7 +32,7 @@ public struct SQLiteHolds: HoldRegister {
         let whereClause = "WHERE " + clauses.joined(separator: " AND ")
         // The copies to set aside, soonest pickup date first; any other list in the order of the line.
         let order = filter.statuses == [.ready] ? "h.pickup_until, h.id" : "h.placed_position"
-        return try pool.readHere { db in
+        return try reads.read { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM holds h \(whereClause)"), arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: "\(Self.select) \(whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"),
@@ -43,7 +43,7 @@ public struct SQLiteHolds: HoldRegister {
 
     /// `pickup_until <= ?` is the SQL mirror of `LoanPolicy.isPickupOver` (over from the instant on).
     public func booksWithPickupOver(at now: Date) async throws -> [BookID] {
-        try pool.readHere { db in
+        try reads.read { db in
             try String.fetchAll(
                 db.cachedStatement(sql: "SELECT DISTINCT book_id FROM holds WHERE status = 'ready' AND pickup_until <= ? ORDER BY book_id"),
                 arguments: [Timestamp.format(now)]

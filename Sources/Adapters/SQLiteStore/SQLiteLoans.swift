@@ -5,14 +5,14 @@ import GRDB
 
 /// The loans and notices read models, queried from `loans` and `notices` a page at a time.
 public struct SQLiteLoans: LoanRegister, NoticeBoard {
-    let pool: DatabasePool
+    let reads: ReadConnections
 
     /// Active loans by due date, then returned ones newest first; the id breaks ties, so pages never overlap.
     private static let loanOrder = "returned_at IS NOT NULL, returned_at DESC, due_at, id"
 
     public func loans(_ filter: LoanFilter) async throws -> [LoanSummary] {
         let (whereClause, arguments) = Self.filtering(filter)
-        return try pool.readHere { db in
+        return try reads.read { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM loans \(whereClause) ORDER BY \(Self.loanOrder)"), arguments: arguments)
                 .map(Self.loan)
         }
@@ -20,7 +20,7 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
 
     public func loans(_ filter: LoanFilter, page: PageRequest) async throws -> Page<LoanSummary> {
         let (whereClause, arguments) = Self.filtering(filter)
-        return try pool.readHere { db in
+        return try reads.read { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM loans \(whereClause)"), arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM loans \(whereClause) ORDER BY \(Self.loanOrder) LIMIT ? OFFSET ?"),
@@ -30,13 +30,13 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
     }
 
     public func loan(_ id: LoanID) async throws -> LoanSummary? {
-        try pool.readHere { db in
+        try reads.read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM loans WHERE id = ?"), arguments: [id.description]).map(Self.loan)
         }
     }
 
     public func notices(of member: UserID, page: PageRequest) async throws -> NoticePage {
-        try pool.readHere { db in
+        try reads.read { db in
             let counts = try Row.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT COUNT(*) AS total, COALESCE(SUM(read_at IS NULL), 0) AS unread FROM notices WHERE member_id = ?"),
@@ -50,7 +50,7 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
     }
 
     public func noticeIDs(of member: UserID) async throws -> [String] {
-        try pool.readHere { db in
+        try reads.read { db in
             try String.fetchAll(
                 db.cachedStatement(sql: "SELECT id FROM notices WHERE member_id = ? ORDER BY issued_position"),
                 arguments: [member.description])

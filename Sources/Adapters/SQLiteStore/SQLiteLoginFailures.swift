@@ -7,6 +7,7 @@ import GRDB
 /// stream of guesses can fill the disk.
 public struct SQLiteLoginFailures: LoginFailures {
     let pool: DatabasePool
+    let reads: ReadConnections
     /// The most rows kept; the oldest go first.
     let maxRows: Int
 
@@ -25,7 +26,7 @@ public struct SQLiteLoginFailures: LoginFailures {
     }
 
     public func failures(email: EmailAddress, client: String, since: Date) async throws -> [Date] {
-        try pool.readHere { db in
+        try reads.read { db in
             try String.fetchAll(
                 db, sql: "SELECT at FROM login_failures WHERE email = ? AND client = ? AND at >= ? ORDER BY at",
                 arguments: [email.value, client, Timestamp.format(since)])
@@ -62,5 +63,7 @@ public struct SQLiteLoginFailures: LoginFailures {
 
 extension LibraryDatabase {
     /// Failed logins, at most `maxRows` kept.
-    public func loginFailures(maxRows: Int = 100_000) -> SQLiteLoginFailures { SQLiteLoginFailures(pool: pool, maxRows: maxRows) }
+    public func loginFailures(maxRows: Int = 100_000) -> SQLiteLoginFailures {
+        SQLiteLoginFailures(pool: pool, reads: reads, maxRows: maxRows)
+    }
 }

@@ -7,6 +7,7 @@ import GRDB
 /// so a crash can never leave those events without their receipt; the sealed answer comes after.
 public struct SQLiteRequestReceipts: RequestReceipts {
     let pool: DatabasePool
+    let reads: ReadConnections
 
     static func migrate(_ db: Database) throws {
         try db.execute(
@@ -44,7 +45,7 @@ public struct SQLiteRequestReceipts: RequestReceipts {
     }
 
     public func receipt(_ key: String) async throws -> KeptReceipt? {
-        try pool.readHere { db in try Self.fetch(key, db) }
+        try reads.read { db in try Self.fetch(key, db) }
     }
 
     public func keep(_ answer: Data, for receipt: RequestReceipt) async throws {

@@ -6,11 +6,12 @@ import LogChain
 /// Search answers kept in `search_cache` (outside data, not a read model), at most `maxEntries`.
 public struct SQLiteSearchCache: SearchCache {
     let pool: DatabasePool
+    let reads: ReadConnections
     let maxEntries: Int
     let metrics: StoreMetrics
 
     public func lookup(_ key: String) async throws -> (page: SearchPage, storedAt: Date)? {
-        let row = try pool.readHere { db in
+        let row = try reads.read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT page, stored_at FROM search_cache WHERE key = ?"), arguments: [key])
                 .map { (page: $0["page"] as String, storedAt: $0["stored_at"] as String) }
         }
@@ -41,6 +42,6 @@ public struct SQLiteSearchCache: SearchCache {
 extension LibraryDatabase {
     /// The search cache, bounded to `maxEntries` answers.
     public func searchCache(maxEntries: Int = 1000) -> SQLiteSearchCache {
-        SQLiteSearchCache(pool: pool, maxEntries: maxEntries, metrics: metrics)
+        SQLiteSearchCache(pool: pool, reads: reads, maxEntries: maxEntries, metrics: metrics)
     }
 }
