@@ -450,6 +450,35 @@ def login_throttle(world):
     b.page("login throttled")
 
 
+def reset_with_desk_code(world):
+    """Forgot the password: the desk issues a code; the login page leads to the reset form; the code
+    sets a new password (a wrong code is refused first); the member logs in with it."""
+    b = world.desktop
+    pages_there(world, "reset", ["/login", "/password-reset"])
+    email = "reset.me@example.org"
+    world.api("POST", "/users", {"email": email, "password": MEMBER_PASSWORD, "country": "FR"}, anonymous=True)
+    issued = world.api("POST", f"/users/{email}/reset-code")
+    code = issued.get("code", "")
+    need(code, "reset: the desk's code is issued", f"{issued!r}"[:200])
+    b.driver.delete_all_cookies()
+    b.go("/login")
+    need(b.has("a[href='/password-reset']"), "reset: the login page links to the reset form", b.where())
+    b.click("a[href='/password-reset']")
+    b.page("reset form")
+    b.fill("email", email)
+    b.fill("code", "AAAA-AAAA-AAAA")
+    b.fill("new", "Brand-New-Pass1!")
+    b.submit("form#reset")
+    check(b.has("#error-summary") and b.path == "/password-reset", "reset: a wrong code is refused on the form", b.where())
+    b.fill("code", code.lower())
+    b.fill("new", "Brand-New-Pass1!")
+    b.submit("form#reset")
+    flash = b.finds("#flash")
+    need(b.path == "/login" and flash and "log in with the new password" in flash[0].text.lower(),
+         "reset: the code sets the new password and the login page says so", b.where())
+    log_in_page(b, email, "Brand-New-Pass1!", "reset: logs in with the new password")
+
+
 # --- holds ---------------------------------------------------------------------------------------
 
 
@@ -505,6 +534,7 @@ SCENARIOS = {
     "logout": log_out_and_back,
     "login": log_in_again,
     "throttle": login_throttle,
+    "reset": reset_with_desk_code,
     "holds": hold_ready_and_borrow,
     "keyboard": keyboard_sign_up,
 }

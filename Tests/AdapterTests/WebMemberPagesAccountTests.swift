@@ -29,6 +29,42 @@ struct WebMemberPagesAccountTests {
         }
     }
 
+    @Test func aResetCodeFromTheDeskSetsANewPasswordFromTheLoginPage() async throws {
+        try await withAPI { api in
+            // Given a member who forgot her password, and the code the desk issued her
+            _ = try await api.signUpMember("ada@example.org")
+            let code = try #require(try await api.send(.post, "/api/v1/users/ada@example.org/reset-code").object["code"] as? String)
+            let visitor = Browser(api)
+
+            // When she follows the login page's link to the reset form
+            let login = try await visitor.get("/login")
+            #expect(login.shows(#"<a href="/password-reset">Use a reset code from the desk</a>"#))
+            let form = try await visitor.get("/password-reset")
+            #expect(form.status == .ok && form.shows(#"<form id="reset""#) && form.shows(#"autocomplete="one-time-code""#))
+
+            // Then a wrong code and a weak password are refused on the form, the address kept
+            let weak = try await visitor.post("/password-reset", [("email", "ada@example.org"), ("code", code), ("new", "short")])
+            #expect(weak.status == .badRequest && weak.shows(#"id="new-error""#) && weak.shows(#"value="ada@example.org""#))
+            let wrong = try await visitor.post(
+                "/password-reset", [("email", "ada@example.org"), ("code", "AAAA-AAAA-AAAA"), ("new", "Brand-New-Pass1!")])
+            #expect(wrong.status.code >= 400 && wrong.shows(#"id="error-summary""#))
+
+            // And the right code, typed in lower case, sets the new password: the login page says so
+            let done = try await visitor.post(
+                "/password-reset", [("email", "ada@example.org"), ("code", code.lowercased()), ("new", "Brand-New-Pass1!")])
+            #expect(done.status == .seeOther && done.headers[.location] == "/login")
+            #expect(try await visitor.follow(done).shows("Log in with the new password."))
+            let old = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+            #expect(old.status == .unauthorized)
+            let new = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Brand-New-Pass1!"}"#, token: .none)
+            #expect(new.status == .created)
+            let again = try await visitor.post("/password-reset", [("email", "ada@example.org"), ("code", code), ("new", "Other-Pass1!")])
+            #expect(again.status.code >= 400, "the code worked once")
+        }
+    }
+
     @Test func theProfileIsEditedOrRefusedNextToItsFields() async throws {
         try await withAPI { api in
             _ = try await api.signUpMember("eve@example.org")

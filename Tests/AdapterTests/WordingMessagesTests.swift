@@ -59,7 +59,7 @@ import Wording
         #expect(
             Self.english.text(holds)
                 == "the account of Ada (ada@example.org) stays open while they wait for “Dune”, a book and “Emma”: cancel the holds first"
-                + " (shelfmark hold cancel HOLD-ID), then close it")
+                + ", then close it")
         #expect(
             Self.french.text(holds).contains("attend «\(Self.nb)Dune\(Self.nb)», un livre et «\(Self.nb)Emma\(Self.nb)»\(Self.nb): annulez")
         )

@@ -72,13 +72,16 @@ struct DeskUseCaseTests {
         #expect(
             try await t.library.accounts.members.find("\(card.digits.prefix(5))\u{00A0}\(card.digits.suffix(5))", by: librarian)
                 == account.id)
-        // And a mistyped card names no card, rather than being looked up as an id
+        // And a mistyped card is refused as one, as lending refuses it, rather than looked up
         let typo = String(card.digits.dropLast()) + (card.digits.last == "0" ? "1" : "0")
-        await #expect(throws: NotFound(.card, typo)) {
+        await #expect(throws: InvalidInput("member", .notACardNumber(typo, .wrongCheckDigits))) {
             try await desk.showMember.execute(typo, by: librarian)
         }
-        await #expect(throws: NotFound(.card, typo)) {
+        await #expect(throws: InvalidInput("member", .notACardNumber(typo, .wrongCheckDigits))) {
             try await desk.loans.execute(member: typo, by: librarian)
+        }
+        await #expect(throws: InvalidInput("member", .notACardNumber(String(card.digits.dropLast()), .wrongLength(9)))) {
+            try await t.library.accounts.members.find(String(card.digits.dropLast()), by: librarian)
         }
         // When Ada closes her account, her card answers as a card nobody has: never her id
         try await t.library.accounts.closeAccount.own(by: ada)

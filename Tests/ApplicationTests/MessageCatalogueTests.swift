@@ -49,7 +49,12 @@ struct MessageCatalogueTests {
     @Test func aMemberLookedUpByAddressIsSaidSo() {
         let ghost = Self.english.text(.notFound(.user, id: "ghost@example.org"))
         #expect(ghost == "there is no member with the email address 'ghost@example.org'")
-        #expect(Self.english.text(.notFound(.user, id: "7d2c")) == "there is no member with id '7d2c'")
+        #expect(Self.english.text(.notFound(.user, id: "ada.m")) == "there is no member with the username 'ada.m'")
+        let id = "3f2a6c1e-8b4d-4c2e-9a7f-1d2e3f4a5b6c"
+        #expect(Self.english.text(.notFound(.user, id: id)) == "there is no member with id '\(id)'")
+        #expect(
+            Self.english.text(.notFound(.user, id: "Mrs Hudson"))
+                == "'Mrs Hudson' names no member: give their email address, username, library card number or account id")
     }
 
     @Test func enumerationsListTheirChoices() {

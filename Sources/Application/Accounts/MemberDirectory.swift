@@ -7,7 +7,8 @@ public struct MemberDirectory: Sendable {
     let deps: AccountDependencies
 
     /// The account with this email, username, card number or id, or `NotFound` naming what was asked for;
-    /// digits that are no card (their check digits fail) name no card, not an id.
+    /// digits meant as a card that are no card (a digit missing, or check digits that fail) are refused
+    /// as a mistyped card (a field error on `member`, as the desk's lending says it), not looked up.
     public func find(_ emailCardOrID: String, by principal: Principal) async throws -> UserID {
         try Authorization.require(.findMember, by: principal)
         if let id = UserID(emailCardOrID) {
@@ -16,7 +17,9 @@ public struct MemberDirectory: Sendable {
         }
         if CardNumber.isMeant(emailCardOrID) {
             let card: CardNumber
-            do { card = try CardNumber(parsing: emailCardOrID) } catch { throw NotFound(.card, emailCardOrID) }
+            do { card = try CardNumber(parsing: emailCardOrID) } catch {
+                throw InvalidInput("member", .notACardNumber(emailCardOrID, error))
+            }
             return try await holder(of: card)
         }
         if Username.looksLikeUsername(emailCardOrID) {

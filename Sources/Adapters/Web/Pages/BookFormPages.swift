@@ -25,12 +25,13 @@ struct BookFormPages: Sendable {
         let typed = BookFields(site.form)
         do {
             let entry = try await site.library.catalogue.addBook.execute(
-                typed.draft, copies: try typed.copiesNumber(), by: site.visit.principal)
+                typed.draft, copies: try typed.copiesNumber(), allowDuplicate: typed.allowDuplicate, by: site.visit.principal)
             return Redirect.see("/books/\(entry.id)", flash: Words.say(.bookAdded(BookName(entry.id, title: entry.details.title))))
         } catch {
             guard let feedback = typed.feedback(error) else { throw error }
             return form(
-                BookFormView(action: "/books", heading: t("web.bookForm.addHeading"), feedback: feedback),
+                BookFormView(
+                    action: "/books", heading: t("web.bookForm.addHeading"), feedback: feedback, duplicate: typed.duplicate(error)),
                 status: BookFields.status(of: error))
         }
     }
@@ -49,11 +50,12 @@ struct BookFormPages: Sendable {
         let typed = BookFields(site.form)
         do {
             let (changes, copies) = try typed.changes(from: BookFields(entry))
-            let edited = try await site.library.catalogue.editBook.execute(id, changes: changes, copies: copies, by: site.visit.principal)
+            let edited = try await site.library.catalogue.editBook.execute(
+                id, changes: changes, copies: copies, allowDuplicate: typed.allowDuplicate, by: site.visit.principal)
             return Redirect.see("/books/\(id)", flash: Words.say(.bookUpdated(BookName(id, title: edited.details.title))))
         } catch {
             guard let feedback = typed.feedback(error) else { throw error }
-            return form(BookFormView(entry, feedback: feedback), status: BookFields.status(of: error))
+            return form(BookFormView(entry, feedback: feedback, duplicate: typed.duplicate(error)), status: BookFields.status(of: error))
         }
     }
 
@@ -64,7 +66,7 @@ struct BookFormPages: Sendable {
 
 /// The book form's fields as typed: authors and categories comma separated.
 struct BookFields: Sendable {
-    static let names = ["title", "authors", "isbn", "publisher", "categories", "copies", "coverUrl", "description"]
+    static let names = ["title", "authors", "isbn", "publisher", "categories", "copies", "coverUrl", "description", "allowDuplicate"]
     let values: [String: String]
 
     init(_ form: Form) {
@@ -83,6 +85,16 @@ struct BookFields: Sendable {
     }
 
     func text(_ name: String) -> String { values[name] ?? "" }
+
+    /// Whether the librarian asked for a second record of an ISBN already catalogued (the box the
+    /// form offers once it was refused as a duplicate).
+    var allowDuplicate: Bool { text("allowDuplicate") == "on" }
+
+    /// The box to offer again: after a duplicate-ISBN refusal, or ticked already (another error).
+    func duplicate(_ error: any Error) -> DuplicateChoice? {
+        if let refused = error as? BookRefused, case .duplicateISBN = refused.rejection { return DuplicateChoice(checked: allowDuplicate) }
+        return allowDuplicate ? DuplicateChoice(checked: true) : nil
+    }
     func optional(_ name: String) -> String? { text(name).isEmpty ? nil : text(name) }
     func list(_ name: String) -> [String] {
         text(name).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -130,6 +142,11 @@ struct BookFields: Sendable {
     }
 }
 
+/// The form's "add it as a second record" box, shown once an ISBN was refused as already catalogued.
+struct DuplicateChoice: Sendable {
+    let checked: Bool
+}
+
 /// The add and edit form.
 struct BookFormView: Sendable {
     let action: String
@@ -137,20 +154,23 @@ struct BookFormView: Sendable {
     let feedback: Feedback
     let editing: Bool
     let bookID: String?
+    let duplicate: DuplicateChoice?
 
-    init(action: String, heading: String, feedback: Feedback) {
+    init(action: String, heading: String, feedback: Feedback, duplicate: DuplicateChoice? = nil) {
         self.action = action
         self.heading = heading
         self.feedback = feedback
         editing = false
         bookID = nil
+        self.duplicate = duplicate
     }
 
-    init(_ entry: CatalogueEntry, feedback: Feedback) {
+    init(_ entry: CatalogueEntry, feedback: Feedback, duplicate: DuplicateChoice? = nil) {
         action = "/books/\(entry.id)"
         heading = t("web.bookForm.editHeading", entry.details.title)
         self.feedback = feedback
         editing = true
         bookID = entry.id.description
+        self.duplicate = duplicate
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 import Hummingbird
 import Wording
 
-/// The pages of someone arriving: the landing page, signing up, logging in and out.
+/// The pages of someone arriving: the landing page, signing up, logging in and out, and setting a
+/// new password with a reset code the desk gave.
 struct EntryPages: Sendable {
     let site: Site
 
@@ -15,6 +16,8 @@ struct EntryPages: Sendable {
         router.get("/login") { request, _ in loginForm(next: Form.query(of: request)["next"]) }
         router.post("/login") { _, _ in try await logIn() }
         router.post("/logout") { _, _ in try await logOut() }
+        router.get("/password-reset") { _, _ in resetForm() }
+        router.post("/password-reset") { _, _ in try await resetPassword() }
     }
 
     func landing() async throws -> Response {
@@ -80,6 +83,28 @@ struct EntryPages: Sendable {
         }
     }
 
+    func resetForm(_ feedback: Feedback = Feedback(), status: HTTPResponse.Status = .ok) -> Response {
+        site.pages.render("reset", ResetView(feedback: feedback), title: t("web.reset.heading"), status: status)
+    }
+
+    /// The code's use as the API and the command line make it (`ResetPassword`): every refusal of a
+    /// code says the same, and counts against the address as a failed login.
+    func resetPassword() async throws -> Response {
+        let form = site.form
+        let values = ["email": form["email"] ?? "", "code": form["code"] ?? ""]
+        do {
+            try await site.library.accounts.passwords.reset.execute(
+                email: values["email"]!, code: values["code"]!, newPassword: form.raw("new") ?? "", client: site.visit.clientIP,
+                by: site.visit.principal)
+            return Redirect.see("/login", flash: t("web.reset.done"))
+        } catch {
+            guard let feedback = Feedback(error, values: values, fieldNames: ["newPassword": "new"]) else { throw error }
+            var response = resetForm(feedback, status: PageError.of(error).status)
+            if let retry = PageError.of(error).retryAfter { response.headers[.retryAfter] = String(retry) }
+            return response
+        }
+    }
+
     func logOut() async throws -> Response {
         if site.visit.account != nil {
             try await site.library.accounts.logOut.execute(everywhere: site.form["everywhere"] != nil, by: site.visit.principal)
@@ -107,6 +132,10 @@ struct CountryOption: Sendable {
 struct SignupView: Sendable {
     let feedback: Feedback
     let countries: [CountryOption]
+}
+
+struct ResetView: Sendable {
+    let feedback: Feedback
 }
 
 struct LoginView: Sendable {

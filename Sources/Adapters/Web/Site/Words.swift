@@ -53,7 +53,7 @@ enum Words {
             "book": t("web.field.book"), "name": t("web.field.borrowerName"), "borrowerName": t("web.field.borrowerName"),
             "confirm": t("web.field.confirm"), "workKey": t("web.field.workKey"), "role": t("web.field.role"),
             "offset": t("web.field.offset"), "limit": t("web.field.limit"), "sort": t("web.field.sort"),
-            "loan": t("web.field.loan"), "hold": t("web.field.hold"), "language": t("web.field.language"),
+            "loan": t("web.field.loan"), "code": t("web.field.code"), "hold": t("web.field.hold"), "language": t("web.field.language"),
         ]
     }
 
