@@ -50,6 +50,20 @@ struct HTTPAccountTests {
         }
     }
 
+    @Test func aSignupAskingForARoleOrAnyOtherFieldIsRefusedNotQuietlyMadeAMember() async throws {
+        try await withAPI { api in
+            for extra in [#""role":"librarian""#, #""emial":"typo@example.org""#] {
+                let response = try await api.send(
+                    .post, "/api/v1/users", json: #"{"email":"eve@example.org","password":"Member-Pass1","country":"FR",\#(extra)}"#,
+                    token: .none)
+                #expect(response.status == .badRequest, "\(extra): \(response.text)")
+                #expect(response.text.contains("is not a field of this request"), "\(extra): \(response.text)")
+            }
+            let users = try await api.send(.get, "/api/v1/users").object
+            #expect((users["items"] as? [[String: Any]])?.contains { $0["email"] as? String == "eve@example.org" } == false)
+        }
+    }
+
     @Test func failedLoginsAreThrottledWith429() async throws {
         try await withAPI { api in
             _ = try await api.signUpMember("ada@example.org")
