@@ -90,6 +90,24 @@ struct CLILanguageTests {
             "\(english.stderr)")
     }
 
+    @Test func theParsersSlipsAreSaidInFrenchToo() async throws {
+        let cases: [([String], String)] = [
+            (["book", "list", "--limit", "abc"], "la valeur «\u{A0}abc\u{A0}» ne convient pas à «\u{A0}--limit <limit>\u{A0}»"),
+            (["book", "list", "--limti", "5"], "option inconnue «\u{A0}--limti\u{A0}»"),
+            (["book", "lis"], "argument en trop «\u{A0}lis\u{A0}»"),
+            (["book", "list", "--limit"], "il manque la valeur de «\u{A0}--limit <limit>\u{A0}»"),
+        ]
+        for (arguments, said) in cases {
+            let french = try await shelfmark(arguments, database: db.path, environment: Self.french)
+            #expect(french.status == 64 && french.stderr.hasPrefix("Erreur\u{A0}: " + said), "\(arguments): \(french.stderr)")
+            for english in ["The value", "Unknown option", "Unexpected argument", "Missing value", "Help:"] {
+                #expect(!french.stderr.contains(english), "\(arguments): \(french.stderr)")
+            }
+        }
+        let english = try await run("book", "list", "--limit", "abc", environment: Self.english)
+        #expect(english.stderr.hasPrefix("Error: The value 'abc' is invalid for '--limit <limit>'"), "\(english.stderr)")
+    }
+
     @Test func aRefusalIsSaidInFrench() async throws {
         let book = try await addBook()
         #expect(try await run("loan", "checkout", book, "--name", "Mme Hudson").status == 0)

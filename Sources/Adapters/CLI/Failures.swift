@@ -61,11 +61,29 @@ enum FailureReport {
     /// in the run's language; its own sentence (an unknown option, a missing value) stays its English.
     static func usageText(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            if line.hasPrefix("Error: ") { return t("cli.error", String(line.dropFirst("Error: ".count))) }
+            if line.hasPrefix("Error: ") { return t("cli.error", parserSaid(String(line.dropFirst("Error: ".count)))) }
+            if line.hasPrefix("Help:  ") { return t("cli.parse.help", String(line.dropFirst("Help:  ".count))) }
             if line.hasPrefix("Usage: ") { return t("cli.usage", String(line.dropFirst("Usage: ".count))) }
             if let see = line.wholeMatch(of: #/  See '(.+)' for more information\./#) { return "  " + t("cli.seeHelp", String(see.1)) }
             return String(line)
         }.joined(separator: "\n")
+    }
+
+    /// ArgumentParser's own sentences for the slips a command line meets (an unknown option, a
+    /// value that is not a number, an argument missing or too many) in the run's language; any
+    /// other is left as it says it.
+    static func parserSaid(_ text: String) -> String {
+        if let said = text.wholeMatch(of: #/Unknown option '([^']+)'\. Did you mean '([^']+)'\?/#) {
+            return t("cli.parse.unknownOptionDidYouMean", String(said.1), String(said.2))
+        }
+        if let said = text.wholeMatch(of: #/Unknown option '([^']+)'/#) { return t("cli.parse.unknownOption", String(said.1)) }
+        if let said = text.wholeMatch(of: #/Unexpected argument '(.+)'/#) { return t("cli.parse.unexpectedArgument", String(said.1)) }
+        if let said = text.wholeMatch(of: #/Missing expected argument '(.+)'/#) { return t("cli.parse.missingArgument", String(said.1)) }
+        if let said = text.wholeMatch(of: #/Missing value for '(.+)'/#) { return t("cli.parse.missingValue", String(said.1)) }
+        if let said = text.wholeMatch(of: #/The value '(.*)' is invalid for '([^']+)'/#) {
+            return t("cli.parse.invalidValue", String(said.1), String(said.2))
+        }
+        return text
     }
 
     private static func write(_ line: String) {
