@@ -95,6 +95,7 @@ struct BookFields: Sendable {
         if let refused = error as? BookRefused, case .duplicateISBN = refused.rejection { return DuplicateChoice(checked: allowDuplicate) }
         return allowDuplicate ? DuplicateChoice(checked: true) : nil
     }
+
     func optional(_ name: String) -> String? { text(name).isEmpty ? nil : text(name) }
     func list(_ name: String) -> [String] {
         text(name).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
