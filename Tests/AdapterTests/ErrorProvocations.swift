@@ -154,6 +154,10 @@ enum ErrorProvocations {
         "listLoans 404": [{ try await $0.send(.get, "/api/v1/loans?member=nobody@example.org") }],
         // The member has a book out (the walk's loan): the account stays open; the only librarian stays.
         "closeMe 409": [{ try await $0.send(.delete, "/api/v1/me", as: .member) }],
+        // A mistyped card number (its check digits fail) is refused as one, wherever a member is named.
+        "showUser 400": [{ try await $0.send(.get, "/api/v1/users/2741038515") }, { try await $0.send(.get, "/api/v1/users/12345") }],
+        "closeUser 400": [{ try await $0.send(.delete, "/api/v1/users/2741038515") }],
+        "issueResetCode 400": [{ try await $0.send(.post, "/api/v1/users/2741038515/reset-code") }],
         "closeUser 404": [
             { try await $0.send(.delete, "/api/v1/users/nobody@example.org") },
             { try await $0.send(.delete, "/api/v1/users/\(ErrorWalk.ghost)") },

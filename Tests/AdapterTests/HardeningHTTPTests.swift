@@ -1,6 +1,7 @@
 import Application
 import Composition
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -153,6 +154,32 @@ struct HardeningHTTPTests {
             let response = try await api.send(.post, "/api/v1/sessions", json: body, token: .none)
             #expect(response.status == .badRequest, "\(response.text)")
             #expect(response.text.contains("twice"))
+        }
+    }
+
+    @Test func aBodysMediaTypeIsSaidOnceAndInUTF8() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            func patch(_ contentTypes: [String]) async throws -> TestResponse {
+                var headers: HTTPFields = [.authorization: "Bearer \(ada)"]
+                for type in contentTypes { headers.append(HTTPField(name: .contentType, value: type)) }
+                return try await api.client.execute(
+                    uri: "/api/v1/me", method: .patch, headers: headers, body: ByteBuffer(string: #"{"displayName":"Ada L."}"#))
+            }
+            for types in [
+                ["application/json", "text/plain"], ["text/plain", "application/json"], ["application/json", "application/json"],
+            ] {
+                let refused = try await patch(types)
+                #expect(refused.status == .badRequest && refused.text.contains("2 Content-Type headers"), "\(types): \(refused.text)")
+            }
+            for type in ["application/json; charset=utf-16", #"application/json;charset="latin1""#] {
+                let refused = try await patch([type])
+                #expect(refused.status == .unsupportedMediaType && refused.text.contains("UTF-8"), "\(type): \(refused.text)")
+            }
+            #expect(try await api.send(.get, "/api/v1/me", token: ada).object["displayName"] as? String != "Ada L.", "nothing changed")
+            for type in ["application/json; charset=utf-8", #"application/json; Charset="UTF-8""#, "application/json"] {
+                #expect(try await patch([type]).status == .ok, "\(type)")
+            }
         }
     }
 

@@ -74,6 +74,7 @@ import Wording
             RequestTrouble.noSuchPath("/api/v1/nothing"), .malformedURL, .notJSON, .valueUnreadable, .notHTTP, .headersTooLarge,
             .notAnObject, .bodyRequired, .unsupportedMediaType, .notAcceptable, .unreadable, .storageUnavailable, .badContentLength,
             .bodyIncomplete, .bodyTooLarge(max: 512), .bodyTooSlow(seconds: 10), .bodyTooSlow(seconds: 1), .duplicateKey("title"),
+            .contentTypes(2), .notUTF8(charset: "utf-16"),
             .contractMissing, .noSuchPage, .notAForm, .formTooLarge(max: 65536), .staleForm,
         ].map(Message.request)
 

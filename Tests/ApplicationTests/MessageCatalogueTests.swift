@@ -103,7 +103,8 @@ extension MessageCatalogueTests {
             .noSuchPath("/api/v1/nothing"), .methodNotAllowed(method: "PUT", path: "/api/v1/books", allowed: ["GET", "POST"]),
             .malformedURL, .notJSON, .valueUnreadable, .notHTTP, .headersTooLarge, .notAnObject, .bodyRequired, .unsupportedMediaType,
             .notAcceptable, .unreadable, .storageUnavailable, .badContentLength, .bodyIncomplete, .bodyTooLarge(max: 1_048_576),
-            .bodyTooSlow(seconds: 10), .duplicateKey("title"), .contractMissing, .noSuchPage, .notAForm, .formTooLarge(max: 65536),
+            .bodyTooSlow(seconds: 10), .duplicateKey("title"), .contentTypes(2), .notUTF8(charset: "utf-16"), .contractMissing, .noSuchPage,
+            .notAForm, .formTooLarge(max: 65536),
             .staleForm,
         ]
         for trouble in requests { Self.expectReadable(Self.english.text(.request(trouble)), "\(trouble)") }

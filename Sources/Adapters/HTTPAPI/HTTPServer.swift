@@ -25,6 +25,7 @@ public enum HTTPServer {
         let router = Router(context: LibraryRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ProblemMiddleware(requests: RequestProblems(contract: shapes)))
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
+        router.add(middleware: OneContentType())
         router.add(middleware: AdmissionMiddleware(limits: bodies, budget: BodyBudget(bytes: bodies.inFlightBytes), rates: library.rates))
         router.add(middleware: WellFormedAddress())
         router.add(middleware: SafeRetryMiddleware(retries: library.retries))

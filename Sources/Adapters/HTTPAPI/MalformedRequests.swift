@@ -1,4 +1,5 @@
 import APIContract
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -36,6 +37,39 @@ struct WellFormedAddress<Context: RequestContext>: RouterMiddleware {
         default: nil
         }
     }
+}
+
+/// A body's media type said once, and in UTF-8 if a character set is named, checked from the
+/// headers before any body is read: two `Content-Type` fields (which a proxy and this server could
+/// each read their own way) are a 400, a body in another character set a 415.
+struct OneContentType<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let types = request.headers[values: .contentType]
+        if types.count > 1 { throw TransportRefusal(TransportTexts.malformed(TransportTexts.contentTypes(types.count))) }
+        if let charset = types.first.flatMap(Self.charset), !["utf-8", "utf8"].contains(charset.lowercased()) {
+            throw TransportRefusal(
+                Problem(
+                    status: 415, slug: "unsupported-media-type", title: "Unsupported Media Type", detail: TransportTexts.notUTF8(charset)))
+        }
+        return try await next(request, context)
+    }
+
+    /// The `charset` parameter of a media type (`application/json; charset="utf-8"`), unquoted.
+    static func charset(_ mediaType: String) -> String? {
+        for parameter in mediaType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "charset" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+}
+
+/// A request the transport refuses as it stands, with the problem that says why.
+struct TransportRefusal: ProblemConvertible {
+    let problem: Problem
+    init(_ problem: Problem) { self.problem = problem }
 }
 
 /// An address that is not a valid URL.

@@ -32,6 +32,8 @@ enum TransportTexts {
     static func bodyTooLarge(max: Int) -> String { say(.bodyTooLarge(max: max)) }
     static func bodyTooSlow(_ timeout: Duration) -> String { say(.bodyTooSlow(seconds: timeout.components.seconds)) }
     static func duplicateKey(_ key: String) -> String { say(.duplicateKey(key)) }
+    static func contentTypes(_ count: Int) -> String { say(.contentTypes(count)) }
+    static func notUTF8(_ charset: String) -> String { say(.notUTF8(charset: charset)) }
 
     /// The problem for input the transport could not decode, naming each field and what it expects.
     static func malformed(_ errors: [FieldError]) -> Problem {

@@ -24,6 +24,8 @@ extension Wording {
         case .bodyTooLarge(let max): t("message.request.bodyTooLarge", count: max, n(max))
         case .bodyTooSlow(let seconds): t("message.request.bodyTooSlow", count: Int(clamping: seconds), n(seconds))
         case .duplicateKey(let key): t("message.request.duplicateKey", String(key.prefix(100)))
+        case .contentTypes(let count): t("message.request.contentTypes", n(count))
+        case .notUTF8(let charset): t("message.request.notUTF8", String(charset.prefix(40)))
         case .contractMissing: t("message.request.contractMissing")
         case .noSuchPage: t("message.request.noSuchPage")
         case .notAForm: t("message.request.notAForm")

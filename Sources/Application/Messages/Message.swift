@@ -192,6 +192,10 @@ public enum RequestTrouble: Equatable, Sendable {
     case bodyTooSlow(seconds: Int64)
     /// One JSON object names a key twice.
     case duplicateKey(String)
+    /// The request has this many `Content-Type` fields, where a body has one media type.
+    case contentTypes(Int)
+    /// The body is said to be in this character set, not UTF-8.
+    case notUTF8(charset: String)
     /// The contract document is not bundled with this build.
     case contractMissing
     /// No page is at this address (the web pages).
