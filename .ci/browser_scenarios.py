@@ -477,6 +477,7 @@ def reset_with_desk_code(world):
     need(b.path == "/login" and flash and "log in with the new password" in flash[0].text.lower(),
          "reset: the code sets the new password and the login page says so", b.where())
     log_in_page(b, email, "Brand-New-Pass1!", "reset: logs in with the new password")
+    log_out(b)  # the scenarios after this one expect the browser as they left it
 
 
 # --- holds ---------------------------------------------------------------------------------------
