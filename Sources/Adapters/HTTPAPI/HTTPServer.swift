@@ -79,7 +79,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             // The generated code percent-encodes header values; a Location is a URI reference already,
             // and an ETag is quoted.
             for name in [HTTPField.Name.location, .eTag] {
-                if let value = response.headers[name], let decoded = value.removingPercentEncoding { response.headers[name] = decoded }
+                if let value = response.headers[name], value.utf8.contains(UInt8(ascii: "%")),
+                    let decoded = value.removingPercentEncoding
+                {
+                    response.headers[name] = decoded
+                }
             }
             RetryAfter.set(on: &response, for: nil)
             return response

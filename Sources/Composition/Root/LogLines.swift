@@ -3,6 +3,12 @@ import Foundation
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// How `serve` writes its log: `--log-format text|json` (`SHELFMARK_LOG_FORMAT`), `--log-level`
 /// (`LOG_LEVEL`), both checked once: a bad value is one line naming the setting.
 public struct LogSettings: Sendable, Equatable {
@@ -52,7 +58,7 @@ public struct LogSettings: Sendable, Equatable {
         }
         var logger =
             switch format {
-            case .text: Logger(label: label) { StreamLogHandler.standardError(label: $0, metadataProvider: request) }
+            case .text: Logger(label: label) { TextLogHandler(label: $0, stream: stream, metadataProvider: request) }
             case .json: Logger(label: label) { JSONLogHandler(label: $0, stream: stream, metadataProvider: request) }
             }
         logger.logLevel = level
@@ -60,17 +66,39 @@ public struct LogSettings: Sendable, Equatable {
     }
 }
 
-/// Where JSON lines go: standard error, or (for tests) a closure given each whole line.
+/// Where log lines go: standard error, or (for tests) a closure given each whole line.
 public struct LogStream: Sendable {
     let write: @Sendable (String) -> Void
 
     public init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
 
-    /// The process's standard error, one whole line per write.
+    /// The process's standard error, one whole line per `write(2)` (a line cut short by the
+    /// system is finished by the next calls, under a lock, so lines never interleave). A line
+    /// that cannot be written (standard error closed) is dropped, never a crash.
     public static let standardError = LogStream { line in
-        errorLock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+        var line = line
+        errorLock.withLock { _ in
+            line.withUTF8 { bytes in
+                var rest = UnsafeRawBufferPointer(bytes)
+                while !rest.isEmpty {
+                    let written = systemWrite(2, rest.baseAddress, rest.count)
+                    if written < 0, errno == EINTR { continue }
+                    if written <= 0 { return }
+                    rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+                }
+            }
+        }
     }
     private static let errorLock = Mutex(())
+}
+
+/// The C library's `write(2)`, named apart from `LogStream.write`.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+    #else
+        Musl.write(descriptor, bytes, count)
+    #endif
 }
 
 /// One JSON object per line: `time` (UTC, milliseconds), `level`, `label`, `message`, then each

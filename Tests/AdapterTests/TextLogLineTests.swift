@@ -1,0 +1,64 @@
+import Composition
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The text log (`--log-format text`, the default): the lines swift-log's `StreamLogHandler`
+/// writes, from a handler cheap enough for one access line per request (issue 20).
+@Suite("Text log lines")
+struct TextLogLineTests {
+    /// Collects what a `StreamLogHandler` writes.
+    final class Lines: TextOutputStream, @unchecked Sendable {
+        private let written = Mutex<[String]>([])
+        func write(_ string: String) { written.withLock { $0.append(string) } }
+        var all: [String] { written.withLock { $0 } }
+    }
+
+    struct Trouble: Error, CustomStringConvertible {
+        var description: String { "the disk is full" }
+    }
+
+    @Test func aLineIsTheOneStreamLogHandlerWritesForTheSameCall() throws {
+        let ours = Mutex<[String]>([])
+        let theirs = Lines()
+        var logger = LogSettings(format: .text, level: .debug).logger(
+            label: "shelfmark", to: LogStream { line in ours.withLock { $0.append(line) } })
+        var reference = Logger(label: "shelfmark") { StreamLogHandler(label: $0, stream: theirs, metadataProvider: nil) }
+        reference.logLevel = .debug
+        for index in 0..<2 {
+            var each = index == 0 ? logger : reference
+            each[metadataKey: "hb.request.id"] = "7"
+            each[metadataKey: "shared"] = "logger"
+            each.info("request", metadata: ["status": "200", "shared": "call", "list": ["a", "b"]])
+            each.debug("kept at debug", error: Trouble())
+            each.trace("below the level")
+            if index == 0 { logger = each }
+        }
+        let written = ours.withLock { $0 }
+        #expect(written.count == 2 && theirs.all.count == 2, "\(written) \(theirs.all)")
+        // The same line after the time (the two may straddle a second).
+        func afterTime(_ line: String) -> Substring { line.drop { $0 != " " } }
+        #expect(written.map(afterTime) == theirs.all.map(afterTime), "\(written) against \(theirs.all)")
+        #expect(written.first?.contains(" shared=call ") == true && written.last?.contains("error.message=the disk is full") == true)
+        let time = try #require(written.first.map { String($0.prefix { $0 != " " }) })
+        #expect(time.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}/) != nil, "\(time)")
+    }
+
+    @Test func serveWritesTextLinesByDefault() async throws {
+        let db = TemporaryDatabase()
+        let server = try await ServingShelfmark.start(database: db.path, log: db.folder.appendingPathComponent("serve.log"))
+        defer { server.process.terminate() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/api/v1/books"))
+        let (_, response) = try await URLSession.shared.data(from: url)
+        let id = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Request-ID"))
+        await #expect(server.stop() == 0)
+        let lines = try String(contentsOf: server.log, encoding: .utf8).split(separator: "\n")
+        let request = try #require(lines.first { $0.hasSuffix("] request") && $0.contains(" request_id=\(id) ") }, "\(lines)")
+        #expect(request.contains(" info shelfmark: ") && request.contains(" route=/api/v1/books ") && request.contains(" status=200 "))
+    }
+}
