@@ -3,6 +3,7 @@ import CoreMetrics
 import Foundation
 import GRDB
 import LogChain
+import Synchronization
 
 /// How hard SQLite works to keep a commit through a power cut (`PRAGMA synchronous`).
 public enum Durability: String, Sendable, CaseIterable {
@@ -42,6 +43,8 @@ public final class LibraryDatabase: Sendable {
     let chain: ChainHasher
     /// Held shared while the library is open, so a restore never replaces it under this process.
     let lock: LibraryLock
+    /// Set by the first `close()`: a second one does nothing (GRDB's pool crashes when closed twice).
+    private let closed = Mutex(false)
     /// Seals and opens members' personal data, makes their keys, names claim streams.
     let cipher: any PersonalCipher
     /// What the event store and the search cache count (`StoreMetrics`).
@@ -128,6 +131,11 @@ public final class LibraryDatabase: Sendable {
     /// connection closes, but GRDB closes the pool's writer before its read-only readers, and
     /// those cannot checkpoint: without this the WAL stays, with the newest events in it.)
     public func close() throws {
+        guard
+            closed.withLock({ closed in
+                defer { closed = true }; return !closed
+            })
+        else { return }
         try scans.close()
         try reads.close()
         let checkpoint = Result { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }

@@ -13,6 +13,8 @@ final class ReadConnections: Sendable {
     /// Idle connections, at most `keep`; nil once closed.
     private let idle = Mutex<[DatabaseQueue]?>([])
     private let keep: Int
+    /// Whether the database changed since a read: memoised answers (`read(_:_:_:)`) hold until it does.
+    let changes: DatabaseChanges
 
     /// Connections to the database at `path` (opened by a `DatabasePool`, in WAL mode), keeping at
     /// most `keep` idle ones.
@@ -23,6 +25,18 @@ final class ReadConnections: Sendable {
         self.path = path
         self.configuration = configuration
         self.keep = keep
+        changes = DatabaseChanges(databasePath: path)
+    }
+
+    /// `block`'s answer for `key`: kept in `memo` from an earlier read while no connection of any
+    /// process has committed since, else read now (and kept). The database's stamp is taken before
+    /// the read, so a kept answer is never older than the stamp it is kept under.
+    func read<Key, Value>(_ memo: ReadMemo<Key, Value>, _ key: Key, _ block: (Database) throws -> Value) throws -> Value {
+        guard let stamp = changes.stamp() else { return try read(block) }
+        if let known = memo.value(key, at: stamp) { return known }
+        let value = try read(block)
+        memo.keep(value, for: key, at: stamp)
+        return value
     }
 
     /// Runs `block` in a read transaction begun and ended with statements compiled once per
@@ -46,6 +60,7 @@ final class ReadConnections: Sendable {
 
     /// Closes the idle connections; one in use closes when it is given back.
     func close() throws {
+        changes.close()
         let connections = idle.withLock { idle in
             defer { idle = nil }
             return idle ?? []

@@ -6,6 +6,14 @@ import GRDB
 /// The catalogue read model, queried from `catalogue_books` and its FTS5 index.
 public struct SQLiteCatalogue: Catalogue {
     let reads: ReadConnections
+    /// Books and pages as last read, while nothing was committed since (`ReadMemo`).
+    let entries = ReadMemo<BookID, CatalogueEntry?>()
+    let pages = ReadMemo<PageKey, Page<CatalogueEntry>>()
+
+    struct PageKey: Hashable, Sendable {
+        let query: CatalogueQuery
+        let page: PageRequest
+    }
 
     /// A book's row with its active holds and the copies kept for members, counted from the holds
     /// read model (`holds_by_book` serves both counts). Read by position (`Column`), in this order:
@@ -30,7 +38,7 @@ public struct SQLiteCatalogue: Catalogue {
 
     public func page(_ query: CatalogueQuery, _ page: PageRequest) async throws -> Page<CatalogueEntry> {
         let match = try query.searchTerms().flatMap(FullTextQuery.make)
-        return try reads.read { db in
+        return try reads.read(pages, PageKey(query: query, page: page)) { db in
             var conditions: [String] = []
             if match != nil { conditions.append("seq IN (SELECT rowid FROM catalogue_search WHERE catalogue_search MATCH :match)") }
             if query.availableOnly { conditions.append(Self.onTheShelf) }
@@ -47,7 +55,7 @@ public struct SQLiteCatalogue: Catalogue {
     }
 
     public func entry(_ id: BookID) async throws -> CatalogueEntry? {
-        try reads.read { db in
+        try reads.read(entries, id) { db in
             let select = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM catalogue_books WHERE id = ?")
             return try Row.fetchOne(select, arguments: [id.description]).map(Self.entry)
         }

@@ -19,6 +19,8 @@ public final class SQLiteEventStore: EventStore, Sendable {
     private let cipher: any PersonalCipher
     /// Appends, events, conflicts and batch sizes, counted as each batch commits.
     private let metrics: StoreMetrics
+    /// The tails known to hold no event, while nothing was committed since (`ReadMemo`).
+    private let emptyTails = ReadMemo<TailKey, Bool>(limit: 4_096)
 
     init(
         pool: DatabasePool, reads: ReadConnections, projections: Projections, chain: ChainHasher, claimNames: ClaimNames,
@@ -41,12 +43,36 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
-        try reads.read { db in try EventRows.stream(stream, after: version, cipher, db) }
+        try tails([(stream, version)])[0]
     }
 
     /// Every tail in one read transaction: a read costs a transaction and a reader connection.
     public func read(_ tails: [(stream: StreamName, after: Int64)]) async throws -> [[RecordedEvent]] {
-        try reads.read { db in try tails.map { try EventRows.stream($0.stream, after: $0.after, cipher, db) } }
+        try self.tails(tails)
+    }
+
+    /// The tails, read in one transaction unless each is known empty: a command's state cache
+    /// asks for what follows the version it holds, which is nothing until the stream moves on,
+    /// and `emptyTails` remembers that until the next commit of any connection.
+    private func tails(_ tails: [(stream: StreamName, after: Int64)]) throws -> [[RecordedEvent]] {
+        let stamp = reads.changes.stamp()
+        if let stamp, tails.allSatisfy({ emptyTails.value(TailKey($0), at: stamp) == true }) { return tails.map { _ in [] } }
+        let found = try reads.read { db in try tails.map { try EventRows.stream($0.stream, after: $0.after, cipher, db) } }
+        if let stamp {
+            for (tail, events) in zip(tails, found) where events.isEmpty { emptyTails.keep(true, for: TailKey(tail), at: stamp) }
+        }
+        return found
+    }
+
+    /// A stream and the version a reader holds of it.
+    private struct TailKey: Hashable, Sendable {
+        let stream: StreamName
+        let after: Int64
+
+        init(_ tail: (stream: StreamName, after: Int64)) {
+            stream = tail.stream
+            after = tail.after
+        }
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {

@@ -53,7 +53,7 @@ public enum CatalogueSort: String, CaseIterable, Sendable {
 }
 
 /// What part of the catalogue to list (the page is asked apart, as for every list).
-public struct CatalogueQuery: Equatable, Sendable {
+public struct CatalogueQuery: Hashable, Sendable {
     public var sort: CatalogueSort
     /// Words that must all appear (as word prefixes) in title, authors, ISBN, publisher or
     /// categories; `author:`, `title:`, `isbn:` and `publisher:` limit a word or a quoted phrase to
