@@ -44,6 +44,32 @@ struct DatabaseChangesTests {
         try database.close()
     }
 
+    @Test func theHeaderIsReadFromSQLitesOwnMappingNotADescriptorOfOurs() async throws {
+        // Given a library reached through a symbolic link (SQLite puts its -shm beside the real file)
+        let folder = TemporaryFolder()
+        let real = folder.url.appendingPathComponent("real.sqlite").path
+        let link = folder.url.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        let database = try LibraryDatabase(path: link)
+        defer { try? database.close() }
+        func descriptorsOnSharedMemory() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasSuffix("/real.sqlite-shm") == true
+            }.count
+        }
+        let before = try descriptorsOnSharedMemory()
+
+        // When the changes are watched, and the library appends
+        let stamp = try #require(database.reads.changes.stamp())
+        try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])])
+
+        // Then the stamp moved, and no descriptor was opened on any -shm file (closing one would
+        // drop SQLite's own locks on it)
+        #expect(database.reads.changes.stamp() != stamp)
+        #expect(try descriptorsOnSharedMemory() == before)
+    }
+
     @Test func aBookAPageAndATailWrittenByAnotherLibraryOnTheSameFileAreSeenAtOnce() async throws {
         // Given two libraries open on one file (as `serve` and a CLI command are), and a book the
         // first one has read (and so keeps), with the tail of its stream
@@ -83,17 +109,24 @@ struct DatabaseChangesTests {
         await #expect(throws: DatabaseError.self) { try await database.catalogue.entry(Self.book) }
     }
 
-    @Test func aMemoForgetsEverythingAtANewStampAndKeepsAtMostItsLimit() {
-        let memo = ReadMemo<Int, String>(limit: 2)
+    @Test func aMemoForgetsEverythingAtANewStampAndHoldsAtMostItsCapacity() {
+        let memo = ReadMemo<Int, String>(capacity: 2)
         let first = DatabaseChanges.Stamp(a: 1, b: 0, c: 0, d: 0, e: 0, f: 0)
         let second = DatabaseChanges.Stamp(a: 2, b: 0, c: 0, d: 0, e: 0, f: 0)
         memo.keep("one", for: 1, at: first)
         memo.keep("two", for: 2, at: first)
         #expect(memo.value(1, at: first) == "one" && memo.value(2, at: first) == "two")
-        #expect(memo.value(1, at: second) == nil)
         memo.keep("three", for: 3, at: first)
         #expect(memo.value(3, at: first) == "three" && memo.value(1, at: first) == nil, "full: forgotten, then kept anew")
-        memo.keep("one again", for: 1, at: second)
-        #expect(memo.value(3, at: first) == nil && memo.value(1, at: second) == "one again")
+        #expect(memo.value(3, at: second) == nil)
+        #expect(memo.value(3, at: first) == nil, "a look-up at a new stamp forgot what was kept before it")
+
+        // Weighed answers: what is kept never weighs more than the capacity, and one too heavy is not kept
+        let texts = ReadMemo<Int, String>(capacity: 10) { $0.count }
+        texts.keep("12345", for: 1, at: first)
+        texts.keep("123456", for: 2, at: first)
+        #expect(texts.value(1, at: first) == nil && texts.value(2, at: first) == "123456")
+        texts.keep("12345678901", for: 3, at: first)
+        #expect(texts.value(3, at: first) == nil && texts.value(2, at: first) == "123456")
     }
 }

@@ -6,13 +6,21 @@ import GRDB
 /// The catalogue read model, queried from `catalogue_books` and its FTS5 index.
 public struct SQLiteCatalogue: Catalogue {
     let reads: ReadConnections
-    /// Books and pages as last read, while nothing was committed since (`ReadMemo`).
-    let entries = ReadMemo<BookID, CatalogueEntry?>()
-    let pages = ReadMemo<PageKey, Page<CatalogueEntry>>()
+    /// Books and pages as last read, while nothing was committed since (`ReadMemo`), each memo
+    /// holding about 8 MiB at most.
+    let entries = ReadMemo<BookID, CatalogueEntry?>(capacity: 8 << 20, weight: Self.weight)
+    let pages = ReadMemo<PageKey, Page<CatalogueEntry>>(capacity: 8 << 20) { $0.items.reduce(256) { $0 + weight($1) } }
 
     struct PageKey: Hashable, Sendable {
         let query: CatalogueQuery
         let page: PageRequest
+    }
+
+    /// About the bytes an entry holds in memory (its texts and a fixed part), for the memos' bound.
+    static func weight(_ entry: CatalogueEntry?) -> Int {
+        guard let details = entry?.details else { return 64 }
+        let texts = [details.title, details.publisher, details.coverURL, details.description].reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+        return 512 + texts + (details.authors + details.categories).reduce(0) { $0 + $1.utf8.count + 16 }
     }
 
     /// A book's row with its active holds and the copies kept for members, counted from the holds

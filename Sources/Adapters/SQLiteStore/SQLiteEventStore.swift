@@ -20,7 +20,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// Appends, events, conflicts and batch sizes, counted as each batch commits.
     private let metrics: StoreMetrics
     /// The tails known to hold no event, while nothing was committed since (`ReadMemo`).
-    private let emptyTails = ReadMemo<TailKey, Bool>(limit: 4_096)
+    private let emptyTails = ReadMemo<TailKey, Bool>(capacity: 4_096)
 
     init(
         pool: DatabasePool, reads: ReadConnections, projections: Projections, chain: ChainHasher, claimNames: ClaimNames,
