@@ -1,4 +1,5 @@
 import Application
+import Domain
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -30,11 +31,11 @@ public struct AccessLog<Inner: HTTPResponder>: HTTPResponder where Inner.Context
         let trace = RequestTrace(id: id)
         var context = context
         context.logger[metadataKey: "hb.request.id"] = nil
-        context.logger[metadataKey: "request_id"] = .string(RequestID.text(id))
+        context.logger[metadataKey: "request_id"] = .string(trace.idText)
         let logger = context.logger
         do {
             var response = try await RequestTrace.$current.withValue(trace) { try await inner.respond(to: request, context: context) }
-            response.headers[.xRequestID] = RequestID.text(id)
+            response.headers[.xRequestID] = trace.idText
             AccessLine(request, context: context, status: response.status, started: started, trace: trace, given: trusted ? given : nil)
                 .write(to: logger)
             return response
@@ -56,7 +57,7 @@ enum RequestID {
     }
 
     /// The id as the header and the log write it: lower case, as the log stores correlation ids.
-    static func text(_ id: UUID) -> String { id.uuidString.lowercased() }
+    static func text(_ id: UUID) -> String { UUIDText.lowercase(id) }
 }
 
 /// One access line: what the operator needs to find a request again, and nothing a client sent
@@ -67,6 +68,8 @@ struct AccessLine {
     let status: Int
     let milliseconds: Double
     let id: UUID
+    /// `id` as written (`RequestTrace.idText`).
+    let idText: String
     let caller: String
     /// A trusted proxy's own id when it was not taken (not a UUID): kept for the operator, bounded
     /// and stripped to visible ASCII. Anyone else's is not written at all.
@@ -83,15 +86,16 @@ struct AccessLine {
         let elapsed = ContinuousClock.now - started
         milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
         id = trace.id
+        idText = trace.idText
         caller = (trace.principal ?? .anonymous).actor
-        proxyID = given.flatMap { Self.visible($0) }.flatMap { $0 == RequestID.text(trace.id) ? nil : $0 }
+        proxyID = given.flatMap { Self.visible($0) }.flatMap { $0 == trace.idText ? nil : $0 }
     }
 
     /// The line's fields as log metadata.
     var metadata: Logger.Metadata {
         var fields: Logger.Metadata = [
             "method": .string(method), "route": .string(route), "status": .stringConvertible(status),
-            "duration_ms": .string(Self.threeDecimals(milliseconds)), "request_id": .string(RequestID.text(id)),
+            "duration_ms": .string(Self.threeDecimals(milliseconds)), "request_id": .string(idText),
             "principal": .string(caller),
         ]
         if let proxyID { fields["proxy_request_id"] = .string(proxyID) }

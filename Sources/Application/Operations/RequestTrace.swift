@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// One request from outside, as the operator traces it: its id, which the events it records carry
@@ -10,9 +11,14 @@ public final class RequestTrace: Sendable {
 
     /// The request's id: `X-Request-ID` over HTTP, and the correlation id of every event it records.
     public let id: UUID
+    /// The id as headers, log lines and the log's correlation ids write it (lower case), made once.
+    public let idText: String
     private let caller = Guarded<Principal?>(nil)
 
-    public init(id: UUID) { self.id = id }
+    public init(id: UUID) {
+        self.id = id
+        idText = UUIDText.lowercase(id)
+    }
 
     /// Who made the request, once authentication has said so; nil while it has not.
     public var principal: Principal? { caller.withLock { $0 } }

@@ -54,7 +54,7 @@ public struct LogSettings: Sendable, Equatable {
     public func logger(label: String, to stream: LogStream = .standardError) -> Logger {
         // Every line written while a request is served names it, whoever's logger writes it.
         let request = Logger.MetadataProvider {
-            RequestTrace.current.map { ["request_id": .string($0.id.uuidString.lowercased())] } ?? [:]
+            RequestTrace.current.map { ["request_id": .string($0.idText)] } ?? [:]
         }
         var logger =
             switch format {
