@@ -2,6 +2,7 @@ import APIContract
 import Application
 import HTTPTypes
 import Hummingbird
+import Wording
 
 /// `GET /api/v1/books` answered without the generated layer when the request is plain: no `q`,
 /// only `limit`, `offset` and `sort` each at most once with values the contract takes as they are
@@ -15,6 +16,8 @@ import Hummingbird
 struct BookListFastPath: RouterMiddleware {
     typealias Context = LibraryRequestContext
     let listBooks: ListBooks
+    /// The JSON of the pages answered last, by content.
+    let encoded = EncodedPages()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get, request.uri.path == "/api/v1/books", FastPath.acceptsJSON(request.headers[.accept]),
@@ -26,7 +29,7 @@ struct BookListFastPath: RouterMiddleware {
         } catch {
             return try await next(request, context)
         }
-        return FastPath.json(BookJSON.page(Components.Schemas.BookPage(books)))
+        return FastPath.json(encoded.body(books, in: Reader.language) { BookJSON.page(Components.Schemas.BookPage(books)) })
     }
 
     /// The query and page of a plain request; nil when anything in it is not plain.
