@@ -56,8 +56,13 @@ func buildLog(events target: Int, at path: String) async throws {
 }
 
 /// Scenario 4 in a child process (`ShelfmarkBench replay-child DB`), so its peak RSS is the replay's alone.
+/// A log kept by BENCH_LOG was keyed by the start-up scenario's server (its `.key` beside it): the
+/// child opens it with that key, as `serve` would.
 func replayChild(_ path: String) async throws {
-    let database = try LibraryDatabase(path: path, durability: .full, cipher: SwiftCryptoPersonalCipher())
+    let key = path + ".key"
+    let database = try LibraryDatabase(
+        path: path, durability: .full, keyFile: FileManager.default.fileExists(atPath: key) ? key : nil,
+        cipher: SwiftCryptoPersonalCipher())
     defer { try? database.close() }
     let timings = ProcessInfo.processInfo.environment["BENCH_TIMINGS"] == nil ? nil : ProjectionTimings()
     let start = DispatchTime.now().uptimeNanoseconds
