@@ -131,23 +131,34 @@ struct AccessLogTests {
     }
 }
 
-/// The real server, asked for JSON lines.
+/// The real server's log, in either format.
 @Suite("serve's log format")
 struct ServeLogFormatTests {
-    @Test func serveWritesOneJSONObjectPerLineWhenAsked() async throws {
+    /// Serves one request (`GET /api/v1/books`) with `environment`; its request id and the log's lines.
+    static func oneListing(environment: [String: String] = [:]) async throws -> (id: String, lines: [Substring]) {
         let db = TemporaryDatabase()
         let server = try await ServingShelfmark.start(
-            database: db.path, log: db.folder.appendingPathComponent("serve.log"), environment: ["SHELFMARK_LOG_FORMAT": "json"])
+            database: db.path, log: db.folder.appendingPathComponent("serve.log"), environment: environment)
         defer { server.process.terminate() }
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/api/v1/books"))
         let (_, response) = try await URLSession.shared.data(from: url)
         let id = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Request-ID"))
         await #expect(server.stop() == 0)
-        let lines = try String(contentsOf: server.log, encoding: .utf8).split(separator: "\n")
+        return (id, try String(contentsOf: server.log, encoding: .utf8).split(separator: "\n"))
+    }
+
+    @Test func serveWritesOneJSONObjectPerLineWhenAsked() async throws {
+        let (id, lines) = try await Self.oneListing(environment: ["SHELFMARK_LOG_FORMAT": "json"])
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(!lines.isEmpty && objects.count == lines.count, "every line is one JSON object: \(lines)")
         let request = try #require(objects.first { $0["message"] as? String == "request" })
         #expect(request["request_id"] as? String == id && request["route"] as? String != nil && request["status"] as? String == "200")
+    }
+
+    @Test func serveWritesTextLinesByDefault() async throws {
+        let (id, lines) = try await Self.oneListing()
+        let request = try #require(lines.first { $0.hasSuffix("] request") && $0.contains(" request_id=\(id) ") }, "\(lines)")
+        #expect(request.contains(" info shelfmark: ") && request.contains(" route=/api/v1/books ") && request.contains(" status=200 "))
     }
 }
 

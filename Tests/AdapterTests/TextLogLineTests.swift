@@ -4,10 +4,6 @@ import Logging
 import Synchronization
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The text log (`--log-format text`, the default): the lines swift-log's `StreamLogHandler`
 /// writes, from a handler cheap enough for one access line per request (issue 20).
 @Suite("Text log lines")
@@ -47,18 +43,5 @@ struct TextLogLineTests {
         #expect(written.first?.contains(" shared=call ") == true && written.last?.contains("error.message=the disk is full") == true)
         let time = try #require(written.first.map { String($0.prefix { $0 != " " }) })
         #expect(time.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}/) != nil, "\(time)")
-    }
-
-    @Test func serveWritesTextLinesByDefault() async throws {
-        let db = TemporaryDatabase()
-        let server = try await ServingShelfmark.start(database: db.path, log: db.folder.appendingPathComponent("serve.log"))
-        defer { server.process.terminate() }
-        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/api/v1/books"))
-        let (_, response) = try await URLSession.shared.data(from: url)
-        let id = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Request-ID"))
-        await #expect(server.stop() == 0)
-        let lines = try String(contentsOf: server.log, encoding: .utf8).split(separator: "\n")
-        let request = try #require(lines.first { $0.hasSuffix("] request") && $0.contains(" request_id=\(id) ") }, "\(lines)")
-        #expect(request.contains(" info shelfmark: ") && request.contains(" route=/api/v1/books ") && request.contains(" status=200 "))
     }
 }

@@ -58,8 +58,8 @@ public struct LogSettings: Sendable, Equatable {
         }
         var logger =
             switch format {
-            case .text: Logger(label: label) { TextLogHandler(label: $0, stream: stream, metadataProvider: request) }
-            case .json: Logger(label: label) { JSONLogHandler(label: $0, stream: stream, metadataProvider: request) }
+            case .text: Logger(label: label) { LineLogHandler(label: $0, format: .text, stream: stream, metadataProvider: request) }
+            case .json: Logger(label: label) { LineLogHandler(label: $0, format: .json, stream: stream, metadataProvider: request) }
             }
         logger.logLevel = level
         return logger
@@ -101,18 +101,20 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ coun
     #endif
 }
 
-/// One JSON object per line: `time` (UTC, milliseconds), `level`, `label`, `message`, then each
-/// metadata field as a string (a list or dictionary as JSON); a field named like one of the first
-/// four is written with a `_` in front. Control characters are escaped, so a line is always one line.
-struct JSONLogHandler: LogHandler {
+/// One log line per event, written whole to a stream, in one of the two formats (`JSONLine`,
+/// `TextLine`). The logger's own fields are kept as a dictionary: Hummingbird and the access log
+/// set some on every request.
+struct LineLogHandler: LogHandler {
     let label: String
+    let format: LogSettings.Format
     let stream: LogStream
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
     var metadataProvider: Logger.MetadataProvider?
 
-    init(label: String, stream: LogStream, metadataProvider: Logger.MetadataProvider? = nil) {
+    init(label: String, format: LogSettings.Format, stream: LogStream, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
+        self.format = format
         self.stream = stream
         self.metadataProvider = metadataProvider
     }
@@ -122,18 +124,34 @@ struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    func log(event: LogEvent) {
+        let provided = metadataProvider?.get() ?? [:]
+        let line =
+            switch format {
+            case .text: TextLine.line(event, label: label, logger: metadata, provided: provided)
+            case .json: JSONLine.line(event, label: label, logger: metadata, provided: provided)
+            }
+        stream.write(line)
+    }
+}
+
+/// One JSON object per line: `time` (UTC, milliseconds), `level`, `label`, `message`, then each
+/// metadata field as a string (a list or dictionary as JSON); a field named like one of the first
+/// four is written with a `_` in front. Control characters are escaped, so a line is always one line.
+enum JSONLine {
     static let reserved: Set<String> = ["time", "level", "label", "message"]
 
-    func log(event: LogEvent) {
-        var line = "{\"time\":\(JSONText.quoted(Self.time(Date())))"
+    /// The line for `event`: the provider's fields, then the logger's, then the event's, each over the one before.
+    static func line(_ event: LogEvent, label: String, logger: Logger.Metadata, provided: Logger.Metadata) -> String {
+        var line = "{\"time\":\(JSONText.quoted(time(Date())))"
         line += ",\"level\":\(JSONText.quoted(event.level.rawValue)),\"label\":\(JSONText.quoted(label))"
         line += ",\"message\":\(JSONText.quoted("\(event.message)"))"
-        let fields = (metadataProvider?.get() ?? [:]).merging(metadata) { _, new in new }.merging(event.metadata ?? [:]) { _, new in new }
+        let fields = provided.merging(logger) { _, new in new }.merging(event.metadata ?? [:]) { _, new in new }
         for key in fields.keys.sorted() {
-            let name = Self.reserved.contains(key) ? "_" + key : key
+            let name = reserved.contains(key) ? "_" + key : key
             line += ",\(JSONText.quoted(name)):\(JSONText.value(fields[key]!))"
         }
-        stream.write(line + "}\n")
+        return line + "}\n"
     }
 
     static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

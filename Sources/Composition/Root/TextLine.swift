@@ -9,30 +9,14 @@ import Synchronization
 
 /// Lines for people, as swift-log's `StreamLogHandler` writes them (`2026-11-24T23:58:01+0000 info
 /// shelfmark: method=GET route=… [HTTPAPI] request`), at less cost per line: the access log writes
-/// one for every request. The time is formatted once a second, the logger's own fields are kept as
-/// a dictionary (Hummingbird and the access log set one per request; `StreamLogHandler` formats its
-/// whole metadata again at each change), and a line is one `write` to its stream.
-struct TextLogHandler: LogHandler {
-    let label: String
-    let stream: LogStream
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-    var metadataProvider: Logger.MetadataProvider?
-
-    init(label: String, stream: LogStream, metadataProvider: Logger.MetadataProvider? = nil) {
-        self.label = label
-        self.stream = stream
-        self.metadataProvider = metadataProvider
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        var fields = metadata
-        if let provided = metadataProvider?.get(), !provided.isEmpty { fields.merge(provided) { _, new in new } }
+/// one for every request. The time is formatted once a second (`StreamLogHandler` calls `strftime`
+/// for every line, and formats its whole metadata again at each change of the logger's fields).
+enum TextLine {
+    /// The line for `event`: the logger's fields, then the provider's, then the event's (and its
+    /// error's), each over the one before, as `StreamLogHandler` merges them.
+    static func line(_ event: LogEvent, label: String, logger: Logger.Metadata, provided: Logger.Metadata) -> String {
+        var fields = logger
+        if !provided.isEmpty { fields.merge(provided) { _, new in new } }
         if let explicit = event.metadata, !explicit.isEmpty { fields.merge(explicit) { _, new in new } }
         if let error = event.error {
             fields["error.message"] = "\(error)"
@@ -48,8 +32,7 @@ struct TextLogHandler: LogHandler {
         }
         line += " [" + event.source + "] "
         line += event.message.description
-        line += "\n"
-        stream.write(line)
+        return line + "\n"
     }
 }
 
