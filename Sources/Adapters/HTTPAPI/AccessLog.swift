@@ -1,5 +1,4 @@
 import Application
-import Domain
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -48,16 +47,13 @@ public struct AccessLog<Inner: HTTPResponder>: HTTPResponder where Inner.Context
     }
 }
 
-/// How a request's id is chosen and written.
+/// How a request's id is chosen (`RequestTrace.idText` writes it).
 enum RequestID {
     /// A trusted proxy's id when it is a UUID (the events' correlation ids are), else nil: a new one.
     static func chosen(_ given: String?, trusted: Bool) -> UUID? {
         guard trusted, let given, given.utf8.count == 36 else { return nil }
         return UUID(uuidString: given)
     }
-
-    /// The id as the header and the log write it: lower case, as the log stores correlation ids.
-    static func text(_ id: UUID) -> String { UUIDText.lowercase(id) }
 }
 
 /// One access line: what the operator needs to find a request again, and nothing a client sent
@@ -67,8 +63,7 @@ struct AccessLine {
     let route: String
     let status: Int
     let milliseconds: Double
-    let id: UUID
-    /// `id` as written (`RequestTrace.idText`).
+    /// The request's id as written (`RequestTrace.idText`).
     let idText: String
     let caller: String
     /// A trusted proxy's own id when it was not taken (not a UUID): kept for the operator, bounded
@@ -85,7 +80,6 @@ struct AccessLine {
         self.status = Int(status.code)
         let elapsed = ContinuousClock.now - started
         milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-        id = trace.id
         idText = trace.idText
         caller = (trace.principal ?? .anonymous).actor
         proxyID = given.flatMap { Self.visible($0) }.flatMap { $0 == trace.idText ? nil : $0 }

@@ -130,15 +130,15 @@ public final class LibraryDatabase: Sendable {
     /// of the file after a clean stop holds every event. (SQLite checkpoints when the last
     /// connection closes, but GRDB closes the pool's writer before its read-only readers, and
     /// those cannot checkpoint: without this the WAL stays, with the newest events in it.)
-    /// Nothing is answered from memory once it has begun (`DatabaseChanges`), every step is tried
-    /// even when one before it failed (the first failure is thrown), and a second call does nothing.
+    /// Every step is tried even when one before it failed (the first failure is thrown): so the
+    /// read connections always close, and with them the memos' answers (`DatabaseChanges`). A
+    /// second call does nothing.
     public func close() throws {
         let first = closed.withLock { closed in
             defer { closed = true }
             return !closed
         }
         guard first else { return }
-        reads.changes.close()
         var failure: (any Error)?
         func attempt(_ step: () throws -> Void) {
             do { try step() } catch { failure = failure ?? error }
