@@ -4,7 +4,7 @@ import Foundation
 import Wording
 
 /// A catalogue book as a list shows it.
-struct BookCell: Sendable {
+struct BookCell: Hashable, Sendable {
     let id: String
     let title: String
     let authors: String

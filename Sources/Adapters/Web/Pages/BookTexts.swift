@@ -1,7 +1,7 @@
 import Foundation
 
 /// The sentences of a book's page with the title or numbers in them, in the reader's language.
-struct BookTexts: Sendable {
+struct BookTexts: Hashable, Sendable {
     /// "2 of 3 on the shelf, 1 on loan, 1 kept for members who waited".
     var availability = ""
     /// "1 waiting".

@@ -38,9 +38,10 @@ struct CataloguePages: Sendable {
             pager: Pager(page, path: "/books", keeping: ["q": text, "sort": sort.rawValue, "available": availableOnly ? "1" : nil]),
             member: site.visit.account != nil && !site.visit.isLibrarian, librarian: site.visit.isLibrarian)
         view.feedback = feedback
-        view.bookItems = site.pages.bookItems.render(view.books, member: view.member, librarian: view.librarian, in: Reader.language)
+        let items = site.pages.bookItems
         var response = site.pages.render(
-            "catalogue", view, title: t("web.catalogue.heading"), status: feedback.hasErrors ? .badRequest : .ok)
+            "catalogue", kept: view, title: t("web.catalogue.heading"), status: feedback.hasErrors ? .badRequest : .ok
+        ) { view in view.bookItems = items.render(view.books, member: view.member, librarian: view.librarian, in: Reader.language) }
         if let asked, asked != remembered {
             response = response.setting(
                 cookie: Cookies.set(Cookies.catalogueSort, asked.rawValue, maxAge: 365 * 24 * 3600, secure: site.visit.secure))
@@ -74,7 +75,7 @@ struct CataloguePages: Sendable {
         view.share(url)
         let meta = ShareMeta(
             title: entry.details.title, authors: entry.details.authors, description: view.summary, image: view.cover, url: url)
-        return site.pages.render("book", view, title: entry.details.title, meta: meta)
+        return site.pages.render("book", kept: view, title: entry.details.title, meta: meta)
     }
 
     static func label(_ sort: CatalogueSort) -> String {
@@ -96,13 +97,13 @@ struct CataloguePages: Sendable {
     }
 }
 
-struct SortOption: Sendable {
+struct SortOption: Hashable, Sendable {
     let value: String
     let label: String
     let selected: Bool
 }
 
-struct CatalogueView: Sendable {
+struct CatalogueView: Hashable, Sendable {
     let books: [BookCell]
     /// How many books there are, as the page says it: "42 books", "3 matching books".
     let total: String
@@ -139,7 +140,7 @@ struct CatalogueView: Sendable {
 }
 
 /// Links to the previous and next pages of a list, keeping its other parameters.
-struct Pager: Sendable {
+struct Pager: Hashable, Sendable {
     let previous: String?
     let next: String?
     /// "21–40 of 95" ("21–40 sur 95"); nil for an empty page.
@@ -169,7 +170,7 @@ struct Pager: Sendable {
 }
 
 /// A book's page.
-struct BookView: Sendable {
+struct BookView: Hashable, Sendable {
     let id: String
     let title: String
     let authors: String

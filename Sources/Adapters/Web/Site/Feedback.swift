@@ -3,9 +3,9 @@ import Domain
 
 /// What a form shows after a refused submission: a summary at the top (focused, linked to the
 /// fields), each field's own error next to it, and the values typed (never passwords).
-struct Feedback: Sendable {
+struct Feedback: Hashable, Sendable {
     /// One line of the summary, linking to its field.
-    struct Item: Sendable {
+    struct Item: Hashable, Sendable {
         let field: String
         let text: String
     }

@@ -3,7 +3,7 @@ import Foundation
 import Wording
 
 /// The parts of every page around its content.
-struct Frame: Sendable {
+struct Frame: Hashable, Sendable {
     let title: String
     let siteName: String
     let loggedIn: Bool
@@ -28,7 +28,8 @@ struct Frame: Sendable {
     /// The footer's line, naming the site.
     let footer: String
 
-    init(visit: Visit, title: String, siteName: String, meta: ShareMeta?) {
+    /// The frame of `visit`'s page; with `csrf`, that text stands for the visitor's form token (`RenderedPages`).
+    init(visit: Visit, title: String, siteName: String, meta: ShareMeta?, csrf: String? = nil) {
         self.title = title
         self.siteName = siteName
         loggedIn = visit.account != nil
@@ -37,7 +38,7 @@ struct Frame: Sendable {
         unread = visit.unread
         flash = visit.flash
         flashRefused = visit.flashRefused
-        csrf = visit.csrf
+        self.csrf = csrf ?? visit.csrf
         target = visit.target
         self.meta = meta
         let language = Reader.language
@@ -50,7 +51,7 @@ struct Frame: Sendable {
 }
 
 /// One language in the header's switcher: a link that remembers the choice and comes back to this page.
-struct LanguageLink: Sendable {
+struct LanguageLink: Hashable, Sendable {
     /// The language's tag (`en`, `fr`).
     let code: String
     /// The language's name in itself ("English", "Français"), never translated.

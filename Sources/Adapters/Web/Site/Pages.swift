@@ -32,6 +32,9 @@ struct Pages: Sendable {
         bookItems = BookItems(libraries: templates)
     }
 
+    /// The pages shown to visitors not logged in, kept by their view (`RenderedPages`).
+    let kept = RenderedPages()
+
     /// The site's name as the reader reads it: the operator's own, else the library's in the reader's language.
     var name: String { siteName ?? t("web.siteName") }
 
@@ -40,19 +43,49 @@ struct Pages: Sendable {
         _ template: String, _ page: some Sendable, title: String, status: HTTPResponse.Status = .ok, meta: ShareMeta? = nil
     ) -> Response {
         let frame = Frame(visit: Visit.current, title: title, siteName: name, meta: meta)
-        let library = templates[Reader.language] ?? templates[.standard]
-        let html = library?.render(Rendered(frame: frame, page: page), withTemplate: template) ?? ""
-        var response = Self.html(html, status: status)
+        var response = Self.html(html(template, Rendered(frame: frame, page: page)), status: status)
         response.headers[.contentLanguage] = frame.lang
         return response
     }
 
+    /// `render`, for a view that says what the page shows: a visitor who is not logged in (and has
+    /// no message from the last request) is answered with the HTML kept for an equal view, if there
+    /// is one (`RenderedPages`). `complete`
+    /// fills in what the view derives from its own values (the catalogue's list), when it must be rendered.
+    func render<View: Hashable & Sendable>(
+        _ template: String, kept page: View, title: String, status: HTTPResponse.Status = .ok, meta: ShareMeta? = nil,
+        complete: @escaping (inout View) -> Void = { _ in }
+    ) -> Response {
+        let visit = Visit.current
+        guard visit.account == nil, visit.flash == nil, case .anonymous = visit.principal else {
+            var page = page
+            complete(&page)
+            return render(template, page, title: title, status: status, meta: meta)
+        }
+        let frame = Frame(visit: visit, title: title, siteName: name, meta: meta, csrf: RenderedPages.tokenMarker)
+        let key = RenderedPages.Key(template: template, language: Reader.language, view: Rendered(frame: frame, page: page))
+        let body = kept.page(key, token: { visit.csrf }) {
+            var page = page
+            complete(&page)
+            return html(template, Rendered(frame: frame, page: page))
+        }
+        var response = Response(status: status, headers: Self.htmlHeaders, body: .init(byteBuffer: body))
+        response.headers[.contentLanguage] = frame.lang
+        return response
+    }
+
+    /// `template` filled with `rendered`, in the reader's language.
+    private func html(_ template: String, _ rendered: Rendered<some Sendable>) -> String {
+        let library = templates[Reader.language] ?? templates[.standard]
+        return library?.render(rendered, withTemplate: template) ?? ""
+    }
+
     /// An HTML response that no cache keeps: pages show who is logged in.
     static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+        Response(status: status, headers: htmlHeaders, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
+
+    private static let htmlHeaders: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
 }
 
 /// The texts a template names by key in double square brackets.
@@ -101,8 +134,11 @@ struct Rendered<Page: Sendable>: Sendable {
     let page: Page
 }
 
+extension Rendered: Equatable where Page: Equatable {}
+extension Rendered: Hashable where Page: Hashable {}
+
 /// How a shared link previews in chat and social apps.
-struct ShareMeta: Sendable {
+struct ShareMeta: Hashable, Sendable {
     let title: String
     /// One `book:author` tag each.
     let authors: [String]

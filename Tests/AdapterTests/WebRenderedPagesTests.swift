@@ -1,0 +1,172 @@
+import Application
+import Domain
+import Foundation
+import Hummingbird
+import Testing
+import Wording
+
+@testable import Web
+
+/// Pages shown to visitors who are not logged in are kept by their view (`RenderedPages`): an equal
+/// view is answered with the HTML rendered before, a different one is rendered, every visitor gets
+/// their own form token, members' pages are never kept, and memory is bounded.
+@Suite("Web: pages kept by what they show")
+struct WebRenderedPagesTests {
+    private static func view(_ entries: [CatalogueEntry], query: String = "") -> CatalogueView {
+        let page = Page(items: entries, total: entries.count, of: try! PageRequest(limit: 20))
+        return CatalogueView(
+            books: entries.map(BookCell.init), total: entries.count, query: query, availableOnly: false,
+            sorts: [SortOption(value: "newest", label: "Newest", selected: true)], pager: Pager(page, path: "/books", keeping: [:]),
+            member: false, librarian: false)
+    }
+
+    /// What the catalogue page's route does: the view, and its list filled in only when rendered.
+    private static func render(_ pages: Pages, _ view: CatalogueView, filled: Counter? = nil) -> Response {
+        let items = pages.bookItems
+        return pages.render("catalogue", kept: view, title: "Catalogue") { view in
+            filled?.add()
+            view.bookItems = items.render(view.books, member: view.member, librarian: view.librarian, in: Reader.language)
+        }
+    }
+
+    private static func text(_ response: Response) async throws -> String {
+        let collected = Collected()
+        try await response.body.write(CollectingWriter(into: collected))
+        return String(buffer: collected.buffer)
+    }
+
+    /// `entry` with another title or another count on loan.
+    private static func changed(_ entry: CatalogueEntry, title: String? = nil, onLoan: Int? = nil) -> CatalogueEntry {
+        var details = entry.details
+        details.title = title ?? details.title
+        return CatalogueEntry(
+            id: entry.id, details: details, copies: entry.copies, onLoan: onLoan ?? entry.onLoan, addedAt: entry.addedAt,
+            updatedAt: entry.updatedAt, lastCheckout: entry.lastCheckout, holdCount: entry.holdCount, setAside: entry.setAside)
+    }
+
+    private static func visitor(_ secret: String) -> Visit {
+        var visit = Visit()
+        visit.secret = secret
+        visit.target = "/books"
+        return visit
+    }
+
+    @Test func anEqualViewIsAnsweredWithThePageRenderedBeforeAndTheSameHTMLAsMustache() async throws {
+        let pages = try Pages(siteName: nil)
+        let filled = Counter()
+        let view = Self.view(WebBookItemsTests.entries)
+        for language in Language.allCases {
+            try await Reader.$language.withValue(language) {
+                try await Visit.$current.withValue(Self.visitor("one")) {
+                    let first = try await Self.text(Self.render(pages, view, filled: filled))
+                    let again = try await Self.text(Self.render(pages, view, filled: filled))
+                    #expect(first == again)
+                    var complete = view
+                    complete.bookItems = pages.bookItems.render(view.books, member: false, librarian: false, in: language)
+                    #expect(first == (try await Self.text(pages.render("catalogue", complete, title: "Catalogue"))), "\(language)")
+                    #expect(first.contains(#"<html lang="\#(language.rawValue)">"#) && first.contains("Les Misérables"))
+                }
+            }
+        }
+        #expect(filled.value == 2, "rendered once in each language")
+        #expect(pages.kept.count.pages == 2)
+    }
+
+    @Test func aViewThatChangedIsRenderedAgain() async throws {
+        let pages = try Pages(siteName: nil)
+        let filled = Counter()
+        var entries = WebBookItemsTests.entries
+        try await Visit.$current.withValue(Self.visitor("one")) {
+            let before = try await Self.text(Self.render(pages, Self.view(entries), filled: filled))
+            entries[0] = Self.changed(entries[0], title: "Dune Messiah")
+            let after = try await Self.text(Self.render(pages, Self.view(entries), filled: filled))
+            #expect(before.contains(">Dune</a>") && after.contains(">Dune Messiah</a>") && !after.contains(">Dune</a>"))
+            entries[0] = Self.changed(entries[0], onLoan: 1)
+            let lent = try await Self.text(Self.render(pages, Self.view(entries), filled: filled))
+            #expect(lent.contains("1 of 2 available") && !after.contains("1 of 2 available"))
+            let searched = try await Self.text(Self.render(pages, Self.view(entries, query: "dune"), filled: filled))
+            #expect(searched.contains(#"value="dune""#))
+        }
+        #expect(filled.value == 4)
+    }
+
+    @Test func everyVisitorGetsTheirOwnFormTokenInAKeptPage() async throws {
+        let pages = try Pages(siteName: nil)
+        let filled = Counter()
+        var tokens: [String] = []
+        for secret in ["first visitor", "second visitor"] {
+            let visit = Self.visitor(secret)
+            let html = try await Visit.$current.withValue(visit) {
+                try await Self.text(
+                    pages.render("login", kept: LoginProbe(), title: "Log in") { _ in filled.add() })
+            }
+            let token = try #require(Browser.formToken(in: html))
+            #expect(token == visit.csrf && FormToken.matches(token, secret: secret))
+            #expect(!html.contains(RenderedPages.tokenMarker))
+            tokens.append(token)
+        }
+        #expect(tokens[0] != tokens[1])
+        #expect(filled.value == 1, "the second visitor had the first one's page, with their own token")
+    }
+
+    @Test func aMembersPageOrAPageWithAMessageIsNeverKept() async throws {
+        let pages = try Pages(siteName: nil)
+        var member = Self.visitor("session")
+        member.principal = .user(UserID(UUID()), .member, SessionID(UUID()))
+        var told = Self.visitor("visitor")
+        told.flash = "You have logged out."
+        for visit in [member, told] {
+            try await Visit.$current.withValue(visit) {
+                let html = try await Self.text(Self.render(pages, Self.view(WebBookItemsTests.entries)))
+                #expect(html.contains("Les Misérables") && !html.contains(RenderedPages.tokenMarker))
+            }
+        }
+        #expect(pages.kept.count.pages == 0)
+    }
+
+    @Test func keptPagesAreBoundedOldestOutFirst() {
+        let kept = RenderedPages(capacity: 64 * 1024)
+        func key(_ n: Int) -> RenderedPages.Key { RenderedPages.Key(template: "t", language: .english, view: n) }
+        let page = String(repeating: "x", count: 3 * 1024)
+        var rendered = 0
+        for n in 0..<20 {
+            _ = kept.page(key(n), token: { "" }) {
+                rendered += 1; return page
+            }
+        }
+        #expect(kept.count.weight <= 64 * 1024 && kept.count.pages == 10, "each page weighs twice its 3 KiB")
+        _ = kept.page(key(19), token: { "" }) {
+            rendered += 1; return page
+        }
+        _ = kept.page(key(0), token: { "" }) {
+            rendered += 1; return page
+        }
+        #expect(rendered == 21, "the newest was kept, the oldest had gone")
+        let huge = String(repeating: "y", count: 5 * 1024)
+        #expect(kept.page(key(99), token: { "" }) { huge }.readableBytes == huge.utf8.count)
+        #expect(kept.count.pages == 10, "a page over an eighth of the capacity is answered, not kept")
+    }
+}
+
+/// A view the login template can be filled with: its form carries the visitor's token.
+private struct LoginProbe: Hashable, Sendable {}
+
+/// Counts calls from a `Sendable` closure.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
+}
+
+/// A response body's bytes, as `CollectingWriter` writes them.
+private final class Collected: @unchecked Sendable {
+    var buffer = ByteBuffer()
+}
+
+/// Collects a response body's buffers.
+private struct CollectingWriter: ResponseBodyWriter {
+    let into: Collected
+    mutating func write(_ buffer: ByteBuffer) async throws { into.buffer.writeImmutableBuffer(buffer) }
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
