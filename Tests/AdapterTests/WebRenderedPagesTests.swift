@@ -109,6 +109,19 @@ struct WebRenderedPagesTests {
         #expect(filled.value == 1, "the second visitor had the first one's page, with their own token")
     }
 
+    @Test func textThatLooksLikeTheMarkerStaysAsTyped() async throws {
+        let pages = try Pages(siteName: nil)
+        let typed = "\u{E000}form-token\u{E001} \u{E000}form-token-1-2\u{E001}"
+        for secret in ["first visitor", "second visitor"] {
+            let visit = Self.visitor(secret)
+            let html = try await Visit.$current.withValue(visit) {
+                try await Self.text(Self.render(pages, Self.view(WebBookItemsTests.entries, query: typed)))
+            }
+            #expect(html.contains(#"value="\#(typed)""#) && !html.contains(visit.csrf))
+        }
+        #expect(!RenderedPages.tokenMarker.hasPrefix("\u{E000}form-token\u{E001}") && RenderedPages.tokenMarker.count > 30)
+    }
+
     @Test func aMembersPageOrAPageWithAMessageIsNeverKept() async throws {
         let pages = try Pages(siteName: nil)
         var member = Self.visitor("session")

@@ -41,8 +41,9 @@ final class RenderedPages: Sendable {
     }
 
     /// What the form token is rendered as in a kept page: private-use characters, which HTML
-    /// escaping leaves alone and no view's text holds.
-    static let tokenMarker = "\u{E000}form-token\u{E001}"
+    /// escaping leaves alone, around a random number drawn when the process starts, so no view's
+    /// text (a title, a search typed) can hold it and have a visitor's token written in its place.
+    static let tokenMarker = "\u{E000}form-token-\(UInt64.random(in: .min ... .max))-\(UInt64.random(in: .min ... .max))\u{E001}"
 
     private struct Kept: Sendable {
         /// The page cut at every form token.
