@@ -90,6 +90,24 @@ struct WebRenderedPagesTests {
         #expect(filled.value == 4)
     }
 
+    @Test func theSameViewInAnotherFrameIsRenderedAgain() async throws {
+        let pages = try Pages(siteName: nil)
+        let filled = Counter()
+        let view = Self.view(WebBookItemsTests.entries)
+        var elsewhere = Self.visitor("one")
+        elsewhere.target = "/books?offset=0"
+        elsewhere.back = "/books?offset=0"
+        for visit in [Self.visitor("one"), elsewhere] {
+            let html = try await Visit.$current.withValue(visit) { try await Self.text(Self.render(pages, view, filled: filled)) }
+            #expect(html.contains("/language?to=fr&amp;back=/books%3Foffset%3D0") == (visit.back != "/"), "\(visit.back)")
+        }
+        let titled = try await Visit.$current.withValue(Self.visitor("one")) {
+            try await Self.text(pages.render("catalogue", kept: view, title: "Another title") { _ in filled.add() })
+        }
+        #expect(titled.contains("<title>Another title"))
+        #expect(filled.value == 3, "another page to come back to, another title: each rendered")
+    }
+
     @Test func everyVisitorGetsTheirOwnFormTokenInAKeptPage() async throws {
         let pages = try Pages(siteName: nil)
         let filled = Counter()
@@ -112,23 +130,29 @@ struct WebRenderedPagesTests {
     @Test func textThatLooksLikeTheMarkerStaysAsTyped() async throws {
         let pages = try Pages(siteName: nil)
         let typed = "\u{E000}form-token\u{E001} \u{E000}form-token-1-2\u{E001}"
+        let titled = Self.changed(WebBookItemsTests.entries[0], title: "Dune \(typed)")
         for secret in ["first visitor", "second visitor"] {
             let visit = Self.visitor(secret)
             let html = try await Visit.$current.withValue(visit) {
-                try await Self.text(Self.render(pages, Self.view(WebBookItemsTests.entries, query: typed)))
+                try await Self.text(Self.render(pages, Self.view([titled], query: typed)))
             }
-            #expect(html.contains(#"value="\#(typed)""#) && !html.contains(visit.csrf))
+            #expect(html.contains(#"value="\#(typed)""#) && html.contains(">Dune \(typed)</a>") && !html.contains(visit.csrf))
         }
         #expect(!RenderedPages.tokenMarker.hasPrefix("\u{E000}form-token\u{E001}") && RenderedPages.tokenMarker.count > 30)
     }
 
     @Test func aMembersPageOrAPageWithAMessageIsNeverKept() async throws {
         let pages = try Pages(siteName: nil)
+        let id = UserID(UUID())
         var member = Self.visitor("session")
-        member.principal = .user(UserID(UUID()), .member, SessionID(UUID()))
+        member.principal = .user(id, .member, SessionID(UUID()))
+        var named = member
+        named.account = AccountSummary(
+            id: id, email: try EmailAddress(parsing: "ada@example.org"), displayName: "Ada", country: "GB", role: .member,
+            registeredAt: Date(timeIntervalSince1970: 0))
         var told = Self.visitor("visitor")
         told.flash = "You have logged out."
-        for visit in [member, told] {
+        for visit in [member, named, told] {
             try await Visit.$current.withValue(visit) {
                 let html = try await Self.text(Self.render(pages, Self.view(WebBookItemsTests.entries)))
                 #expect(html.contains("Les Misérables") && !html.contains(RenderedPages.tokenMarker))
@@ -142,12 +166,18 @@ struct WebRenderedPagesTests {
         func key(_ n: Int) -> RenderedPages.Key { RenderedPages.Key(template: "t", language: .english, view: n) }
         let page = String(repeating: "x", count: 3 * 1024)
         var rendered = 0
-        for n in 0..<20 {
+        _ = kept.page(key(0), token: { "" }) {
+            rendered += 1; return page
+        }
+        let one = kept.count.weight
+        #expect(one >= 2 * page.utf8.count, "the page, and its view as much again")
+        for n in 1..<20 {
             _ = kept.page(key(n), token: { "" }) {
                 rendered += 1; return page
             }
         }
-        #expect(kept.count.weight <= 64 * 1024 && kept.count.pages == 10, "each page weighs twice its 3 KiB")
+        let fit = 64 * 1024 / one
+        #expect(kept.count.weight <= 64 * 1024 && kept.count.pages == fit)
         _ = kept.page(key(19), token: { "" }) {
             rendered += 1; return page
         }
@@ -157,7 +187,7 @@ struct WebRenderedPagesTests {
         #expect(rendered == 21, "the newest was kept, the oldest had gone")
         let huge = String(repeating: "y", count: 5 * 1024)
         #expect(kept.page(key(99), token: { "" }) { huge }.readableBytes == huge.utf8.count)
-        #expect(kept.count.pages == 10, "a page over an eighth of the capacity is answered, not kept")
+        #expect(kept.count.pages == fit, "a page over an eighth of the capacity is answered, not kept")
     }
 }
 

@@ -49,8 +49,9 @@ final class RenderedPages: Sendable {
         /// The page cut at every form token.
         let parts: [ByteBuffer]
         var size: Int { parts.reduce(0) { $0 + $1.readableBytes } }
-        /// What keeping it costs: the page, and its view (whose texts are in the page) as much again.
-        var weight: Int { 2 * size }
+        /// What keeping it costs: the page's buffers (whose storage is rounded up), and its view
+        /// (whose texts are in the page) as much as the page.
+        var weight: Int { parts.reduce(size) { $0 + $1.capacity } }
     }
 
     private struct State: Sendable {
