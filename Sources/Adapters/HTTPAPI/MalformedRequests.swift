@@ -16,6 +16,8 @@ struct WellFormedAddress<Context: RequestContext>: RouterMiddleware {
 
     /// True when every `%` starts two hexadecimal digits and the bytes they stand for are UTF-8.
     static func isWellFormed(_ text: String) -> Bool {
+        // A Swift string is valid UTF-8: without a `%` there is nothing to decode.
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return true }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {

@@ -78,6 +78,8 @@ public struct CommandRunner: Sendable {
     private func folded<A: EventSourced>(
         _: A.Type, _ stream: StreamName, _ cached: (state: A.State, version: Int64)?, _ recorded: [RecordedEvent]
     ) -> Loaded<A> {
+        // Nothing new since the cached state (most reads, and every ETag): no fold, no copy of the state.
+        guard !recorded.isEmpty else { return Loaded(stream: stream, state: cached?.state ?? A.initial, version: cached?.version ?? 0) }
         let state = A.fold(recorded.lazy.compactMap { A.unwrap($0.event) }, from: cached?.state ?? A.initial)
         let version = recorded.last?.version ?? cached?.version ?? 0
         if !recorded.isEmpty { cache.keep(A.self, stream, state, version: version) }
