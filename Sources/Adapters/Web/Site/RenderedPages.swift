@@ -9,6 +9,9 @@ import Synchronization
 /// anew for every request; only Mustache's walk over the template, a third of the catalogue page's
 /// CPU, is skipped (bench/PROFILE.md, change 24).
 ///
+/// A page is kept the second time its view is rendered: a view asked only once is not worth the
+/// memory, and an address made up for every request cannot push out the pages visitors come back to.
+///
 /// The form token differs for every visitor: views are kept with a marker in its place, and the
 /// visitor's own token goes where the marker is. A logged-in member's pages are never kept: their
 /// names and loans stay in memory no longer than their request. At most `capacity` bytes of HTML
@@ -58,7 +61,14 @@ final class RenderedPages: Sendable {
         var pages: [Key: Kept] = [:]
         var order: [Key] = []
         var size = 0
+        /// The hashes of views rendered once and not kept: a page is kept the second time its view
+        /// is rendered, so views asked once (a query string made up for each request) never push
+        /// out the pages visitors come back to. Forgotten all at once at `seenLimit`.
+        var seen: Set<Int> = []
     }
+
+    /// How many views rendered once are remembered.
+    static let seenLimit = 4_096
 
     private let state = Mutex(State())
     private let capacity: Int
@@ -66,7 +76,7 @@ final class RenderedPages: Sendable {
     init(capacity: Int = 4 << 20) { self.capacity = capacity }
 
     /// The page for `key`, with `token` where the form token goes: kept from an equal view's, else
-    /// `render`ed now with `tokenMarker` as the token (and kept).
+    /// `render`ed now with `tokenMarker` as the token (and kept, if an equal view was rendered before).
     func page(_ key: Key, token: () -> String, render: () -> String) -> ByteBuffer {
         let kept = state.withLock { $0.pages[key] } ?? keep(key, render())
         guard kept.parts.count > 1 else { return kept.parts.first ?? ByteBuffer() }
@@ -86,6 +96,11 @@ final class RenderedPages: Sendable {
         guard size <= capacity / 8 else { return kept }
         state.withLock { state in
             guard state.pages[key] == nil else { return }
+            guard state.seen.remove(key.hashValue) != nil else {
+                if state.seen.count >= Self.seenLimit { state.seen.removeAll(keepingCapacity: true) }
+                state.seen.insert(key.hashValue)
+                return
+            }
             while state.size + size > capacity, !state.order.isEmpty {
                 let oldest = state.order.removeFirst()
                 state.size -= state.pages.removeValue(forKey: oldest)?.weight ?? 0
