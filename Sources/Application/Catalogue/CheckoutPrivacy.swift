@@ -11,7 +11,10 @@ struct CheckoutPrivacy: Sendable {
     func redact(_ entries: [CatalogueEntry], for principal: Principal) async throws -> [CatalogueEntry] {
         switch principal {
         case .cliOperator, .system, .user(_, .librarian, _): return entries
-        case .anonymous: return entries.map { $0.withoutBorrower() }
+        case .anonymous:
+            // Most pages name nobody: they are answered as they are, not copied entry by entry.
+            guard entries.contains(where: { $0.lastCheckout?.name != nil }) else { return entries }
+            return entries.map { $0.withoutBorrower() }
         case .user(let member, .member, _):
             guard entries.contains(where: { $0.lastCheckout != nil }) else { return entries }
             let own = Set(
