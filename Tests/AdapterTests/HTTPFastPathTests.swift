@@ -127,6 +127,35 @@ struct HTTPFastPathTests {
         }
     }
 
+    /// The fast paths stand in front of the middlewares that refuse a media type or a body: a
+    /// request with either goes to them, and is answered as it was before the fast paths moved.
+    @Test func aContentTypeOrABodyIsLeftToTheMiddlewaresThatRefuseThem() async throws {
+        try await withAPI { api in
+            let added = try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["Frank Herbert"],"copies":1}"#)
+            let id = try #require(try added.object["id"] as? String)
+            var twoTypes = HTTPFields()
+            twoTypes.append(HTTPField(name: .contentType, value: "application/json"))
+            twoTypes.append(HTTPField(name: .contentType, value: "text/plain"))
+            let cases: [(String, HTTPFields, HTTPResponse.Status)] = [
+                ("two Content-Type fields", twoTypes, .badRequest),
+                ("a character set other than UTF-8", [.contentType: "application/json; charset=latin1"], .unsupportedMediaType),
+                ("a negative Content-Length", [.contentLength: "-1"], .badRequest),
+                ("a body over the limit", [.contentLength: "999999999"], .contentTooLarge),
+            ]
+            for path in ["/api/v1/books?limit=20", "/api/v1/books/" + id] {
+                #expect(FastPath.bodiless([:]) && FastPath.bodiless([.contentLength: "0"]))
+                for (what, headers, status) in cases {
+                    #expect(!FastPath.bodiless(headers), "\(what)")
+                    let answer = try await api.send(.get, path, headers: headers)
+                    #expect(answer.status == status, "\(path), \(what): \(answer.status)")
+                    #expect(answer.headers[.contentType] == "application/problem+json", "\(path), \(what)")
+                }
+                let empty = try await api.send(.get, path, headers: [.contentLength: "0"])
+                #expect(empty.status == .ok, "\(path) with an empty body: \(empty.status)")
+            }
+        }
+    }
+
     /// The same status, body and representation headers.
     static func expectSameAnswer(
         _ fast: TestResponse, _ slow: TestResponse, _ what: String, sourceLocation: SourceLocation = #_sourceLocation

@@ -8,9 +8,9 @@ import Hummingbird
 /// as the library writes them, no query, an `Accept` of JSON or anything, at most one
 /// `If-None-Match`. The answer is the generated handler's (the same use cases, the same `ETag`,
 /// 304 when the tag matches), written by `BookJSON`; every other request, and every refusal (an
-/// unknown book), goes on to the generated handler, which words it. It stands after the
-/// authentication and admission middlewares, as `BookListFastPath` does, and `HTTPFastPathTests`
-/// compare its answers with the generated handler's, byte for byte. Issue 20: a book's page is the
+/// unknown book), goes on to the generated handler, which words it. It stands right after
+/// authentication, as `BookListFastPath` does, and `HTTPFastPathTests` compare its answers with the
+/// generated handler's, byte for byte. Issue 20: a book's page is the
 /// catalogue's other busy read.
 struct BookShowFastPath: RouterMiddleware {
     typealias Context = LibraryRequestContext
@@ -21,7 +21,8 @@ struct BookShowFastPath: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get, request.uri.query == nil, let id = Self.plainID(request.uri.path),
-            FastPath.acceptsJSON(request.headers[.accept]), request.headers[values: .ifNoneMatch].count <= 1
+            FastPath.acceptsJSON(request.headers[.accept]), FastPath.bodiless(request.headers),
+            request.headers[values: .ifNoneMatch].count <= 1
         else { return try await next(request, context) }
         let entry: CatalogueEntry
         let version: ResourceVersion

@@ -11,6 +11,16 @@ enum FastPath {
         return accept == "application/json" || accept == "*/*"
     }
 
+    /// Whether the request has no `Content-Type` and no body. The fast paths stand right after
+    /// authentication, in front of the middlewares that refuse or read those (`OneContentType`,
+    /// `AdmissionMiddleware`); those middlewares' other checks pass for any request a fast path
+    /// takes (a plain `GET` of a route anyone may read, never rated, with no `%` to decode, not one
+    /// `SafeRetryMiddleware` keeps), so only a request with neither goes the fast way.
+    static func bodiless(_ headers: HTTPFields) -> Bool {
+        guard headers[.contentType] == nil, headers[.transferEncoding] == nil else { return false }
+        return headers[values: .contentLength].allSatisfy { $0 == "0" }
+    }
+
     /// A 200 with `body`, the generated handler's content type, and `headers`.
     static func json(_ body: [UInt8], _ headers: HTTPFields = [:]) -> Response {
         var fields = headers
