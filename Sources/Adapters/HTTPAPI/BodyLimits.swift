@@ -73,7 +73,8 @@ enum BodyRefused: ProblemConvertible, Equatable {
 
 /// Admits a request: checks the caller against the authorization table for the matched route
 /// before anything it sent (path, query or body) is read, so 401 and 403 come before any
-/// validation, and reads bodies within the limits. Refuses a body larger than `maxBytes` with a 413
+/// validation (the fast paths in front of it read a plain path and query first: their two routes
+/// are anyone's), and reads bodies within the limits. Refuses a body larger than `maxBytes` with a 413
 /// whether or not it declares a length; answers a body from a caller the table refuses with its
 /// 401 or 403, and one that does not fit the in-flight budget with a 503, at once and
 /// without reading it, then closes the connection (`refusing`); and closes the connection of a

@@ -18,7 +18,8 @@ enum FastPath {
     /// `SafeRetryMiddleware` keeps), so only a request with neither goes the fast way.
     static func bodiless(_ headers: HTTPFields) -> Bool {
         guard headers[.contentType] == nil, headers[.transferEncoding] == nil else { return false }
-        return headers[values: .contentLength].allSatisfy { $0 == "0" }
+        // Read as admission reads it: repeated fields joined ("0, 0" is no length, and refused there).
+        return headers[.contentLength].map { $0 == "0" } ?? true
     }
 
     /// A 200 with `body`, the generated handler's content type, and `headers`.
