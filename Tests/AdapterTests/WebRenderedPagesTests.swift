@@ -36,7 +36,7 @@ struct WebRenderedPagesTests {
     }
 
     /// `entry` with another title or another count on loan.
-    private static func changed(_ entry: CatalogueEntry, title: String? = nil, onLoan: Int? = nil) -> CatalogueEntry {
+    static func changed(_ entry: CatalogueEntry, title: String? = nil, onLoan: Int? = nil) -> CatalogueEntry {
         var details = entry.details
         details.title = title ?? details.title
         return CatalogueEntry(
@@ -143,6 +143,21 @@ struct WebRenderedPagesTests {
             #expect(html.contains(#"value="\#(typed)""#) && html.contains(">Dune \(typed)</a>") && !html.contains(visit.csrf))
         }
         #expect(!RenderedPages.tokenMarker.hasPrefix("\u{E000}form-token\u{E001}") && RenderedPages.tokenMarker.count > 30)
+    }
+
+    @Test func aVisitorsBookCellsAreKeptByTheirEntriesAndLanguage() {
+        let kept = KeptCells(capacity: 3)
+        var entries = WebBookItemsTests.entries
+        let english = Reader.$language.withValue(.english) { kept.cells(entries, in: .english) }
+        #expect(english == entries.map(BookCell.init) && english[0].availability == "2 of 2 available")
+        #expect(kept.cells(entries, in: .english) == english && kept.count == 1, "equal entries: the same cells, kept once")
+        let french = Reader.$language.withValue(.french) { kept.cells(entries, in: .french) }
+        #expect(french[0].availability != english[0].availability && kept.count == 2, "another language: cells of its own")
+        entries[0] = Self.changed(entries[0], title: "Dune Messiah", onLoan: 1)
+        let changed = kept.cells(entries, in: .english)
+        #expect(changed[0].title == "Dune Messiah" && changed[0].availability == "1 of 2 available" && kept.count == 3)
+        _ = kept.cells(Array(entries.prefix(2)), in: .english)
+        #expect(kept.count == 3, "at most its capacity, oldest out first")
     }
 
     @Test func aMembersPageOrAPageWithAMessageIsNeverKept() async throws {

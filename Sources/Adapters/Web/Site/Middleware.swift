@@ -162,7 +162,7 @@ struct PageRates<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let kind = Self.kind(request, route: context.endpointPath) else { return try await next(request, context) }
         let visit = Visit.current
-        let allowance = try library.rates.admit(kind, client: visit.clientIP, by: visit.principal ?? .anonymous)
+        let allowance = try library.rates.admit(kind, client: visit.clientIP, by: visit.principal)
         var response = try await next(request, context)
         if let allowance { RateHeaders.set(allowance, on: &response.headers) }
         return response

@@ -1,0 +1,37 @@
+import Application
+import Domain
+import Synchronization
+
+/// The book cells of the catalogue pages shown last to visitors who are not logged in, kept with
+/// the entries they were made from: a page of equal entries, in the same language, gets the same
+/// cells. A cell is a function of its entry and the language alone, and its texts (plural forms,
+/// numbers, the cover's description) were a sixth of the catalogue page's CPU once the page itself
+/// was kept (bench/PROFILE.md, change 28). Comparing twenty entries costs a few microseconds; a
+/// changed book, count or language makes new cells, so nothing can be stale. A visitor's entries
+/// name no borrower, so no member's name is kept; at most `capacity` lists, oldest out first.
+final class KeptCells: Sendable {
+    private struct Kept: Sendable {
+        let entries: [CatalogueEntry]
+        let language: Language
+        let cells: [BookCell]
+    }
+
+    private let kept = Mutex<[Kept]>([])
+    private let capacity: Int
+
+    init(capacity: Int = 64) { self.capacity = capacity }
+
+    /// The cells of `entries` in `language`: kept from equal entries', else made now (and kept).
+    func cells(_ entries: [CatalogueEntry], in language: Language) -> [BookCell] {
+        if let known = kept.withLock({ $0.last { $0.language == language && $0.entries == entries }?.cells }) { return known }
+        let cells = entries.map(BookCell.init)
+        kept.withLock { kept in
+            if kept.count >= capacity { kept.removeFirst(kept.count - capacity + 1) }
+            kept.append(Kept(entries: entries, language: language, cells: cells))
+        }
+        return cells
+    }
+
+    /// How many lists are kept (for tests).
+    var count: Int { kept.withLock { $0.count } }
+}
