@@ -35,13 +35,15 @@ struct WebRenderedPagesTests {
         return String(buffer: collected.buffer)
     }
 
-    /// `entry` with another title or another count on loan.
-    static func changed(_ entry: CatalogueEntry, title: String? = nil, onLoan: Int? = nil) -> CatalogueEntry {
+    /// `entry` with another title, another count on loan, or its last borrower's name taken out.
+    static func changed(_ entry: CatalogueEntry, title: String? = nil, onLoan: Int? = nil, namingNoOne: Bool = false) -> CatalogueEntry {
         var details = entry.details
         details.title = title ?? details.title
         return CatalogueEntry(
             id: entry.id, details: details, copies: entry.copies, onLoan: onLoan ?? entry.onLoan, addedAt: entry.addedAt,
-            updatedAt: entry.updatedAt, lastCheckout: entry.lastCheckout, holdCount: entry.holdCount, setAside: entry.setAside)
+            updatedAt: entry.updatedAt,
+            lastCheckout: namingNoOne ? entry.lastCheckout.map { .init(name: nil, at: $0.at) } : entry.lastCheckout,
+            holdCount: entry.holdCount, setAside: entry.setAside)
     }
 
     private static func visitor(_ secret: String) -> Visit {
@@ -145,9 +147,12 @@ struct WebRenderedPagesTests {
         #expect(!RenderedPages.tokenMarker.hasPrefix("\u{E000}form-token\u{E001}") && RenderedPages.tokenMarker.count > 30)
     }
 
-    @Test func aVisitorsBookCellsAreKeptByTheirEntriesAndLanguage() {
+    @Test func bookCellsNamingNoOneAreKeptByTheirEntriesAndLanguage() {
         let kept = KeptCells(capacity: 3)
-        var entries = WebBookItemsTests.entries
+        let named = WebBookItemsTests.entries
+        #expect(named.contains { $0.lastCheckout?.name != nil })
+        #expect(kept.cells(named, in: .english) == named.map(BookCell.init) && kept.count == 0, "a borrower's name is never kept")
+        var entries = named.map { Self.changed($0, namingNoOne: true) }
         let english = Reader.$language.withValue(.english) { kept.cells(entries, in: .english) }
         #expect(english == entries.map(BookCell.init) && english[0].availability == "2 of 2 available")
         #expect(kept.cells(entries, in: .english) == english && kept.count == 1, "equal entries: the same cells, kept once")

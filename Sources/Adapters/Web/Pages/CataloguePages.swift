@@ -32,10 +32,8 @@ struct CataloguePages: Sendable {
             // Search words the catalogue cannot take (too long, a field it does not know): said above the form, which stays.
             feedback = Feedback(error, values: ["q": text ?? ""]) ?? feedback
         }
-        // A visitor's cells are kept by their entries (`KeptCells`); a member's hold their own name, never kept.
-        let cells =
-            site.visit.principal == .anonymous
-            ? site.pages.cells.cells(page.items, in: Reader.language) : page.items.map(BookCell.init)
+        // Cells that name no borrower are kept by their entries (`KeptCells`), whoever reads them.
+        let cells = site.pages.cells.cells(page.items, in: Reader.language)
         var view = CatalogueView(
             books: cells, total: page.total, query: text ?? "", availableOnly: availableOnly,
             sorts: CatalogueSort.allCases.map { SortOption(value: $0.rawValue, label: Self.label($0), selected: $0 == sort) },

@@ -2,13 +2,14 @@ import Application
 import Domain
 import Synchronization
 
-/// The book cells of the catalogue pages shown last to visitors who are not logged in, kept with
-/// the entries they were made from: a page of equal entries, in the same language, gets the same
-/// cells. A cell is a function of its entry and the language alone, and its texts (plural forms,
-/// numbers, the cover's description) were a sixth of the catalogue page's CPU once the page itself
-/// was kept (bench/PROFILE.md, change 28). Comparing twenty entries costs a few microseconds; a
-/// changed book, count or language makes new cells, so nothing can be stale. A visitor's entries
-/// name no borrower, so no member's name is kept; at most `capacity` lists, oldest out first.
+/// The book cells of the catalogue pages shown last, kept with the entries they were made from: a
+/// page of equal entries, in the same language, gets the same cells. A cell is a function of its
+/// entry and the language alone, and its texts (plural forms, numbers, the cover's description)
+/// were a sixth of the catalogue page's CPU once a visitor's page itself was kept (bench/PROFILE.md,
+/// change 28). Comparing twenty entries costs a few microseconds; a changed book, count or language
+/// makes new cells, so nothing can be stale. Only entries that name no borrower are kept (a
+/// visitor's always, a member's unless they borrowed a book on the page last, a librarian's unless
+/// a book on it was borrowed): no one's name stays in memory. At most `capacity` lists, oldest out first.
 final class KeptCells: Sendable {
     private struct Kept: Sendable {
         let entries: [CatalogueEntry]
@@ -21,8 +22,10 @@ final class KeptCells: Sendable {
 
     init(capacity: Int = 64) { self.capacity = capacity }
 
-    /// The cells of `entries` in `language`: kept from equal entries', else made now (and kept).
+    /// The cells of `entries` in `language`: kept from equal entries', else made now (and kept,
+    /// unless one of them names a borrower).
     func cells(_ entries: [CatalogueEntry], in language: Language) -> [BookCell] {
+        guard entries.allSatisfy({ $0.lastCheckout?.name == nil }) else { return entries.map(BookCell.init) }
         if let known = kept.withLock({ $0.last { $0.language == language && $0.entries == entries }?.cells }) { return known }
         let cells = entries.map(BookCell.init)
         kept.withLock { kept in
