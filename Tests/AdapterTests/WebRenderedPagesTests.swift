@@ -163,6 +163,10 @@ struct WebRenderedPagesTests {
         #expect(changed[0].title == "Dune Messiah" && changed[0].availability == "1 of 2 available" && kept.count == 3)
         _ = kept.cells(Array(entries.prefix(2)), in: .english)
         #expect(kept.count == 3, "at most its capacity, oldest out first")
+        let asked = Reader.$language.withValue(.english) { kept.cells(Array(entries.prefix(3)), in: .french) }
+        let inFrench = Reader.$language.withValue(.french) { Array(entries.prefix(3)).map(BookCell.init) }
+        #expect(asked == inFrench && asked != changed.prefix(3).map { $0 }, "worded in the language it is kept under")
+        #expect(KeptCells(capacity: 0).cells(entries, in: .english) == changed)
     }
 
     @Test func aMembersPageOrAPageWithAMessageIsNeverKept() async throws {

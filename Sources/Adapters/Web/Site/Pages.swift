@@ -34,7 +34,7 @@ struct Pages: Sendable {
 
     /// The pages shown to visitors not logged in, kept by their view (`RenderedPages`).
     let kept = RenderedPages()
-    /// The catalogue's book cells shown to visitors not logged in, kept by their entries (`KeptCells`).
+    /// The catalogue's book cells that name no borrower, kept by their entries (`KeptCells`).
     let cells = KeptCells()
 
     /// The site's name as the reader reads it: the operator's own, else the library's in the reader's language.
