@@ -180,6 +180,22 @@ struct SQLiteStoreTests {
         #expect(Set(log.map(\.stream.rawValue)) == Set(["first"] + (0..<40).filter { $0 != 20 }.map { "s-\($0)" }))
     }
 
+    /// The full-text index flushes what it holds pending as a new segment whenever a statement that
+    /// may abort begins after it changed (the events' insert, with its guard trigger): forty books
+    /// in one append wrote some forty segments when each event was projected as it was written.
+    @Test func manyBooksInOneAppendWriteTheFullTextIndexOnce() async throws {
+        let folder = TemporaryFolder()
+        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        try await database.eventStore.append([StreamAppend("many", expected: .noStream, events: (1...40).map(pending))])
+        try database.close()
+        let raw = try DatabaseQueue(path: folder.databasePath)
+        let rows = try await raw.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM catalogue_search_data") }
+        #expect(rows ?? 0 <= 4, "the index's data rows: one segment's leaves, its structure and its averages")
+        try raw.close()
+        let reopened = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        #expect(try await reopened.catalogue.page(CatalogueQuery(text: "book 37"), .first).items.map(\.details.title) == ["Book 37"])
+    }
+
     @Test func aBareLogKeepsNoReadModelsUntilTheNextOpenThatProjects() async throws {
         let folder = TemporaryFolder()
         var bare: LibraryDatabase? = try LibraryDatabase(path: folder.databasePath, durability: .off, projecting: false)
