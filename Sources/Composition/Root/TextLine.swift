@@ -13,26 +13,41 @@ import Synchronization
 /// for every line, and formats its whole metadata again at each change of the logger's fields).
 enum TextLine {
     /// The line for `event`: the logger's fields, then the provider's, then the event's (and its
-    /// error's), each over the one before, as `StreamLogHandler` merges them.
+    /// error's), each over the one before, as `StreamLogHandler` merges them. The fields are
+    /// gathered in a short list, from the last source to the first, rather than merged through
+    /// dictionaries: the access line writes one for every request.
     static func line(_ event: LogEvent, label: String, logger: Logger.Metadata, provided: Logger.Metadata) -> String {
-        var fields = logger
-        if !provided.isEmpty { fields.merge(provided) { _, new in new } }
-        if let explicit = event.metadata, !explicit.isEmpty { fields.merge(explicit) { _, new in new } }
-        if let error = event.error {
-            fields["error.message"] = "\(error)"
-            fields["error.type"] = "\(String(reflecting: type(of: error)))"
+        var fields: [(key: String, value: Logger.Metadata.Value)] = []
+        fields.reserveCapacity(logger.count + provided.count + (event.metadata?.count ?? 0) + 2)
+        func add(_ key: String, _ value: Logger.Metadata.Value) {
+            if !fields.contains(where: { $0.key == key }) { fields.append((key, value)) }
         }
+        if let error = event.error {
+            add("error.message", "\(error)")
+            add("error.type", "\(String(reflecting: type(of: error)))")
+        }
+        for (key, value) in event.metadata ?? [:] { add(key, value) }
+        for (key, value) in provided { add(key, value) }
+        for (key, value) in logger { add(key, value) }
+        fields.sort { $0.key < $1.key }
         var line = LocalSeconds.shared.now()
+        line.reserveCapacity(256)
         line += " "
         line += event.level.rawValue
         if !label.isEmpty { line += " " + label }
         line += ":"
-        for key in fields.keys.sorted() {
-            line += " " + key + "=" + fields[key]!.description
+        for (key, value) in fields {
+            line += " "
+            line += key
+            line += "="
+            line += value.description
         }
-        line += " [" + event.source + "] "
+        line += " ["
+        line += event.source
+        line += "] "
         line += event.message.description
-        return line + "\n"
+        line += "\n"
+        return line
     }
 }
 
