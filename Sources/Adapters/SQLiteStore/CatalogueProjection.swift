@@ -47,9 +47,11 @@ struct CatalogueProjection: SQLiteProjection {
     }
 
     private func apply(_ event: BookEvent, _ recorded: RecordedEvent, _ db: Database) throws {
-        let at = Timestamp.format(recorded.metadata.recordedAt)
+        // Formatted only for the events that store it: a copy lent or returned (most of a log) does not.
+        var at: String { Timestamp.format(recorded.metadata.recordedAt) }
         switch event {
         case .added(let e):
+            let added = at
             try db.cached(
                 sql: """
                     INSERT INTO catalogue_books (seq, id, title, title_sort, title_key, authors, author_sort, author_key,
@@ -57,7 +59,7 @@ struct CatalogueProjection: SQLiteProjection {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: StatementArguments(
-                    [recorded.position, e.book.description] + Self.detailColumns(e.details) + [e.copies, at, at]))
+                    [recorded.position, e.book.description] + Self.detailColumns(e.details) + [e.copies, added, added]))
             try index(e.details, seq: recorded.position, db)
         case .edited(let e):
             guard let seq = try seq(of: e.book, db) else { return }

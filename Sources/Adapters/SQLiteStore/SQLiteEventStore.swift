@@ -143,9 +143,11 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 do {
                     if savepoints {
                         try inSavepoint(db) {
+                            // The tip moves only once the append is projected too: undone, it must not.
                             var own: [RecordedEvent] = []
-                            tip = try write(job, chain, names, cipher, after: tip, recording: &own, db)
+                            let next = try write(job, chain, names, cipher, after: tip, recording: &own, db)
                             for event in own { try projections.apply(event, db) }
+                            tip = next
                         }
                     } else {
                         tip = try write(job, chain, names, cipher, after: tip, recording: &recorded, db)
