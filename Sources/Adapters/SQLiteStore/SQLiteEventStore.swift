@@ -142,12 +142,12 @@ public final class SQLiteEventStore: EventStore, Sendable {
             for job in batch {
                 do {
                     if savepoints {
-                        try inSavepoint(db) {
-                            // The tip moves only once the append is projected too: undone, it must not.
+                        // The tip moves only once the append is projected and released: undone, it must not.
+                        tip = try inSavepoint(db) {
                             var own: [RecordedEvent] = []
                             let next = try write(job, chain, names, cipher, after: tip, recording: &own, db)
                             for event in own { try projections.apply(event, db) }
-                            tip = next
+                            return next
                         }
                     } else {
                         tip = try write(job, chain, names, cipher, after: tip, recording: &recorded, db)
@@ -155,8 +155,8 @@ public final class SQLiteEventStore: EventStore, Sendable {
                     results.append(.success(tip.position))
                 } catch let conflict as AppendConflict {
                     results.append(.failure(conflict))  // thrown before the append wrote anything
-                } catch let recorded as RequestAlreadyRecorded {
-                    results.append(.failure(recorded))  // as is this one
+                } catch let refused as RequestAlreadyRecorded {
+                    results.append(.failure(refused))  // as is this one
                 } catch {
                     guard savepoints else { throw error }
                     results.append(.failure(error))
@@ -169,12 +169,14 @@ public final class SQLiteEventStore: EventStore, Sendable {
         return results
     }
 
-    /// Runs `body` in a savepoint, undone if it throws (its statements compiled once, not per append).
-    private static func inSavepoint(_ db: Database, _ body: () throws -> Void) throws {
+    /// Runs `body` in a savepoint, undone if it throws, and returns its value once the savepoint is
+    /// released (its statements compiled once, not per append).
+    private static func inSavepoint<Value>(_ db: Database, _ body: () throws -> Value) throws -> Value {
         try db.cached(sql: "SAVEPOINT append")
         do {
-            try body()
+            let value = try body()
             try db.cached(sql: "RELEASE SAVEPOINT append")
+            return value
         } catch {
             try db.cached(sql: "ROLLBACK TO SAVEPOINT append")
             try db.cached(sql: "RELEASE SAVEPOINT append")
