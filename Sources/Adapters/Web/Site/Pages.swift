@@ -52,8 +52,8 @@ struct Pages: Sendable {
 
     /// `render`, for a view that says what the page shows: a visitor who is not logged in (and has
     /// no message from the last request) is answered with the HTML kept for an equal view, if there
-    /// is one (`RenderedPages`). `complete`
-    /// fills in what the view derives from its own values (the catalogue's list), when it must be rendered.
+    /// is one (`RenderedPages`). `complete` fills in what the view derives from its own values (the
+    /// catalogue's list), when it must be rendered.
     func render<View: Hashable & Sendable>(
         _ template: String, kept page: View, title: String, status: HTTPResponse.Status = .ok, meta: ShareMeta? = nil,
         complete: @escaping (inout View) -> Void = { _ in }
