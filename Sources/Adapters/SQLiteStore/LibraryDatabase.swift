@@ -43,6 +43,8 @@ public final class LibraryDatabase: Sendable {
     let chain: ChainHasher
     /// Held shared while the library is open, so a restore never replaces it under this process.
     let lock: LibraryLock
+    /// The write-ahead log, flushed to answer appends under `.full` (`SyncedAnswers`); nil otherwise.
+    let wal: WALFile?
     /// Set by the first `close()`: a second one does nothing (GRDB's pool crashes when closed twice).
     private let closed = Mutex(false)
     /// Seals and opens members' personal data, makes their keys, names claim streams.
@@ -60,9 +62,19 @@ public final class LibraryDatabase: Sendable {
     /// only, and the read models stay where they were until the next open that projects.
     /// `metrics` receives the appends, events, conflicts, group-commit batch sizes and search
     /// cache look-ups (nothing is kept unless it is given).
-    public init(
+    public convenience init(
         path: String, durability: Durability = .full, keyFile: String? = nil, cipher: any PersonalCipher, projecting: Bool = true,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) throws {
+        try self.init(
+            path: path, durability: durability, keyFile: keyFile, cipher: cipher, projecting: projecting, metrics: metrics, flush: nil)
+    }
+
+    /// Opens the library as above; under `.full`, `flush` (when given) stands for the flush of its
+    /// write-ahead log that answers appends (`SyncedAnswers`: tests give one that waits or fails).
+    init(
+        path: String, durability: Durability, keyFile: String?, cipher: any PersonalCipher, projecting: Bool,
+        metrics: any MetricsFactory, flush: SyncedAnswers.Flush?
     ) throws {
         self.cipher = cipher
         self.metrics = StoreMetrics(metrics)
@@ -90,10 +102,12 @@ public final class LibraryDatabase: Sendable {
                 ] : [],
             cipher: cipher)
         try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
+        let wal = durability == .full && flush == nil ? try pool.writeWithoutTransaction { db in try WALFile(db) } : nil
+        self.wal = wal
+        let flushes = durability == .full ? SyncedAnswers(flush: flush ?? { try wal?.flush() }) : nil
         eventStore = SQLiteEventStore(
             pool: pool, reads: reads, projections: projections, chain: chain, claimNames: ClaimNames(secret: claimSecret, cipher: cipher),
-            cipher: cipher,
-            metrics: self.metrics)
+            cipher: cipher, metrics: self.metrics, flushes: flushes)
         catalogue = SQLiteCatalogue(reads: reads)
         accounts = SQLiteAccounts(reads: reads)
         loans = SQLiteLoans(reads: reads)
@@ -152,6 +166,9 @@ public final class LibraryDatabase: Sendable {
         } catch {
             failure = failure ?? error
         }
+        // Every batch the writer committed is answered before the log's file is let go.
+        eventStore.settle()
+        wal?.close()
         if let failure { throw failure }
     }
 }

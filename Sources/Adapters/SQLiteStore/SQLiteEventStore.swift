@@ -3,8 +3,9 @@ import GRDB
 import LogChain
 
 /// The event store on SQLite. Concurrent appends are group-committed: one writer takes every
-/// append waiting and writes them in one transaction (one fsync), a conflicting or failing append
-/// failing alone, and the inline projections update in the same transaction.
+/// append waiting and writes them in one transaction, a conflicting or failing append failing
+/// alone, and the inline projections update in the same transaction. The batches' fsyncs run
+/// beside the writer (`SyncedAnswers`): an append is answered once its events are on disk.
 public final class SQLiteEventStore: EventStore, Sendable {
     private typealias Job = PendingAppend
 
@@ -21,12 +22,14 @@ public final class SQLiteEventStore: EventStore, Sendable {
     private let metrics: StoreMetrics
     /// The tails known to hold no event, while nothing was committed since (`ReadMemo`).
     private let emptyTails = ReadMemo<TailKey, Bool>(capacity: 4_096)
+    /// With synchronous=FULL, what answers committed batches once their WAL is on disk; nil otherwise.
+    private let flushes: SyncedAnswers?
 
     init(
         pool: DatabasePool, reads: ReadConnections, projections: Projections, chain: ChainHasher, claimNames: ClaimNames,
-        cipher: any PersonalCipher,
-        metrics: StoreMetrics
+        cipher: any PersonalCipher, metrics: StoreMetrics, flushes: SyncedAnswers?
     ) {
+        self.flushes = flushes
         self.pool = pool
         self.reads = reads
         self.projections = projections
@@ -83,25 +86,46 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// then, with appends still waiting, it queues another visit behind the other writes (search
     /// cache, rebuilds), so a steady load never starves them. It runs on the writer's own queue,
     /// reached straight from `append`: no task in between, one thread switch there and one back.
-    /// A batch that cannot be written (the database is closing) fails its appends.
+    /// With `flushes` (synchronous=FULL), the batches commit without an fsync and are answered once
+    /// `flushes` has the WAL on disk, while the writer goes on to the next batch.
     private func drain(_ db: Database) {
+        if flushes != nil { try? db.cached(sql: "PRAGMA synchronous = NORMAL") }
+        // Back to FULL for the pool's other writes (an error leaves the writer at NORMAL: those
+        // writes are a cache and the login throttle, and the next batch sets it again).
+        defer { if flushes != nil { try? db.cached(sql: "PRAGMA synchronous = FULL") } }
         for _ in 0..<16 {
             let batch = queue.takeBatch()
             if batch.isEmpty { return }
-            Self.commit(batch, projections, chain, claimNames, cipher, db, metrics)
+            if let failure = flushes?.failure {
+                for job in batch { job.answer(.failure(failure)) }
+                continue
+            }
+            let results = Self.commit(batch, projections, chain, claimNames, cipher, db, metrics)
+            if let flushes {
+                flushes.answerWhenDurable(batch, results)
+            } else {
+                for (job, result) in zip(batch, results) { job.answer(result) }
+            }
         }
         pool.asyncWriteWithoutTransaction { db in self.drain(db) }
     }
 
-    /// One transaction (one fsync) for the batch; answers every append. An append whose expected
+    /// Waits until every append committed so far is answered (before the database closes).
+    func settle() { flushes?.settle() }
+
+    /// Makes what readers have seen of the log durable before it leaves the process (`SyncedAnswers`).
+    func flushNow() throws { try flushes?.flushNow() }
+
+    /// One transaction for the batch; the answer of every append. An append whose expected
     /// version is not met fails alone, before it writes anything. Appends are written without a
     /// savepoint each: a savepoint makes SQLite's full-text index flush a segment, a dozen pages
     /// per event. If an append fails once it has begun writing, the batch is rolled back and
-    /// written again with one savepoint per append, so that append fails alone.
+    /// written again with one savepoint per append, so that append fails alone. A batch that
+    /// cannot be written (the database is closing) fails its appends.
     private static func commit(
         _ batch: [Job], _ projections: Projections, _ chain: ChainHasher, _ names: ClaimNames, _ cipher: any PersonalCipher,
         _ db: Database, _ metrics: StoreMetrics
-    ) {
+    ) -> [Result<Int64, any Error>] {
         do {
             let results: [Result<Int64, any Error>]
             do {
@@ -116,9 +140,9 @@ public final class SQLiteEventStore: EventStore, Sendable {
             }
             if erased { _ = try? db.checkpoint(.truncate) }
             metrics.record(batch, results)
-            for (job, result) in zip(batch, results) { job.answer(result) }
+            return results
         } catch {
-            for job in batch { job.answer(.failure(error)) }
+            return batch.map { _ in .failure(error) }
         }
     }
 

@@ -1,0 +1,167 @@
+import Application
+import CoreMetrics
+import Dispatch
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+
+@testable import SQLiteStore
+
+/// Under `synchronous=FULL`, the writer commits without waiting for the disk and a queue of its own
+/// flushes the WAL before any append is answered (`SyncedAnswers`, bench/PROFILE.md change 32).
+@Suite("Appends answered once their WAL is flushed")
+struct SyncedAnswersTests {
+    @Test func anAppendIsAnsweredOnlyAfterAFlushBegunOnceItWasCommitted() async throws {
+        let folder = TemporaryFolder()
+        let flushes = FlushGate(databasePath: folder.databasePath)
+        let database = try open(folder, flush: flushes.flush)
+        let answered = Mutex(false)
+        let append = Task {
+            let position = try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])])
+            answered.withLock { $0 = true }
+            return position
+        }
+        try await flushes.waitForCall()
+        #expect(flushes.headsSeen == [1])  // committed before the flush began
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(answered.withLock { $0 } == false)  // not answered while the flush runs
+        flushes.open()
+        #expect(try await append.value == 1)
+        try database.close()
+    }
+
+    @Test func aConflictIsAnsweredWithoutWaitingForTheFlush() async throws {
+        let folder = TemporaryFolder()
+        let flushes = FlushGate(databasePath: folder.databasePath)
+        let database = try open(folder, flush: flushes.flush)
+        let first = Task { try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])]) }
+        try await flushes.waitForCall()
+        // The writer is free while the first batch is flushed: the second batch commits and conflicts.
+        await #expect(throws: AppendConflict.self) {
+            try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(2)])])
+        }
+        flushes.open()
+        #expect(try await first.value == 1)
+        try database.close()
+    }
+
+    @Test func aFailedFlushFailsItsAppendsAndEveryLaterOneUntilTheLibraryIsOpenedAgain() async throws {
+        let folder = TemporaryFolder()
+        let broken = UnconfirmedWrite(reason: "the test's disk said no")
+        let database = try open(folder, flush: { throw broken })
+        await #expect(throws: broken) {
+            try await database.eventStore.append([StreamAppend("s-1", expected: .noStream, events: [pending(1)])])
+        }
+        await #expect(throws: broken) {
+            try await database.eventStore.append([StreamAppend("s-2", expected: .noStream, events: [pending(2)])])
+        }
+        await #expect(throws: broken) { try await database.export { _ in } }
+        // The first was committed, not confirmed; the second was never written.
+        #expect(try await database.eventStore.readAll(after: 0, limit: 10).map(\.stream) == ["s-1"])
+        try database.close()
+
+        let reopened = try LibraryDatabase(path: folder.databasePath)
+        try await reopened.eventStore.append([StreamAppend("s-2", expected: .noStream, events: [pending(2)])])
+        #expect(try await reopened.eventStore.readAll(after: 0, limit: 10).map(\.stream) == ["s-1", "s-2"])
+        try reopened.close()
+    }
+
+    @Test func anAnchorAnExportAndABackupFlushTheLogBeforeItLeavesTheProcess() async throws {
+        let folder = TemporaryFolder()
+        let flushes = FlushGate(databasePath: folder.databasePath, opened: true)
+        let database = try open(folder, keyFile: folder.url.appendingPathComponent("chain.key").path, flush: flushes.flush)
+        try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])])
+        var calls = flushes.calls
+        _ = try await database.anchor(to: folder.url.appendingPathComponent("anchors").path, at: Date())
+        #expect(flushes.calls == calls + 1)
+        calls = flushes.calls
+        _ = try await database.export { _ in }
+        #expect(flushes.calls == calls + 1)
+        calls = flushes.calls
+        _ = try await database.backUp(to: folder.url.appendingPathComponent("copy.sqlite").path, anchors: nil, replacing: false) { _, _ in }
+        #expect(flushes.calls == calls + 1)
+        try database.close()
+    }
+
+    @Test(arguments: [Durability.normal, .off])
+    func withoutFullDurabilityNothingIsFlushed(_ durability: Durability) async throws {
+        let folder = TemporaryFolder()
+        let flushes = FlushGate(databasePath: folder.databasePath, opened: true)
+        let database = try open(folder, durability: durability, flush: flushes.flush)
+        try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])])
+        #expect(flushes.calls == 0)
+        #expect(try await database.writerDurability() == durability)
+        try database.close()
+    }
+
+    /// SQLite puts the WAL beside the file a symbolic link points to: the flush finds it there.
+    @Test func aLibraryOpenedThroughASymbolicLinkFlushesTheWALSQLiteWrites() async throws {
+        let real = TemporaryFolder()
+        let link = TemporaryFolder()
+        let linked = link.url.appendingPathComponent("library.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: real.databasePath)
+        let database = try LibraryDatabase(path: linked)
+        try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])])
+        #expect(FileManager.default.fileExists(atPath: real.databasePath + "-wal"))
+        #expect(try await database.writerDurability() == .full)  // the writer is back to FULL between batches
+        try database.close()
+    }
+
+    private func open(
+        _ folder: TemporaryFolder, durability: Durability = .full, keyFile: String? = nil, flush: @escaping SyncedAnswers.Flush
+    ) throws -> LibraryDatabase {
+        try LibraryDatabase(
+            path: folder.databasePath, durability: durability, keyFile: keyFile, cipher: personalCipher, projecting: true,
+            metrics: NOOPMetricsHandler.instance, flush: flush)
+    }
+}
+
+/// A flush that counts its calls, reads the log's head as it begins (on a connection of its own),
+/// and waits until the test opens it.
+private final class FlushGate: Sendable {
+    private struct State {
+        var calls = 0
+        var heads: [Int64] = []
+        var opened: Bool
+    }
+
+    private let state: Mutex<State>
+    private let gate = DispatchSemaphore(value: 0)
+    private let databasePath: String
+
+    init(databasePath: String, opened: Bool = false) {
+        self.databasePath = databasePath
+        state = Mutex(State(opened: opened))
+    }
+
+    var calls: Int { state.withLock { $0.calls } }
+    var headsSeen: [Int64] { state.withLock { $0.heads } }
+
+    var flush: SyncedAnswers.Flush {
+        { [self] in
+            var configuration = Configuration()
+            configuration.readonly = true
+            let head = try DatabaseQueue(path: databasePath, configuration: configuration).read { db in
+                try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM events") ?? 0
+            }
+            let opened = state.withLock { state in
+                state.calls += 1
+                state.heads.append(head)
+                return state.opened
+            }
+            if !opened { gate.wait() }
+        }
+    }
+
+    func open() {
+        state.withLock { $0.opened = true }
+        gate.signal()
+    }
+
+    /// Waits (up to ten seconds) for the first call.
+    func waitForCall() async throws {
+        for _ in 0..<1_000 where calls == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(calls > 0)
+    }
+}
