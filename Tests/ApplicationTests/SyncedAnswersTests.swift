@@ -31,6 +31,33 @@ struct SyncedAnswersTests {
         try database.close()
     }
 
+    @Test func aStreamReadWaitsUntilItsNewestEventIsOnDisk() async throws {
+        let folder = TemporaryFolder()
+        let flushes = FlushGate(databasePath: folder.databasePath)
+        let database = try open(folder, flush: flushes.flush)
+        let append = Task { try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])]) }
+        try await flushes.waitForCall()
+        let answered = Mutex(false)
+        let read = Task {
+            let positions = try await database.eventStore.read("s", after: 0).map(\.position)
+            answered.withLock { $0 = true }
+            return positions
+        }
+        let readAll = Task { try await database.eventStore.readAll(after: 0, limit: 10).map(\.position) }
+        // Nothing new to wait for: a read past the event, or of another stream, answers at once.
+        #expect(try await database.eventStore.read("s", after: 1).isEmpty)
+        #expect(try await database.eventStore.read("t", after: 0).isEmpty)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(answered.withLock { $0 } == false)  // the event is committed, not yet on disk
+        #expect(flushes.calls == 1)
+        flushes.open()
+        #expect(try await read.value == [1])
+        #expect(try await readAll.value == [1])
+        #expect(try await append.value == 1)
+        #expect(flushes.calls == 1)  // the append's flush covered the reads: none of their own
+        try database.close()
+    }
+
     @Test func aConflictIsAnsweredWithoutWaitingForTheFlush() async throws {
         let folder = TemporaryFolder()
         let flushes = FlushGate(databasePath: folder.databasePath)
@@ -57,9 +84,13 @@ struct SyncedAnswersTests {
             try await database.eventStore.append([StreamAppend("s-2", expected: .noStream, events: [pending(2)])])
         }
         await #expect(throws: broken) { try await database.export { _ in } }
-        // The first was committed, not confirmed; the second was never written.
-        #expect(try await database.eventStore.readAll(after: 0, limit: 10).map(\.stream) == ["s-1"])
+        // Nothing is decided on the unconfirmed event either.
+        await #expect(throws: broken) { try await database.eventStore.read("s-1", after: 0) }
         try database.close()
+        // The first was committed, not confirmed; the second was never written.
+        let raw = try DatabaseQueue(path: folder.databasePath)
+        #expect(try await raw.read { try String.fetchAll($0, sql: "SELECT stream_id FROM events") } == ["s-1"])
+        try raw.close()
 
         let reopened = try LibraryDatabase(path: folder.databasePath)
         try await reopened.eventStore.append([StreamAppend("s-2", expected: .noStream, events: [pending(2)])])

@@ -21,7 +21,7 @@ extension LibraryDatabase {
     /// Appends a signed checkpoint of the head to the anchor file at `path`.
     public func anchor(to path: String, at time: Date) async throws -> LogAnchor {
         let tip = try reads.read { db in try SQLiteHashChain.tip(db) }
-        try eventStore.flushNow()  // the head anchored is on disk: a power cut cannot take it back
+        try await eventStore.flushNow()  // the head anchored is on disk: a power cut cannot take it back
         let anchor = LogAnchor(position: tip.position, hash: tip.hash, time: Timestamp.format(time))
         guard let signature = chain.sign(AnchorFile.signedText(anchor)) else {
             throw AnchorFileError(.anchorNeedsKey)

@@ -49,7 +49,7 @@ extension LibraryDatabase: LibraryBackup {
             return try LibraryFiles.summary(db)
         }
         try destination.close()
-        try eventStore.flushNow()  // the copy holds no event that a power cut could take from the library
+        try await eventStore.flushNow()  // the copy holds no event that a power cut could take from the library
         let key = try chain.key.map { try $0.copy(to: partial + ".key") }
         return try LibraryFiles.place(partial, as: file, keyed: key != nil, anchored: anchored, summary: summary)
     }

@@ -7,7 +7,7 @@ import Synchronization
 
 /// How hard SQLite works to keep a commit through a power cut (`PRAGMA synchronous`).
 public enum Durability: String, Sendable, CaseIterable {
-    /// fsync on every commit: a committed event survives a power cut. The default.
+    /// An append is answered once its events are on disk (fsync): it survives a power cut. The default.
     case full
     /// WAL's NORMAL: survives a crash of the process, may lose the last commits on a power cut.
     case normal
@@ -160,15 +160,16 @@ public final class LibraryDatabase: Sendable {
         attempt { try scans.close() }
         attempt { try reads.close() }
         attempt { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
-        do {
+        var poolClosed = false
+        attempt {
             try pool.close()
-            lock.release()
-        } catch {
-            failure = failure ?? error
+            poolClosed = true
         }
-        // Every batch the writer committed is answered before the log's file is let go.
+        // Every batch the writer committed is answered before the log's file is let go, and the
+        // library's lock only after that.
         eventStore.settle()
         wal?.close()
+        if poolClosed { lock.release() }
         if let failure { throw failure }
     }
 }

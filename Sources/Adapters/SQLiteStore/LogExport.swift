@@ -29,7 +29,7 @@ extension LibraryDatabase {
                     }
             }
             guard !rows.isEmpty else { return writer.count }
-            try eventStore.flushNow()  // no event leaves the process before it is on disk
+            try await eventStore.flushNow()  // no event leaves the process before it is on disk
             for (f, hash, erased) in rows {
                 try writer.write(f, hash: hash, erased: erased, to: write)
                 after = f.position

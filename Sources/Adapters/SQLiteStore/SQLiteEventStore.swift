@@ -46,12 +46,21 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     public func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
-        try tails([(stream, version)])[0]
+        try await durable(tails([(stream, version)]))[0]
     }
 
     /// Every tail in one read transaction: a read costs a transaction and a reader connection.
     public func read(_ tails: [(stream: StreamName, after: Int64)]) async throws -> [[RecordedEvent]] {
-        try self.tails(tails)
+        try await durable(self.tails(tails))
+    }
+
+    /// `found`, once its newest event is on disk (`SyncedAnswers.awaitDurable`): a command
+    /// decides nothing, not even to change nothing, on an event a power cut could take back.
+    private func durable<Events: Sequence<RecordedEvent>>(_ found: [Events]) async throws -> [Events] {
+        if let flushes, let newest = found.lazy.compactMap({ $0.map(\.position).max() }).max() {
+            try await flushes.awaitDurable(newest)
+        }
+        return found
     }
 
     /// The tails, read in one transaction unless each is known empty: a command's state cache
@@ -79,7 +88,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     }
 
     public func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try reads.read { db in try EventRows.after(position, limit: limit, cipher, db) }
+        try await durable([reads.read { db in try EventRows.after(position, limit: limit, cipher, db) }])[0]
     }
 
     /// Commits batches until no append is waiting, up to 16 per visit to the writer connection;
@@ -89,10 +98,10 @@ public final class SQLiteEventStore: EventStore, Sendable {
     /// With `flushes` (synchronous=FULL), the batches commit without an fsync and are answered once
     /// `flushes` has the WAL on disk, while the writer goes on to the next batch.
     private func drain(_ db: Database) {
-        if flushes != nil { try? db.cached(sql: "PRAGMA synchronous = NORMAL") }
-        // Back to FULL for the pool's other writes (an error leaves the writer at NORMAL: those
-        // writes are a cache and the login throttle, and the next batch sets it again).
-        defer { if flushes != nil { try? db.cached(sql: "PRAGMA synchronous = FULL") } }
+        if flushes != nil { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        // Back to FULL for the pool's other writes (request receipts kept, logs copied in, rebuilds,
+        // the search cache, the login throttle), before any of them runs on this queue.
+        defer { if flushes != nil { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
         for _ in 0..<16 {
             let batch = queue.takeBatch()
             if batch.isEmpty { return }
@@ -114,7 +123,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
     func settle() { flushes?.settle() }
 
     /// Makes what readers have seen of the log durable before it leaves the process (`SyncedAnswers`).
-    func flushNow() throws { try flushes?.flushNow() }
+    func flushNow() async throws { try await flushes?.awaitDurable() }
 
     /// One transaction for the batch; the answer of every append. An append whose expected
     /// version is not met fails alone, before it writes anything. Appends are written without a

@@ -7,8 +7,9 @@ import Synchronization
 /// so that the writer never waits for the disk: it commits a batch without an fsync
 /// (`synchronous = NORMAL`) and goes on to the next one while this flushes the WAL on a thread of
 /// its own. One flush answers every batch committed before it began: an append is answered only
-/// once its events are on disk, as with `synchronous = FULL`. A batch may be seen by readers
-/// before its flush, never answered before it (ARCHITECTURE.md, "Durability").
+/// once its events are on disk, as with `synchronous = FULL`. A batch may be seen by the read
+/// models' readers before its flush; the event store's own reads wait for it (`awaitDurable`), and
+/// no append is answered before it (ARCHITECTURE.md, "Durability").
 ///
 /// A flush that fails leaves the batches it covered committed but not known to be on disk: their
 /// appends fail with `UnconfirmedWrite`, and so does every later append, until the library is
@@ -21,9 +22,13 @@ final class SyncedAnswers: Sendable {
         var waiting: [(append: PendingAppend, result: Result<Int64, any Error>)] = []
         var flushing = false
         var failure: UnconfirmedWrite?
+        /// Every event up to this position is known to be on disk.
+        var durable: Int64 = 0
     }
 
     private let state = Mutex(State())
+    /// Every flush runs here, one at a time: a write error is reported to one flush only, so two
+    /// at once could let one of them pass over pages the kernel dropped.
     private let queue = DispatchQueue(label: "shelfmark.wal-flush")
     private let flush: Flush
 
@@ -33,7 +38,8 @@ final class SyncedAnswers: Sendable {
     var failure: UnconfirmedWrite? { state.withLock { $0.failure } }
 
     /// Answers `appends` with `results` once a flush begun after this call has returned. A conflict
-    /// is answered at once: it wrote nothing, and its caller decides again on the stream's new state.
+    /// is answered at once: it wrote nothing, and the stream's new state its caller reads next
+    /// waits for its flush (`awaitDurable`).
     func answerWhenDurable(_ appends: [PendingAppend], _ results: [Result<Int64, any Error>]) {
         var waiting: [(append: PendingAppend, result: Result<Int64, any Error>)] = []
         for (append, result) in zip(appends, results) {
@@ -49,13 +55,22 @@ final class SyncedAnswers: Sendable {
             defer { state.flushing = true }
             return !state.flushing
         }
-        if start { queue.async { self.flushUntilIdle() } }
+        if start { queue.async { self.flushRound() } }
     }
 
-    /// Flushes the WAL now, so that what a reader has seen of the log is on disk before it leaves
-    /// the process (an anchor, an export, a backup).
-    func flushNow() throws {
-        if let failure = flushed() { throw failure }
+    /// Returns once every event up to `position` (read from the log, so committed) is on disk: a
+    /// reader decides nothing on an event a power cut could take back. Without a position, flushes
+    /// whatever is written (before an anchor, an export or a backup leaves the process).
+    func awaitDurable(_ position: Int64? = nil) async throws {
+        if let position, state.withLock({ $0.durable }) >= position { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async {
+                if let position, self.state.withLock({ $0.durable }) >= position { return continuation.resume() }
+                if let failure = self.flushed() { return continuation.resume(throwing: failure) }
+                if let position { self.state.withLock { $0.durable = max($0.durable, position) } }
+                continuation.resume()
+            }
+        }
     }
 
     /// Waits until every batch handed over so far has been answered.
@@ -78,20 +93,25 @@ final class SyncedAnswers: Sendable {
         }
     }
 
-    private func flushUntilIdle() {
-        while true {
-            let taken = state.withLock { state in
-                let taken = state.waiting
-                state.waiting = []
-                if taken.isEmpty { state.flushing = false }
-                return taken
-            }
-            if taken.isEmpty { return }
-            let failure = flushed()
-            for (append, result) in taken {
-                if let failure, case .success = result { append.answer(.failure(failure)) } else { append.answer(result) }
-            }
+    /// Flushes once for every batch waiting and answers them; queues the next round behind any
+    /// other flush asked for meanwhile, until none is waiting.
+    private func flushRound() {
+        let taken = state.withLock { state in
+            let taken = state.waiting
+            state.waiting = []
+            if taken.isEmpty { state.flushing = false }
+            return taken
         }
+        if taken.isEmpty { return }
+        let failure = flushed()
+        if failure == nil {
+            let head = taken.compactMap { try? $0.result.get() }.max() ?? 0
+            state.withLock { $0.durable = max($0.durable, head) }
+        }
+        for (append, result) in taken {
+            if let failure, case .success = result { append.answer(.failure(failure)) } else { append.answer(result) }
+        }
+        queue.async { self.flushRound() }
     }
 }
 

@@ -21,13 +21,15 @@ final class WALFile: Sendable {
         descriptor = Mutex(fd)
     }
 
-    /// Flushes what was written to the file to disk (`fdatasync`, as SQLite's own commit does).
+    /// Flushes what was written to the file to disk (`fdatasync`).
     func flush() throws {
         try descriptor.withLock { fd in
             guard let fd else { throw UnconfirmedWrite(reason: "the log's write-ahead log was closed") }
             guard fdatasync(fd) == 0 else { throw UnconfirmedWrite(reason: "the disk did not confirm the log (errno \(errno))") }
         }
     }
+
+    deinit { close() }
 
     /// Closes the file; a flush after this fails.
     func close() {
