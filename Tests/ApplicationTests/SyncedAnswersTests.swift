@@ -98,20 +98,41 @@ struct SyncedAnswersTests {
         try reopened.close()
     }
 
-    @Test func anAnchorAnExportAndABackupFlushTheLogBeforeItLeavesTheProcess() async throws {
+    @Test func anAnchorAnExportAndABackupWaitUntilTheLogIsOnDisk() async throws {
         let folder = TemporaryFolder()
-        let flushes = FlushGate(databasePath: folder.databasePath, opened: true)
+        let flushes = FlushGate(databasePath: folder.databasePath)
         let database = try open(folder, keyFile: folder.url.appendingPathComponent("chain.key").path, flush: flushes.flush)
-        try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])])
-        var calls = flushes.calls
-        _ = try await database.anchor(to: folder.url.appendingPathComponent("anchors").path, at: Date())
-        #expect(flushes.calls == calls + 1)
-        calls = flushes.calls
-        _ = try await database.export { _ in }
-        #expect(flushes.calls == calls + 1)
-        calls = flushes.calls
-        _ = try await database.backUp(to: folder.url.appendingPathComponent("copy.sqlite").path, anchors: nil, replacing: false) { _, _ in }
-        #expect(flushes.calls == calls + 1)
+        let leaving: [(name: String, run: @Sendable () async throws -> Void)] = [
+            ("anchor", { _ = try await database.anchor(to: folder.url.appendingPathComponent("anchors").path, at: Date()) }),
+            ("export", { _ = try await database.export { _ in } }),
+            (
+                "backup",
+                {
+                    _ = try await database.backUp(
+                        to: folder.url.appendingPathComponent("copy.sqlite").path, anchors: nil, replacing: true
+                    ) { _, _ in }
+                }
+            ),
+        ]
+        for (n, operation) in leaving.enumerated() {
+            flushes.close()
+            let calls = flushes.calls
+            let append = Task {
+                try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
+            }
+            try await flushes.waitForCall(after: calls)
+            let left = Mutex(false)
+            let leaves = Task {
+                try await operation.run()
+                left.withLock { $0 = true }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(left.withLock { $0 } == false, "\(operation.name) left before the log was on disk")
+            flushes.open()
+            try await leaves.value
+            _ = try await append.value
+            #expect(flushes.calls == calls + 1)  // the append's flush was enough
+        }
         try database.close()
     }
 
@@ -190,9 +211,12 @@ private final class FlushGate: Sendable {
         gate.signal()
     }
 
-    /// Waits (up to ten seconds) for the first call.
-    func waitForCall() async throws {
-        for _ in 0..<1_000 where calls == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(calls > 0)
+    /// Makes the next call wait until `open()`.
+    func close() { state.withLock { $0.opened = false } }
+
+    /// Waits (up to ten seconds) for a call after the first `count`.
+    func waitForCall(after count: Int = 0) async throws {
+        for _ in 0..<1_000 where calls <= count { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(calls > count)
     }
 }

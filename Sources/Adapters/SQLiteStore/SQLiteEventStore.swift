@@ -100,7 +100,9 @@ public final class SQLiteEventStore: EventStore, Sendable {
     private func drain(_ db: Database) {
         if flushes != nil { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
         // Back to FULL for the pool's other writes (request receipts kept, logs copied in, rebuilds,
-        // the search cache, the login throttle), before any of them runs on this queue.
+        // the search cache, the login throttle), before any of them runs on this queue. (Should
+        // SQLite refuse, they would commit at NORMAL until the next drain: it cannot refuse a
+        // pragma on an open connection outside a transaction.)
         defer { if flushes != nil { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
         for _ in 0..<16 {
             let batch = queue.takeBatch()

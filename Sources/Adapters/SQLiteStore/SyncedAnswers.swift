@@ -24,6 +24,9 @@ final class SyncedAnswers: Sendable {
         var failure: UnconfirmedWrite?
         /// Every event up to this position is known to be on disk.
         var durable: Int64 = 0
+        /// The newest position of the batches handed over: written (if not yet on disk) before any
+        /// flush that begins after. (The pool's other writes commit with FULL: on disk already.)
+        var committed: Int64 = 0
     }
 
     private let state = Mutex(State())
@@ -50,7 +53,9 @@ final class SyncedAnswers: Sendable {
             }
         }
         if waiting.isEmpty { return }
+        let newest = waiting.compactMap { try? $0.result.get() }.max() ?? 0
         let start = state.withLock { state in
+            state.committed = max(state.committed, newest)
             state.waiting += waiting
             defer { state.flushing = true }
             return !state.flushing
@@ -59,15 +64,13 @@ final class SyncedAnswers: Sendable {
     }
 
     /// Returns once every event up to `position` (read from the log, so committed) is on disk: a
-    /// reader decides nothing on an event a power cut could take back. Without a position, flushes
-    /// whatever is written (before an anchor, an export or a backup leaves the process).
+    /// reader decides nothing on an event a power cut could take back. Without a position, once
+    /// everything committed so far is (before an anchor, an export or a backup leaves the process).
     func awaitDurable(_ position: Int64? = nil) async throws {
-        if let position, state.withLock({ $0.durable }) >= position { return }
+        if state.withLock({ $0.durable >= (position ?? $0.committed) }) { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
-                if let position, self.state.withLock({ $0.durable }) >= position { return continuation.resume() }
-                if let failure = self.flushed() { return continuation.resume(throwing: failure) }
-                if let position { self.state.withLock { $0.durable = max($0.durable, position) } }
+                if let failure = self.flushed(covering: position) { return continuation.resume(throwing: failure) }
                 continuation.resume()
             }
         }
@@ -78,11 +81,18 @@ final class SyncedAnswers: Sendable {
         while state.withLock({ $0.flushing }) { queue.sync {} }
     }
 
-    /// Runs a flush; nil when it succeeded, else the failure every append now fails with.
-    private func flushed() -> UnconfirmedWrite? {
+    /// Makes every event up to `position` (by default, everything handed over) durable: nothing to
+    /// do if a flush already did, else a flush, after which everything committed before it began
+    /// is on disk. Nil when done, else the failure every append now fails with.
+    private func flushed(covering position: Int64? = nil) -> UnconfirmedWrite? {
         if let failure { return failure }
+        let (done, covered) = state.withLock { state in
+            (state.durable >= (position ?? state.committed), max(state.committed, position ?? 0))
+        }
+        if done { return nil }
         do {
             try flush()
+            state.withLock { $0.durable = max($0.durable, covered) }
             return nil
         } catch {
             let unconfirmed = error as? UnconfirmedWrite ?? UnconfirmedWrite(reason: "\(error)")
@@ -104,10 +114,6 @@ final class SyncedAnswers: Sendable {
         }
         if taken.isEmpty { return }
         let failure = flushed()
-        if failure == nil {
-            let head = taken.compactMap { try? $0.result.get() }.max() ?? 0
-            state.withLock { $0.durable = max($0.durable, head) }
-        }
         for (append, result) in taken {
             if let failure, case .success = result { append.answer(.failure(failure)) } else { append.answer(result) }
         }
@@ -121,5 +127,5 @@ public struct UnconfirmedWrite: Error, Equatable, Sendable, CustomStringConverti
     /// What failed, for the operator's log.
     public let reason: String
 
-    public var description: String { "The write may not be on disk: \(reason). Restart the library once the disk is checked." }
+    public var description: String { "The write may not be on disk: \(reason)." }
 }

@@ -24,8 +24,11 @@ final class WALFile: Sendable {
     /// Flushes what was written to the file to disk (`fdatasync`).
     func flush() throws {
         try descriptor.withLock { fd in
-            guard let fd else { throw UnconfirmedWrite(reason: "the log's write-ahead log was closed") }
-            guard fdatasync(fd) == 0 else { throw UnconfirmedWrite(reason: "the disk did not confirm the log (errno \(errno))") }
+            guard let fd else { throw UnconfirmedWrite(reason: "the library was closed") }
+            guard fdatasync(fd) == 0 else {
+                throw UnconfirmedWrite(
+                    reason: "the disk did not confirm the log (errno \(errno)); restart the library once the disk is checked")
+            }
         }
     }
 
