@@ -13,42 +13,26 @@ import Testing
 @Suite("Appends answered once their WAL is flushed")
 struct SyncedAnswersTests {
     @Test func anAppendIsAnsweredOnlyAfterAFlushBegunOnceItWasCommitted() async throws {
-        let folder = TemporaryFolder()
-        let flushes = FlushGate(databasePath: folder.databasePath)
-        let database = try open(folder, flush: flushes.flush)
-        let answered = Mutex(false)
-        let append = Task {
-            let position = try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])])
-            answered.withLock { $0 = true }
-            return position
-        }
-        try await flushes.waitForCall()
+        let (folder, flushes, database, append) = try await heldFirstAppend()
+        defer { _ = folder }
         #expect(flushes.headsSeen == [1])  // committed before the flush began
         try await Task.sleep(for: .milliseconds(100))
-        #expect(answered.withLock { $0 } == false)  // not answered while the flush runs
+        #expect(!append.finished)  // not answered while the flush runs
         flushes.open()
         #expect(try await append.value == 1)
         try database.close()
     }
 
     @Test func aStreamReadWaitsUntilItsNewestEventIsOnDisk() async throws {
-        let folder = TemporaryFolder()
-        let flushes = FlushGate(databasePath: folder.databasePath)
-        let database = try open(folder, flush: flushes.flush)
-        let append = Task { try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])]) }
-        try await flushes.waitForCall()
-        let answered = Mutex(false)
-        let read = Task {
-            let positions = try await database.eventStore.read("s", after: 0).map(\.position)
-            answered.withLock { $0 = true }
-            return positions
-        }
+        let (folder, flushes, database, append) = try await heldFirstAppend()
+        defer { _ = folder }
+        let read = Watched { try await database.eventStore.read("s", after: 0).map(\.position) }
         let readAll = Task { try await database.eventStore.readAll(after: 0, limit: 10).map(\.position) }
         // Nothing new to wait for: a read past the event, or of another stream, answers at once.
         #expect(try await database.eventStore.read("s", after: 1).isEmpty)
         #expect(try await database.eventStore.read("t", after: 0).isEmpty)
         try await Task.sleep(for: .milliseconds(100))
-        #expect(answered.withLock { $0 } == false)  // the event is committed, not yet on disk
+        #expect(!read.finished)  // the event is committed, not yet on disk
         #expect(flushes.calls == 1)
         flushes.open()
         #expect(try await read.value == [1])
@@ -59,17 +43,14 @@ struct SyncedAnswersTests {
     }
 
     @Test func aConflictIsAnsweredWithoutWaitingForTheFlush() async throws {
-        let folder = TemporaryFolder()
-        let flushes = FlushGate(databasePath: folder.databasePath)
-        let database = try open(folder, flush: flushes.flush)
-        let first = Task { try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])]) }
-        try await flushes.waitForCall()
+        let (folder, flushes, database, append) = try await heldFirstAppend()
+        defer { _ = folder }
         // The writer is free while the first batch is flushed: the second batch commits and conflicts.
         await #expect(throws: AppendConflict.self) {
             try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(2)])])
         }
         flushes.open()
-        #expect(try await first.value == 1)
+        #expect(try await append.value == 1)
         try database.close()
     }
 
@@ -121,13 +102,9 @@ struct SyncedAnswersTests {
                 try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
             }
             try await flushes.waitForCall(after: calls)
-            let left = Mutex(false)
-            let leaves = Task {
-                try await operation.run()
-                left.withLock { $0 = true }
-            }
+            let leaves = Watched { try await operation.run() }
             try await Task.sleep(for: .milliseconds(100))
-            #expect(left.withLock { $0 } == false, "\(operation.name) left before the log was on disk")
+            #expect(!leaves.finished, "\(operation.name) left before the log was on disk")
             flushes.open()
             try await leaves.value
             _ = try await append.value
@@ -158,6 +135,16 @@ struct SyncedAnswersTests {
         #expect(FileManager.default.fileExists(atPath: real.databasePath + "-wal"))
         #expect(try await database.writerDurability() == .full)  // the writer is back to FULL between batches
         try database.close()
+    }
+
+    /// A library whose first append (stream "s", position 1) is committed and held in its flush.
+    private func heldFirstAppend() async throws -> (TemporaryFolder, FlushGate, LibraryDatabase, Watched<Int64>) {
+        let folder = TemporaryFolder()
+        let flushes = FlushGate(databasePath: folder.databasePath)
+        let database = try open(folder, flush: flushes.flush)
+        let append = Watched { try await database.eventStore.append([StreamAppend("s", expected: .noStream, events: [pending(1)])]) }
+        try await flushes.waitForCall()
+        return (folder, flushes, database, append)
     }
 
     private func open(
@@ -219,4 +206,26 @@ private final class FlushGate: Sendable {
         for _ in 0..<1_000 where calls <= count { try await Task.sleep(for: .milliseconds(10)) }
         #expect(calls > count)
     }
+}
+
+/// A task that tells whether it has finished.
+private final class Watched<Value: Sendable>: Sendable {
+    private final class Flag: Sendable { let done = Mutex(false) }
+    private let flag: Flag
+    private let task: Task<Value, any Error>
+
+    init(_ body: @escaping @Sendable () async throws -> Value) {
+        let flag = Flag()
+        self.flag = flag
+        task = Task {
+            let value = try await body()
+            flag.done.withLock { $0 = true }
+            return value
+        }
+    }
+
+    var finished: Bool { flag.done.withLock { $0 } }
+
+    /// The task's value, once it has finished.
+    var value: Value { get async throws { try await task.value } }
 }
