@@ -56,10 +56,9 @@ public final class SQLiteEventStore: EventStore, Sendable {
 
     /// `found`, once its newest event is on disk (`SyncedAnswers.awaitDurable`): a command
     /// decides nothing, not even to change nothing, on an event a power cut could take back.
-    private func durable<Events: Sequence<RecordedEvent>>(_ found: [Events]) async throws -> [Events] {
-        if let flushes, let newest = found.lazy.compactMap({ $0.map(\.position).max() }).max() {
-            try await flushes.awaitDurable(newest)
-        }
+    private func durable(_ found: [[RecordedEvent]]) async throws -> [[RecordedEvent]] {
+        // Each list is in log order (a stream's versions, or positions): its last event is its newest.
+        if let flushes, let newest = found.compactMap(\.last?.position).max() { try await flushes.awaitDurable(newest) }
         return found
     }
 
