@@ -73,6 +73,34 @@ struct EventStoreContractTests {
         #expect(try await store.read("written").map(\.event) == [bookAdded(3)])
     }
 
+    @Test("an append expecting the stream to end with one event is written only after that event", arguments: StoreFactory.all)
+    func expectedLastEvent(factory: StoreFactory) async throws {
+        let store = try await factory.make()
+        let (first, other) = (pending(1), pending(2))
+        try await store.append([StreamAppend("s-1", expected: .noStream, events: [first])])
+        // Another event brought the stream to the version expected: not the one the append follows.
+        let stale = ExpectedVersion.endingWith(other.metadata.eventID, version: 1)
+        await #expect(throws: AppendConflict(stream: "s-1", expected: stale, actual: 1)) {
+            try await store.append([StreamAppend("s-1", expected: stale, events: [pending(3)])])
+        }
+        let ahead = ExpectedVersion.endingWith(first.metadata.eventID, version: 2)
+        await #expect(throws: AppendConflict(stream: "s-1", expected: ahead, actual: 1)) {
+            try await store.append([StreamAppend("s-1", expected: ahead, events: [pending(3)])])
+        }
+        // Checked without events too, and in the same append as the event it follows.
+        let next = pending(4)
+        try await store.append([
+            StreamAppend("s-1", expected: .endingWith(first.metadata.eventID, version: 1), events: []),
+            StreamAppend("s-2", expected: .noStream, events: [next]),
+        ])
+        try await store.append([
+            StreamAppend("s-1", expected: .endingWith(first.metadata.eventID, version: 1), events: [pending(5)]),
+            StreamAppend("s-2", expected: .endingWith(next.metadata.eventID, version: 1), events: [pending(6)]),
+        ])
+        #expect(try await store.read("s-1").map(\.event) == [bookAdded(1), bookAdded(5)])
+        #expect(try await store.read("s-2").map(\.event) == [bookAdded(4), bookAdded(6)])
+    }
+
     @Test("one stale stream fails a multi-stream append whole", arguments: StoreFactory.all)
     func multiStreamAtomicity(factory: StoreFactory) async throws {
         let store = try await factory.make()

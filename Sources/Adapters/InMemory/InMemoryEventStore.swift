@@ -52,7 +52,9 @@ public final class InMemoryEventStore: EventStore, Sendable {
             var versions: [StreamName: Int64] = [:]
             for append in appends {
                 let actual = versions[append.stream] ?? Int64(state.log.lazy.filter { $0.stream == append.stream }.count)
-                guard append.expected.isMet(by: actual) else {
+                let last = append.expected.lastEventID
+                let ends = last == nil || state.log.last(where: { $0.stream == append.stream })?.metadata.eventID == last
+                guard append.expected.isMet(by: actual), ends else {
                     throw AppendConflict(stream: append.stream, expected: append.expected, actual: actual)
                 }
                 versions[append.stream] = actual

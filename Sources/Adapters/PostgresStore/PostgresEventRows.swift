@@ -41,6 +41,13 @@ enum PostgresEventRows {
             ?? 0
     }
 
+    /// Whether the stream's event at `version` is the one with id `id` (`ExpectedVersion.endingWith`).
+    static func event(_ id: UUID, isAt version: Int64, of stream: StreamName, _ session: SQLSession) async throws -> Bool {
+        try await session.value(
+            "SELECT event_id FROM events WHERE stream_id = \(stream.rawValue) AND stream_version = \(version)", as: String.self)
+            == UUIDText.lowercase(id)
+    }
+
     /// Position and hash of the newest event, or (0, genesis).
     static func tip(_ session: SQLSession) async throws -> (position: Int64, hash: String) {
         let rows = try await session.rows("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1", as: (Int64, String).self)

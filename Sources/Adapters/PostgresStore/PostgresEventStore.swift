@@ -113,7 +113,9 @@ public final class PostgresEventStore: EventStore, Sendable {
         for (stream, expected, _) in job.appends {
             let actual: Int64
             if let known = versions[stream] { actual = known } else { actual = try await PostgresEventRows.version(of: stream, session) }
-            guard expected.isMet(by: actual) else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
+            var ends = true
+            if let last = expected.lastEventID { ends = try await PostgresEventRows.event(last, isAt: actual, of: stream, session) }
+            guard expected.isMet(by: actual), ends else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
             versions[stream] = actual
         }
         if let receipt = job.receipt { try await PostgresRequestReceipts.check(receipt, session) }

@@ -41,6 +41,13 @@ enum EventRows {
             db.cachedStatement(sql: "SELECT MAX(stream_version) FROM events WHERE stream_id = ?"), arguments: [stream.rawValue]) ?? 0
     }
 
+    /// Whether the stream's event at `version` is the one with id `id` (`ExpectedVersion.endingWith`).
+    static func event(_ id: UUID, isAt version: Int64, of stream: StreamName, _ db: Database) throws -> Bool {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT event_id FROM events WHERE stream_id = ? AND stream_version = ?"),
+            arguments: [stream.rawValue, version]) == UUIDText.lowercase(id)
+    }
+
     static func head(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(position) FROM events")) ?? 0
     }

@@ -229,7 +229,9 @@ public final class SQLiteEventStore: EventStore, Sendable {
         var versions: [StreamName: Int64] = [:]
         for (stream, expected, _) in appends {
             let actual = try versions[stream] ?? EventRows.version(of: stream, db)
-            guard expected.isMet(by: actual) else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
+            guard expected.isMet(by: actual),
+                try expected.lastEventID.map({ try EventRows.event($0, isAt: actual, of: stream, db) }) ?? true
+            else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
             versions[stream] = actual
         }
         if let receipt = job.receipt { try SQLiteRequestReceipts.check(receipt, db) }

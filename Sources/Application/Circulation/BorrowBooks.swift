@@ -19,7 +19,7 @@ public struct BorrowBooks: Sendable {
         let account = try await deps.accounts.account(member)
         // New ids, made once: a retry lends under the same ids (nothing of a failed attempt was written).
         let loans = books.map { ($0, LoanID(deps.runner.ids.next())) }
-        try await deps.runner.transact(by: principal) { transaction in
+        try await deps.runner.transact(by: principal, anticipating: true) { transaction in
             let now = deps.now
             let dueAt = deps.policy.due(from: now)
             let patron = try await transaction.load(PatronAggregate.self, .patron(member))

@@ -127,6 +127,7 @@ public struct CirculationDependencies: Sendable {
     /// The patron's refusal, naming the books it is about by title: the overdue loans' books
     /// (as their loans recorded them) or the book asked for twice or already borrowed.
     func titled(_ rejection: PatronRejection, _ transaction: Transaction) async throws -> LoanRefused {
+        var transaction = transaction  // the titles name what was refused; they decide nothing
         var titles: [BookID: String] = [:]
         switch rejection {
         case .blockedByOverdue(let loans):

@@ -9,7 +9,7 @@ public struct ReturnLoan: Sendable {
     public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
         try Authorization.require(.returnLoan, by: principal)
         let runner = deps.runner
-        try await runner.transact(by: principal) { transaction in
+        try await runner.transact(by: principal, anticipating: true) { transaction in
             let (loaded, loan) = try await deps.loadLoan(id, by: principal)
             let title = loan.opened.bookTitle
             guard try !transaction.decide(.giveBack(now: deps.now), on: loaded, else: { LoanRefused($0, title: title) }).isEmpty else {

@@ -6,14 +6,26 @@ public struct Loaded<A: EventSourced>: Sendable where A.State: Sendable {
     public let stream: StreamName
     public let state: A.State
     public let version: Int64
+    /// When the state is an append's still in flight (`PendingStates`): its last event and how it ends.
+    let pending: (lastEvent: UUID, outcome: AppendOutcome)?
+
+    init(stream: StreamName, state: A.State, version: Int64, pending: (lastEvent: UUID, outcome: AppendOutcome)? = nil) {
+        self.stream = stream
+        self.state = state
+        self.version = version
+        self.pending = pending
+    }
 
     /// A stream this command creates (its id was made just now): nothing to read, it must not exist.
     static func new(_ stream: StreamName) -> Loaded<A> { Loaded(stream: stream, state: A.initial, version: 0) }
 
-    /// The append that records `events` on this stream, expecting it unchanged since loading;
-    /// with `check`, it expects that even without events.
+    /// The append that records `events` on this stream, expecting it unchanged since loading
+    /// (and, for a state still in flight, ending with that append's last event); with `check`, it
+    /// expects that even without events.
     func decision(_ events: [A.Event], check: Bool = false) -> Decision {
-        Decision(stream: stream, expected: version == 0 ? .noStream : .exactly(version), events: events.map(A.wrap), check: check)
+        let expected: ExpectedVersion =
+            if let pending { .endingWith(pending.lastEvent, version: version) } else { version == 0 ? .noStream : .exactly(version) }
+        return Decision(stream: stream, expected: expected, events: events.map(A.wrap), check: check)
     }
 
     /// The state after `events`, and the version the stream is at once they are appended here.
@@ -31,6 +43,8 @@ struct Decision: Sendable {
     var check = false
     /// Keeps the stream's state after these events in the state cache, once they are appended.
     var remember: (@Sendable () -> Void)? = nil
+    /// Records the stream's state after these events as pending, while their append is in flight.
+    var anticipate: (@Sendable (_ lastEvent: UUID, _ outcome: AppendOutcome) -> Void)? = nil
 }
 
 /// Loads streams, stamps metadata and appends atomically; `transact` (Transaction.swift) is the
@@ -42,6 +56,8 @@ public struct CommandRunner: Sendable {
     let random: any RandomSource
     let maxAttempts: Int
     let cache: StateCache
+    /// The states appends in flight leave their streams in, for the commands that follow them.
+    let pending = PendingStates()
 
     public init(
         store: any EventStore, clock: any WallClock, ids: any IDGenerator, random: any RandomSource, maxAttempts: Int = 64,
@@ -63,6 +79,16 @@ public struct CommandRunner: Sendable {
     func load<A: EventSourced>(_: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
         let cached = cache.state(A.self, stream)
         return folded(A.self, stream, cached, try await store.read(stream, after: cached?.version ?? 0))
+    }
+
+    /// The stream's state for deciding a command: as an append still in flight leaves it, when
+    /// there is one (the append then expects that append's last event: `Loaded.decision`), or as
+    /// the log has it.
+    func loadForDeciding<A: EventSourced>(_: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
+        if let (state, entry) = pending.state(A.self, stream) {
+            return Loaded(stream: stream, state: state, version: entry.version, pending: (entry.lastEvent, entry.outcome))
+        }
+        return try await load(A.self, stream)
     }
 
     /// Two aggregates' states and versions, their streams read as of one moment in one store read.
@@ -103,9 +129,28 @@ public struct CommandRunner: Sendable {
                         $0, EventMetadata(eventID: ids.next(), recordedAt: now, actor: principal.actor, correlationID: correlation))
                 })
         }
-        let position = try await store.append(appends, receipt: RetryScope.receipt)
-        remember(decisions)
-        return position
+        let outcome = AppendOutcome()
+        anticipate(decisions, appends, outcome)
+        do {
+            let position = try await store.append(appends, receipt: RetryScope.receipt)
+            remember(decisions)
+            pending.forget(outcome)
+            outcome.resolve(succeeded: true)
+            return position
+        } catch {
+            pending.forget(outcome)
+            outcome.resolve(succeeded: false)
+            throw error
+        }
+    }
+
+    /// Records, for the commands that follow, the state each stream is in once `appends` is
+    /// written, as `remember` will keep it (a stream decided on twice in one append is left out).
+    private func anticipate(_ decisions: [Decision], _ appends: [StreamAppend], _ outcome: AppendOutcome) {
+        for decision in Self.soleWrites(decisions) {
+            guard let last = appends.first(where: { $0.stream == decision.stream })?.events.last else { continue }
+            decision.anticipate?(last.metadata.eventID, outcome)
+        }
     }
 
     /// Keeps in the cache the state of each stream the append just wrote, so the next command
@@ -113,9 +158,14 @@ public struct CommandRunner: Sendable {
     /// stream is at that version plus its events, and they are these. A stream decided on twice in
     /// one append (each decision from the same loaded state) is left to be read back.
     private func remember(_ decisions: [Decision]) {
+        for decision in Self.soleWrites(decisions) { decision.remember?() }
+    }
+
+    /// The decisions with events on a stream no other decision of the append writes to.
+    private static func soleWrites(_ decisions: [Decision]) -> [Decision] {
         let written = decisions.filter { !$0.events.isEmpty }
         var counts: [StreamName: Int] = [:]
         for decision in written { counts[decision.stream, default: 0] += 1 }
-        for decision in written where counts[decision.stream] == 1 { decision.remember?() }
+        return written.filter { counts[$0.stream] == 1 }
     }
 }

@@ -6,25 +6,49 @@ import Foundation
 public struct Transaction: Sendable {
     let runner: CommandRunner
     private(set) var decisions: [Decision] = []
+    /// Whether streams load as appends still in flight leave them (`CommandRunner.loadForDeciding`).
+    let anticipates: Bool
 
-    init(runner: CommandRunner) { self.runner = runner }
-
-    /// One aggregate's stream as it is now.
-    func load<A: EventSourced>(_ type: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
-        try await runner.load(type, stream)
+    init(runner: CommandRunner, anticipating: Bool = false) {
+        self.runner = runner
+        anticipates = anticipating
     }
 
-    /// Records `events` for `loaded`'s stream; once appended, the state after them is cached.
+    /// The appends still in flight whose states this attempt decided on, by stream.
+    private(set) var anticipated: [(stream: StreamName, outcome: AppendOutcome)] = []
+
+    /// One aggregate's stream as it is now; when the attempt anticipates, as an append still in
+    /// flight leaves it.
+    mutating func load<A: EventSourced>(_ type: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
+        guard anticipates else { return try await runner.load(type, stream) }
+        let loaded = try await runner.loadForDeciding(type, stream)
+        if let pending = loaded.pending { anticipated.append((stream, pending.outcome)) }
+        return loaded
+    }
+
+    /// Records `events` for `loaded`'s stream; while they are in flight, the next command on the
+    /// stream decides on the state after them, and once appended, that state is cached.
     mutating func record<A: EventSourced>(_ loaded: Loaded<A>, _ events: [A.Event]) {
         var decision = loaded.decision(events)
         if !events.isEmpty {
-            let cache = runner.cache
-            decision.remember = {
-                let (state, version) = loaded.after(events)
-                cache.keep(A.self, loaded.stream, state, version: version)
+            let (cache, pending) = (runner.cache, runner.pending)
+            let (state, version) = loaded.after(events)
+            decision.remember = { cache.keep(A.self, loaded.stream, state, version: version) }
+            decision.anticipate = { last, outcome in
+                pending.keep(A.self, loaded.stream, .init(state: state, version: version, lastEvent: last, outcome: outcome))
             }
         }
         decisions.append(decision)
+    }
+
+    /// Whether every append in flight this attempt decided on, but appends nothing after, was
+    /// written: a refusal, or a change to other streams only, rests on them (an append on their
+    /// stream expects their last event instead: `Loaded.decision`).
+    func anticipatedAppendsSucceeded() async -> Bool {
+        for (stream, outcome) in anticipated where !decisions.contains(where: { $0.stream == stream }) {
+            guard await outcome.succeeded() else { return false }
+        }
+        return true
     }
 
     /// Records that the decision rests on `loaded` as it was read, though it writes nothing there:
@@ -66,12 +90,25 @@ extension CommandRunner {
     /// Load, decide, append: runs `body` (which loads streams and decides events on them), then
     /// appends every decision in one atomic step at the versions read. When another command
     /// changed one of those streams meanwhile, runs it all again after a jittered pause, at
-    /// most `maxAttempts` times: every round of a race has a winner.
-    public func transact<T>(by principal: Principal, _ body: (inout Transaction) async throws -> T) async throws -> T {
+    /// most `maxAttempts` times: every round of a race has a winner. An attempt that `anticipates`
+    /// decides on the states appends still in flight leave their streams in (`PendingStates`),
+    /// for commands whose every rule rests on the streams they load, none on a read model.
+    public func transact<T>(
+        by principal: Principal, anticipating: Bool = false, _ body: (inout Transaction) async throws -> T
+    ) async throws -> T {
         for attempt in 1...maxAttempts {
-            var transaction = Transaction(runner: self)
-            let result = try await body(&transaction)
+            var transaction = Transaction(runner: self, anticipating: anticipating)
+            let result: T
             do {
+                result = try await body(&transaction)
+            } catch {
+                // A refusal decided on an append still in flight stands only once that append is written.
+                guard await transaction.anticipatedAppendsSucceeded() else { continue }
+                throw error
+            }
+            do {
+                // Before appending: an append that fails after this one was written could not take it back.
+                guard await transaction.anticipatedAppendsSucceeded() else { continue }
                 try await append(transaction.decisions, by: principal)
                 return result
             } catch is AppendConflict {

@@ -26,6 +26,10 @@ public enum ExpectedVersion: Hashable, Sendable {
     case noStream
     /// The stream must have exactly this many events.
     case exactly(Int64)
+    /// The stream must have exactly this many events, the last of them this one: an append decided
+    /// on another one still on its way to the log (`CommandRunner`'s pending states) is written
+    /// only after it, never after other events that brought the stream to the same version.
+    case endingWith(UUID, version: Int64)
     /// No expectation.
     case any
 }
@@ -150,8 +154,13 @@ extension ExpectedVersion {
     public func isMet(by actual: Int64) -> Bool {
         switch self {
         case .noStream: actual == 0
-        case .exactly(let version): actual == version
+        case .exactly(let version), .endingWith(_, let version): actual == version
         case .any: true
         }
+    }
+
+    /// The event the stream must end with, when the expectation names one.
+    public var lastEventID: UUID? {
+        if case .endingWith(let id, _) = self { id } else { nil }
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// How one append ended, for the commands that decided on its events before it was answered.
+final class AppendOutcome: Sendable {
+    private struct State {
+        var succeeded: Bool?
+        var waiting: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Records how the append ended and wakes every command waiting for it.
+    func resolve(succeeded: Bool) {
+        let waiting = state.withLock { state in
+            state.succeeded = succeeded
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for waiter in waiting { waiter.resume(returning: succeeded) }
+    }
+
+    /// Whether the append was written (and is on disk), once it is answered.
+    func succeeded() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let known = state.withLock { state in
+                if state.succeeded == nil { state.waiting.append(continuation) }
+                return state.succeeded
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+    }
+}
+
+/// The states of streams as appends on their way to the store leave them: the next command on
+/// such a stream decides on that state at once, and expects the stream to end with that append's
+/// last event (`ExpectedVersion.endingWith`), rather than deciding on the log as it was and
+/// conflicting. So a contended book takes several commands per commit instead of one. An entry
+/// lives from the append's hand-over to its answer; the state cache keeps it after success.
+final class PendingStates: Sendable {
+    private struct Key: Hashable {
+        let aggregate: ObjectIdentifier
+        let stream: StreamName
+    }
+
+    /// A stream's state once an append in flight is written, and what it waits on.
+    struct Entry: @unchecked Sendable {  // `state` is an aggregate's `State`, which is Sendable
+        let state: any Sendable
+        let version: Int64
+        let lastEvent: UUID
+        let outcome: AppendOutcome
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    /// The state `stream` will be in once the newest append in flight on it is written, if any.
+    func state<A: EventSourced>(_: A.Type, _ stream: StreamName) -> (state: A.State, entry: Entry)? {
+        let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
+        return entries.withLock { entries in
+            guard let entry = entries[key], let state = entry.state as? A.State else { return nil }
+            return (state, entry)
+        }
+    }
+
+    /// Records the state an append in flight leaves `stream` in, unless one as new is recorded.
+    func keep<A: EventSourced>(_: A.Type, _ stream: StreamName, _ entry: Entry) {
+        let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
+        entries.withLock { entries in
+            if let kept = entries[key], kept.version >= entry.version { return }
+            entries[key] = entry
+        }
+    }
+
+    /// Forgets the states of an append once it is answered (a newer append's stay).
+    func forget(_ outcome: AppendOutcome) {
+        entries.withLock { entries in entries = entries.filter { $0.value.outcome !== outcome } }
+    }
+
+    /// How many streams have an append in flight.
+    var count: Int { entries.withLock { $0.count } }
+}

@@ -1,0 +1,194 @@
+import Domain
+import Foundation
+import InMemory
+import Synchronization
+import Testing
+
+@testable import Application
+
+/// Commands that anticipate: the next command on a stream decides on the state an append still in
+/// flight leaves it in, and is written after that append or not at all (`PendingStates`).
+@Suite("anticipated appends")
+struct AnticipationTests {
+    /// A store that holds every append until the test writes it (or fails it), one at a time, in
+    /// the order the test says.
+    final class HeldStore: EventStore {
+        let inner = InMemoryEventStore()
+        private let held = Mutex<[(appends: [StreamAppend], answer: CheckedContinuation<Int64, any Error>)]>([])
+
+        func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
+            try await withCheckedThrowingContinuation { answer in held.withLock { $0.append((appends, answer)) } }
+        }
+        func read(_ stream: StreamName, after version: Int64) async throws -> [RecordedEvent] {
+            try await inner.read(stream, after: version)
+        }
+        func readAll(after position: Int64, limit: Int) async throws -> [RecordedEvent] {
+            try await inner.readAll(after: position, limit: limit)
+        }
+        var claimNames: ClaimNames { inner.claimNames }
+
+        /// The appends waiting, oldest first.
+        var waiting: [[StreamAppend]] { held.withLock { $0.map(\.appends) } }
+
+        /// Waits until `count` appends are held.
+        func holding(_ count: Int) async {
+            while waiting.count < count { await Task.yield() }
+        }
+
+        /// Writes the oldest held append and answers it (`written`), or fails it as a conflict
+        /// without writing it.
+        func release(written: Bool = true) async {
+            let (appends, answer) = held.withLock { $0.removeFirst() }
+            guard written else {
+                return answer.resume(throwing: AppendConflict(stream: appends[0].stream, expected: appends[0].expected, actual: -1))
+            }
+            do { answer.resume(returning: try await inner.append(appends)) } catch { answer.resume(throwing: error) }
+        }
+
+        /// Writes every append as it comes until `done` holds.
+        func writeAll(until done: () -> Bool) async {
+            while !done() {
+                if waiting.isEmpty { await Task.yield() } else { await release() }
+            }
+        }
+    }
+
+    /// How many times a command ran.
+    final class Attempts: @unchecked Sendable {  // written by the one task running the command, read after
+        private let value = Mutex(0)
+        var count: Int {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
+        }
+    }
+
+    /// Which loans were lent (true) or refused (false), as their commands answer.
+    final class Answers: Sendable {
+        private let value = Mutex<[Int: Bool]>([:])
+        var lent: [Int: Bool] { value.withLock { $0 } }
+        func tell(_ loan: Int, lent: Bool) { value.withLock { $0[loan] = lent } }
+    }
+
+    let book = BookID(UUID(uuidString: "00000000-0000-0000-0000-0000000000b1")!)
+
+    /// A runner on a store holding its appends, with the book already in the catalogue.
+    func heldRunner(copies: Int) async throws -> (CommandRunner, HeldStore) {
+        let store = HeldStore()
+        let runner = CommandRunner(store: store, clock: ManualClock(), ids: SequentialIDs(), random: FixedRandom(0))
+        try await store.inner.append([
+            StreamAppend(
+                .book(book), expected: .noStream,
+                events: [
+                    PendingEvent(
+                        .book(.added(BookAdded(book: book, details: BookDetails(title: "Dune", authors: ["F"]), copies: copies))),
+                        metadata())
+                ])
+        ])
+        return (runner, store)
+    }
+
+    /// Lends a copy of the book on `loan`; counts the attempts.
+    func lend(_ loan: Int, _ runner: CommandRunner, anticipating: Bool = true, attempts: Attempts) async throws {
+        let loanID = LoanID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", loan))!)
+        try await runner.transact(by: .cliOperator, anticipating: anticipating) { transaction in
+            attempts.count += 1
+            let loaded = try await transaction.load(BookAggregate.self, .book(book))
+            try transaction.decide(.lend(loanID), on: loaded) { BookRefused(book, $0) }
+        }
+    }
+
+    func onLoan(_ store: HeldStore) async throws -> Int {
+        let events = try await store.inner.read(.book(book)).compactMap { BookAggregate.unwrap($0.event) }
+        guard case .inCatalogue(let record) = BookAggregate.fold(events, from: .absent) else { return -1 }
+        return record.onLoan
+    }
+
+    @Test func aCommandDecidesOnAnAppendInFlightAndIsWrittenAfterIt() async throws {
+        let (runner, store) = try await heldRunner(copies: 2)
+        let (first, second) = (Attempts(), Attempts())
+        async let p: Void = lend(1, runner, attempts: first)
+        await store.holding(1)
+        async let d: Void = lend(2, runner, attempts: second)
+        await store.holding(2)
+        // The second lend decided on the first one's state: it expects the stream to end with its event.
+        let firstEvent = try #require(store.waiting[0][0].events.last).metadata.eventID
+        #expect(store.waiting[1][0].expected == .endingWith(firstEvent, version: 2))
+        await store.release()
+        await store.release()
+        _ = try await (p, d)
+        #expect(first.count == 1)
+        #expect(second.count == 1)
+        #expect(try await onLoan(store) == 2)
+        #expect(runner.pending.count == 0)
+    }
+
+    @Test func whenTheAppendInFlightFailsTheCommandDecidedOnItDecidesAgain() async throws {
+        let (runner, store) = try await heldRunner(copies: 2)
+        let (first, second) = (Attempts(), Attempts())
+        async let p: Void = lend(1, runner, attempts: first)
+        await store.holding(1)
+        async let d: Void = lend(2, runner, attempts: second)
+        await store.holding(2)
+        await store.release(written: false)  // the first lend's append fails
+        // The second lend's append reaches the store, which refuses it: the first lend's event is not there.
+        await store.release()
+        // Both run again, on the log as it is, one after the other's state.
+        let done = Mutex(0)
+        async let written: Void = store.writeAll { done.withLock { $0 } == 2 }
+        try await p
+        done.withLock { $0 += 1 }
+        try await d
+        done.withLock { $0 += 1 }
+        await written
+        #expect(first.count >= 2)
+        #expect(second.count >= 2)
+        #expect(try await onLoan(store) == 2)
+        #expect(runner.pending.count == 0)
+    }
+
+    @Test(arguments: [true, false])
+    func aRefusalDecidedOnAnAppendInFlightStandsOnlyOnceItIsWritten(firstWritten: Bool) async throws {
+        let (runner, store) = try await heldRunner(copies: 1)
+        let (first, second) = (Attempts(), Attempts())
+        let answered = Answers()
+        func lendAndTell(_ loan: Int, _ attempts: Attempts) -> Task<Void, Never> {
+            Task {
+                let lent = (try? await lend(loan, runner, attempts: attempts)) != nil
+                answered.tell(loan, lent: lent)
+            }
+        }
+        let p = lendAndTell(1, first)
+        await store.holding(1)
+        let d = lendAndTell(2, second)
+        // The only copy is lent in flight: the second lend is refused, but not before that lend is answered.
+        while second.count == 0 { await Task.yield() }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(answered.lent.isEmpty)
+        #expect(store.waiting.count == 1)
+        await store.release(written: firstWritten)
+        // Unwritten, the first lend did not happen: both decide again, on the log, and one lends the copy.
+        await store.writeAll { answered.lent.count == 2 }
+        _ = await (p.value, d.value)
+        #expect(answered.lent.values.filter { $0 }.count == 1)
+        if firstWritten { #expect(answered.lent == [1: true, 2: false]) }
+        #expect(firstWritten ? second.count == 1 : second.count >= 2)
+        #expect(try await onLoan(store) == 1)
+    }
+
+    @Test func aCommandThatDoesNotAnticipateDecidesOnTheLog() async throws {
+        let (runner, store) = try await heldRunner(copies: 2)
+        let (first, second) = (Attempts(), Attempts())
+        async let p: Void = lend(1, runner, attempts: first)
+        await store.holding(1)
+        async let d: Void = lend(2, runner, anticipating: false, attempts: second)
+        await store.holding(2)
+        #expect(store.waiting[1][0].expected == .exactly(1))
+        await store.release()
+        await store.release()  // a conflict: the first lend was written
+        await store.holding(1)
+        await store.release()
+        _ = try await (p, d)
+        #expect(second.count == 2)
+        #expect(try await onLoan(store) == 2)
+    }
+}
