@@ -54,7 +54,7 @@ struct AnticipationTests {
     }
 
     /// How many times a command ran.
-    final class Attempts: @unchecked Sendable {  // written by the one task running the command, read after
+    final class Attempts: Sendable {
         private let value = Mutex(0)
         var count: Int {
             get { value.withLock { $0 } }
@@ -97,11 +97,14 @@ struct AnticipationTests {
         }
     }
 
-    func onLoan(_ store: HeldStore) async throws -> Int {
+    /// The book as the log has it.
+    func written(_ store: HeldStore) async throws -> CataloguedBook {
         let events = try await store.inner.read(.book(book)).compactMap { BookAggregate.unwrap($0.event) }
-        guard case .inCatalogue(let record) = BookAggregate.fold(events, from: .absent) else { return -1 }
-        return record.onLoan
+        guard case .inCatalogue(let record) = BookAggregate.fold(events, from: .absent) else { throw BookRefused(book, .notInCatalogue) }
+        return record
     }
+
+    func onLoan(_ store: HeldStore) async throws -> Int { try await written(store).onLoan }
 
     @Test func aCommandDecidesOnAnAppendInFlightAndIsWrittenAfterIt() async throws {
         let (runner, store) = try await heldRunner(copies: 2)
@@ -171,8 +174,75 @@ struct AnticipationTests {
         _ = await (p.value, d.value)
         #expect(answered.lent.values.filter { $0 }.count == 1)
         if firstWritten { #expect(answered.lent == [1: true, 2: false]) }
-        #expect(firstWritten ? second.count == 1 : second.count >= 2)
+        // Decided on the lend in flight, then on the log (which has the copy): so it waited.
+        #expect(firstWritten ? second.count == 2 : second.count >= 3)
         #expect(try await onLoan(store) == 1)
+    }
+
+    @Test func aRefusalTheLogMakesTooIsAnsweredWithoutWaiting() async throws {
+        let (runner, store) = try await heldRunner(copies: 1)
+        let (first, second, third) = (Attempts(), Attempts(), Attempts())
+        async let lent: Void = lend(1, runner, attempts: first)
+        await store.holding(1)
+        await store.release()
+        try await lent
+        // In flight: the copy comes back and goes out again. On the log, it is out all along.
+        let loan = LoanID(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+        async let back: Void = runner.transact(by: .cliOperator, anticipating: true) { transaction in
+            let loaded = try await transaction.load(BookAggregate.self, .book(book))
+            try transaction.decide(.takeBack(loan), on: loaded) { BookRefused(book, $0) }
+        }
+        await store.holding(1)
+        async let again: Void = lend(2, runner, attempts: second)
+        await store.holding(2)
+        let answered = Answers()
+        let refused = Task {
+            do { try await lend(3, runner, attempts: third) } catch is BookRefused { answered.tell(3, lent: false) }
+        }
+        for _ in 0..<10_000 where answered.lent.isEmpty { await Task.yield() }
+        #expect(answered.lent == [3: false])
+        #expect(store.waiting.count == 2)
+        await store.release()
+        await store.release()
+        _ = try await (back, again, refused.value)
+        #expect(third.count == 2)  // decided on the states in flight, then on the log
+        #expect(try await onLoan(store) == 1)
+    }
+
+    /// Sets the book's copies to `total`, anticipating.
+    func setCopies(_ total: Int, _ runner: CommandRunner) async throws {
+        try await runner.transact(by: .cliOperator, anticipating: true) { transaction in
+            let loaded = try await transaction.load(BookAggregate.self, .book(book))
+            try transaction.decide(.setCopies(total), on: loaded) { BookRefused(book, $0) }
+        }
+    }
+
+    @Test func decidingNothingOnAnAppendInFlightStandsOnlyOnceItIsWritten() async throws {
+        let (runner, store) = try await heldRunner(copies: 1)
+        // A command that does not anticipate decides on the book as it is, then another writer
+        // lends the copy: its append, in flight, is stale, and will fail.
+        var stale = Transaction(runner: runner)
+        let loaded = try await stale.load(BookAggregate.self, .book(book))
+        let loan = LoanID(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+        let lent = PendingEvent(.book(.copyLent(CopyMovement(book: book, loan: loan, onLoan: 1))), metadata())
+        try await store.inner.append([StreamAppend(.book(book), expected: .exactly(1), events: [lent])])
+        try stale.decide(.setCopies(2), on: loaded) { BookRefused(book, $0) }
+        async let failed = try? runner.append(stale.decisions, by: .cliOperator)
+        await store.holding(1)
+        // Two copies is what the stale append leaves: nothing to decide, but not before it is answered.
+        let answered = Answers()
+        let same = Task {
+            try await setCopies(2, runner)
+            answered.tell(2, lent: true)
+        }
+        for _ in 0..<1_000 where answered.lent.isEmpty { await Task.yield() }
+        #expect(answered.lent.isEmpty)
+        await store.release()  // refused by the store: the copy was lent meanwhile
+        #expect(await failed == nil)
+        await store.holding(1)  // so the second command decides again, on the log, and adds the copy
+        await store.release()
+        try await same.value
+        #expect(try await written(store).copies == 2)
     }
 
     @Test func aCommandThatDoesNotAnticipateDecidesOnTheLog() async throws {

@@ -87,7 +87,7 @@ struct EventStoreContractTests {
         await #expect(throws: AppendConflict(stream: "s-1", expected: ahead, actual: 1)) {
             try await store.append([StreamAppend("s-1", expected: ahead, events: [pending(3)])])
         }
-        // Checked without events too, and in the same append as the event it follows.
+        // Checked without events too, and for several streams in one append.
         let next = pending(4)
         try await store.append([
             StreamAppend("s-1", expected: .endingWith(first.metadata.eventID, version: 1), events: []),

@@ -44,7 +44,7 @@ final class PendingStates: Sendable {
     }
 
     /// A stream's state once an append in flight is written, and what it waits on.
-    struct Entry: @unchecked Sendable {  // `state` is an aggregate's `State`, which is Sendable
+    struct Entry: Sendable {
         let state: any Sendable
         let version: Int64
         let lastEvent: UUID

@@ -27,9 +27,11 @@ public struct Transaction: Sendable {
     }
 
     /// Records `events` for `loaded`'s stream; while they are in flight, the next command on the
-    /// stream decides on the state after them, and once appended, that state is cached.
+    /// stream decides on the state after them, and once appended, that state is cached. On a state
+    /// still in flight, the append checks the stream even without events: deciding nothing there
+    /// rests on that state too.
     mutating func record<A: EventSourced>(_ loaded: Loaded<A>, _ events: [A.Event]) {
-        var decision = loaded.decision(events)
+        var decision = loaded.decision(events, check: loaded.pending != nil)
         if !events.isEmpty {
             let (cache, pending) = (runner.cache, runner.pending)
             let (state, version) = loaded.after(events)
@@ -41,11 +43,13 @@ public struct Transaction: Sendable {
         decisions.append(decision)
     }
 
-    /// Whether every append in flight this attempt decided on, but appends nothing after, was
-    /// written: a refusal, or a change to other streams only, rests on them (an append on their
-    /// stream expects their last event instead: `Loaded.decision`).
-    func anticipatedAppendsSucceeded() async -> Bool {
-        for (stream, outcome) in anticipated where !decisions.contains(where: { $0.stream == stream }) {
+    /// Whether the appends in flight this attempt decided on were written, once they are answered.
+    /// With `appending`, the attempt's own append is about to check the streams it records on or
+    /// checks (it expects their last event: `Loaded.decision`), so only the others are waited
+    /// for; a refusal, or an attempt that appends nothing, waits for them all.
+    func anticipatedAppendsSucceeded(appending: Bool) async -> Bool {
+        for (stream, outcome) in anticipated {
+            if appending, decisions.contains(where: { $0.stream == stream && (!$0.events.isEmpty || $0.check) }) { continue }
             guard await outcome.succeeded() else { return false }
         }
         return true
@@ -102,16 +106,24 @@ extension CommandRunner {
             do {
                 result = try await body(&transaction)
             } catch {
-                // A refusal decided on an append still in flight stands only once that append is written.
-                guard await transaction.anticipatedAppendsSucceeded() else { continue }
+                // A refusal decided on an append still in flight stands at once when the log as it
+                // is (on disk) refuses too, and that refusal is the answer; otherwise only once that
+                // append is written.
+                if !transaction.anticipated.isEmpty {
+                    var onTheLog = Transaction(runner: self)
+                    do { _ = try await body(&onTheLog) } catch { throw error }
+                }
+                guard await transaction.anticipatedAppendsSucceeded(appending: false) else { continue }
                 throw error
             }
             do {
                 // Before appending: an append that fails after this one was written could not take it back.
-                guard await transaction.anticipatedAppendsSucceeded() else { continue }
+                guard await transaction.anticipatedAppendsSucceeded(appending: transaction.changes) else { continue }
                 try await append(transaction.decisions, by: principal)
                 return result
             } catch is AppendConflict {
+                // The appends it followed may be failing (answered after the flush): not chained to them again.
+                _ = await transaction.anticipatedAppendsSucceeded(appending: false)
                 if attempt == maxAttempts { break }
                 await pause(after: attempt)
             }
