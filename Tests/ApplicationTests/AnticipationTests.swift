@@ -13,7 +13,8 @@ struct AnticipationTests {
     /// A store that holds every append until the test writes it (or fails it), one at a time, in
     /// the order the test says.
     final class HeldStore: EventStore {
-        let inner = InMemoryEventStore()
+        let inner: any EventStore
+        init(_ inner: any EventStore = InMemoryEventStore()) { self.inner = inner }
         private let held = Mutex<[(appends: [StreamAppend], answer: CheckedContinuation<Int64, any Error>)]>([])
 
         func append(_ appends: [StreamAppend], receipt: RequestReceipt?) async throws -> Int64 {
