@@ -10,7 +10,7 @@ import Testing
 /// Borrowing and returning anticipate, through the real use cases and the real SQLite store: a
 /// member borrowing a book whose last copy movement is still in flight decides on it, and the
 /// store writes that loan right after it.
-@Suite("Anticipating circulation on SQLite")
+@Suite("Anticipating circulation on SQLite", .timeLimit(.minutes(1)))
 struct AnticipatingCirculationTests {
     let t: TestLibrary
     let held: AnticipationTests.HeldStore
@@ -33,14 +33,14 @@ struct AnticipatingCirculationTests {
     }
 
     /// `body`'s answer, every append held meanwhile written in turn (a retry's too).
-    func writingAll<T>(_ body: () async throws -> T) async rethrows -> T {
+    func writingAll<T>(_ body: () async throws -> T) async throws -> T {
         let done = AnticipationTests.Answers()
         let writer = Task { [held] in await held.writeAll { !done.lent.isEmpty } }
-        defer {
-            done.tell(0, lent: true)
-            writer.cancel()
-        }
-        return try await body()
+        let answer: Result<T, any Error>
+        do { answer = .success(try await body()) } catch { answer = .failure(error) }
+        done.tell(0, lent: true)
+        await writer.value  // stopped before the next step holds appends of its own
+        return try answer.get()
     }
 
     @Test func borrowsAndReturnsOfOneBookFollowEachOtherInFlight() async throws {

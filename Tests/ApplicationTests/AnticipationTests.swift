@@ -8,7 +8,7 @@ import Testing
 
 /// Commands that anticipate: the next command on a stream decides on the state an append still in
 /// flight leaves it in, and is written after that append or not at all (`PendingStates`).
-@Suite("anticipated appends")
+@Suite("anticipated appends", .timeLimit(.minutes(1)))
 struct AnticipationTests {
     /// A store that holds every append until the test writes it (or fails it), one at a time, in
     /// the order the test says.

@@ -113,9 +113,9 @@ public final class PostgresEventStore: EventStore, Sendable {
         for (stream, expected, _) in job.appends {
             let actual: Int64
             if let known = versions[stream] { actual = known } else { actual = try await PostgresEventRows.version(of: stream, session) }
-            var ends = true
-            if let last = expected.lastEventID { ends = try await PostgresEventRows.event(last, isAt: actual, of: stream, session) }
-            guard expected.isMet(by: actual), ends else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
+            var met = expected.isMet(by: actual)
+            if met, let last = expected.lastEventID { met = try await PostgresEventRows.event(last, isAt: actual, of: stream, session) }
+            guard met else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
             versions[stream] = actual
         }
         if let receipt = job.receipt { try await PostgresRequestReceipts.check(receipt, session) }

@@ -16,7 +16,8 @@ public struct BorrowBooks: Sendable {
     /// whom the log records as the events' actor): the same rules whoever asks.
     func lend(_ books: [BookID], to member: UserID, by principal: Principal) async throws -> [LoanSummary] {
         guard !books.isEmpty else { throw InvalidInput("bookIds", .tooFew(min: 1)) }
-        let account = try await deps.accounts.account(member)
+        // Read once a copy can be lent (a refusal needs no name), and once for every attempt.
+        var account: AccountSummary??
         // New ids, made once: a retry lends under the same ids (nothing of a failed attempt was written).
         let loans = books.map { ($0, LoanID(deps.runner.ids.next())) }
         try await deps.runner.transact(by: principal, anticipating: true) { transaction in
@@ -34,9 +35,10 @@ public struct BorrowBooks: Sendable {
                 guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
                 try await deps.lendPast(holdsOn: record, to: member, loanID, &transaction)
                 try transaction.decide(.lend(loanID), on: book) { BookRefused(bookID, $0, in: book.state) }
+                if account == nil { account = try await deps.accounts.account(member) }
                 let opened = LoanOpened(
                     loan: loanID, book: bookID, bookTitle: record.details.title, borrower: member,
-                    borrowerName: account?.displayName ?? member.description, lentAt: now, dueAt: dueAt)
+                    borrowerName: account??.displayName ?? member.description, lentAt: now, dueAt: dueAt)
                 try transaction.decide(.open(opened), on: Loaded<LoanAggregate>.new(.loan(loanID)), else: LoanRefused.init)
             }
         }

@@ -11,7 +11,7 @@ public struct PlaceHold: Sendable {
         let (member, _) = try Authorization.user(.placeHold, by: principal)
         let account = try await deps.accounts.account(member)
         let holdID = HoldID(deps.runner.ids.next())  // made once: a retry places the same hold
-        try await deps.runner.transact(by: principal) { transaction in
+        try await deps.runner.transact(by: principal, anticipating: true) { transaction in
             let now = deps.now
             let book = try await transaction.load(BookAggregate.self, .book(bookID))
             guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
@@ -43,7 +43,7 @@ public struct CancelHold: Sendable {
         let hold = try await deps.holdSummary(id)
         // Another member's hold is "not found", like an unknown one.
         guard Authorization.mayActOn(ownedBy: hold.member, by: principal) else { throw NotFound(.hold, id.description) }
-        try await deps.runner.transact(by: principal) { transaction in
+        try await deps.runner.transact(by: principal, anticipating: true) { transaction in
             let line = try await transaction.load(HoldQueueAggregate.self, .holds(hold.book))
             let events = try transaction.decide(.cancel(id, now: deps.now, policy: deps.policy), on: line) {
                 LoanRefused($0, titles: [hold.book: hold.bookTitle])
@@ -66,7 +66,7 @@ public struct ExpireHolds: Sendable {
         try Authorization.require(.scanNotices, by: principal)
         var expired = 0
         for book in try await deps.holds.booksWithPickupOver(at: deps.now) {
-            expired += try await deps.runner.transact(by: principal) { transaction in
+            expired += try await deps.runner.transact(by: principal, anticipating: true) { transaction in
                 let line = try await transaction.load(HoldQueueAggregate.self, .holds(book))
                 let events = try transaction.decide(.expire(now: deps.now, policy: deps.policy), on: line) { LoanRefused($0) }
                 try await transaction.endHolds(events)

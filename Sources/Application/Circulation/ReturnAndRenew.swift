@@ -39,7 +39,9 @@ public struct RenewLoan: Sendable {
 
     public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
         try Authorization.require(.renewLoan, by: principal)
-        try await deps.runner.transact(by: principal) { transaction in try await renew(id, by: principal, &transaction) }
+        try await deps.runner.transact(by: principal, anticipating: true) { transaction in
+            try await renew(id, by: principal, &transaction)
+        }
         return try await deps.summary(id)
     }
 

@@ -114,8 +114,9 @@ public struct CommandRunner: Sendable {
 
     /// Appends every non-empty decision in one atomic step, stamped with who, when and a shared
     /// correlation id (the request's id when a request is traced); a checked decision without events
-    /// only checks its stream's version. Nothing is appended (and nothing checked) when no decision
-    /// has events: a command that changes nothing cannot be wrong.
+    /// only checks its stream's version (and, decided on a state in flight, its last event). Nothing
+    /// is appended (and nothing checked) when no decision has events: a command that changes
+    /// nothing cannot be wrong (`transact` waits for the states in flight it decided on first).
     @discardableResult
     func append(_ decisions: [Decision], by principal: Principal) async throws -> Int64? {
         guard decisions.contains(where: { !$0.events.isEmpty }) else { return nil }

@@ -8,21 +8,38 @@ public struct Transaction: Sendable {
     private(set) var decisions: [Decision] = []
     /// Whether streams load as appends still in flight leave them (`CommandRunner.loadForDeciding`).
     let anticipates: Bool
+    /// The streams an anticipating attempt read from the log (none in flight), by aggregate.
+    private(set) var readFromLog: [LoadKey: any Sendable] = [:]
+    /// Streams taken as already read (a re-run on the log of an attempt that anticipated).
+    private let taken: [LoadKey: any Sendable]
 
-    init(runner: CommandRunner, anticipating: Bool = false) {
+    /// A stream as one aggregate folds it.
+    struct LoadKey: Hashable {
+        let aggregate: ObjectIdentifier
+        let stream: StreamName
+    }
+
+    init(runner: CommandRunner, anticipating: Bool = false, taking taken: [LoadKey: any Sendable] = [:]) {
         self.runner = runner
         anticipates = anticipating
+        self.taken = taken
     }
 
     /// The appends still in flight whose states this attempt decided on, by stream.
-    private(set) var anticipated: [(stream: StreamName, outcome: AppendOutcome)] = []
+    private(set) var anticipated: [(stream: StreamName, lastEvent: UUID, outcome: AppendOutcome)] = []
 
     /// One aggregate's stream as it is now; when the attempt anticipates, as an append still in
     /// flight leaves it.
     mutating func load<A: EventSourced>(_ type: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
+        let key = LoadKey(aggregate: ObjectIdentifier(A.self), stream: stream)
+        if let loaded = taken[key] as? Loaded<A> { return loaded }
         guard anticipates else { return try await runner.load(type, stream) }
         let loaded = try await runner.loadForDeciding(type, stream)
-        if let pending = loaded.pending { anticipated.append((stream, pending.outcome)) }
+        if let pending = loaded.pending {
+            anticipated.append((stream, pending.lastEvent, pending.outcome))
+        } else {
+            readFromLog[key] = loaded
+        }
         return loaded
     }
 
@@ -48,8 +65,9 @@ public struct Transaction: Sendable {
     /// checks (it expects their last event: `Loaded.decision`), so only the others are waited
     /// for; a refusal, or an attempt that appends nothing, waits for them all.
     func anticipatedAppendsSucceeded(appending: Bool) async -> Bool {
-        for (stream, outcome) in anticipated {
-            if appending, decisions.contains(where: { $0.stream == stream && (!$0.events.isEmpty || $0.check) }) { continue }
+        for (stream, last, outcome) in anticipated {
+            let checked = decisions.contains { $0.stream == stream && $0.expected.lastEventID == last && (!$0.events.isEmpty || $0.check) }
+            if appending, checked { continue }
             guard await outcome.succeeded() else { return false }
         }
         return true
@@ -96,7 +114,9 @@ extension CommandRunner {
     /// changed one of those streams meanwhile, runs it all again after a jittered pause, at
     /// most `maxAttempts` times: every round of a race has a winner. An attempt that `anticipates`
     /// decides on the states appends still in flight leave their streams in (`PendingStates`),
-    /// for commands whose every rule rests on the streams they load, none on a read model.
+    /// for commands whose every rule rests on the streams they load, none on a read model; when
+    /// such an attempt refuses, `body` runs once more on the log, and a refusal there is the
+    /// answer at once (so `body` may run twice per attempt).
     public func transact<T>(
         by principal: Principal, anticipating: Bool = false, _ body: (inout Transaction) async throws -> T
     ) async throws -> T {
@@ -110,8 +130,9 @@ extension CommandRunner {
                 // is (on disk) refuses too, and that refusal is the answer; otherwise only once that
                 // append is written.
                 if !transaction.anticipated.isEmpty {
-                    var onTheLog = Transaction(runner: self)
-                    do { _ = try await body(&onTheLog) } catch { throw error }
+                    // What it read from the log is taken as read: only the states in flight are read again.
+                    var onTheLog = Transaction(runner: self, taking: transaction.readFromLog)
+                    _ = try await body(&onTheLog)
                 }
                 guard await transaction.anticipatedAppendsSucceeded(appending: false) else { continue }
                 throw error

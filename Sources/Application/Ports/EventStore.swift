@@ -28,7 +28,8 @@ public enum ExpectedVersion: Hashable, Sendable {
     case exactly(Int64)
     /// The stream must have exactly this many events, the last of them this one: an append decided
     /// on another one still on its way to the log (`CommandRunner`'s pending states) is written
-    /// only after it, never after other events that brought the stream to the same version.
+    /// only after it, never after other events that brought the stream to the same version (a
+    /// conflict whose `actual` is then that version).
     case endingWith(UUID, version: Int64)
     /// No expectation.
     case any
