@@ -186,5 +186,6 @@ struct StreamNameTests {
         #expect(composed != decomposed)
         #expect(Set([composed, decomposed]).count == 2)
         #expect(composed == StreamName("email-zo\u{EB}@example.org"))
+        #expect(StreamName("book-1") != StreamName("book-10") && StreamName("") != StreamName("a") && StreamName("") == StreamName(""))
     }
 }

@@ -44,7 +44,7 @@ struct Decision: Sendable {
     /// Keeps the stream's state after these events in the state cache, once they are appended.
     var remember: (@Sendable () -> Void)? = nil
     /// Records the stream's state after these events as pending, while their append is in flight.
-    var anticipate: (@Sendable (_ lastEvent: UUID, _ outcome: AppendOutcome) -> Void)? = nil
+    var anticipate: (@Sendable (_ lastEvent: UUID, _ outcome: AppendOutcome) -> AggregateStream)? = nil
 }
 
 /// Loads streams, stamps metadata and appends atomically; `transact` (Transaction.swift) is the
@@ -131,15 +131,15 @@ public struct CommandRunner: Sendable {
                 })
         }
         let outcome = AppendOutcome()
-        anticipate(decisions, appends, outcome)
+        let anticipated = anticipate(decisions, appends, outcome)
         do {
             let position = try await store.append(appends, receipt: RetryScope.receipt)
             remember(decisions)
-            pending.forget(outcome)
+            pending.forget(outcome, at: anticipated)
             outcome.resolve(succeeded: true)
             return position
         } catch {
-            pending.forget(outcome)
+            pending.forget(outcome, at: anticipated)
             outcome.resolve(succeeded: false)
             throw error
         }
@@ -147,10 +147,10 @@ public struct CommandRunner: Sendable {
 
     /// Records, for the commands that follow, the state each stream is in once `appends` is
     /// written, as `remember` will keep it (a stream decided on twice in one append is left out).
-    private func anticipate(_ decisions: [Decision], _ appends: [StreamAppend], _ outcome: AppendOutcome) {
-        for decision in Self.soleWrites(decisions) {
-            guard let last = appends.first(where: { $0.stream == decision.stream })?.events.last else { continue }
-            decision.anticipate?(last.metadata.eventID, outcome)
+    private func anticipate(_ decisions: [Decision], _ appends: [StreamAppend], _ outcome: AppendOutcome) -> [AggregateStream] {
+        Self.soleWrites(decisions).compactMap { decision in
+            guard let last = appends.first(where: { $0.stream == decision.stream })?.events.last else { return nil }
+            return decision.anticipate?(last.metadata.eventID, outcome)
         }
     }
 

@@ -1,6 +1,17 @@
 import Foundation
 import Synchronization
 
+/// A stream as one aggregate folds it: the key of a state kept for it.
+struct AggregateStream: Hashable, Sendable {
+    let aggregate: ObjectIdentifier
+    let stream: StreamName
+
+    init<A: EventSourced>(_: A.Type, _ stream: StreamName) {
+        aggregate = ObjectIdentifier(A.self)
+        self.stream = stream
+    }
+}
+
 /// How one append ended, for the commands that decided on its events before it was answered.
 final class AppendOutcome: Sendable {
     private struct State {
@@ -38,11 +49,6 @@ final class AppendOutcome: Sendable {
 /// conflicting. So a contended book takes several commands per commit instead of one. An entry
 /// lives from the append's hand-over to its answer; the state cache keeps it after success.
 final class PendingStates: Sendable {
-    private struct Key: Hashable {
-        let aggregate: ObjectIdentifier
-        let stream: StreamName
-    }
-
     /// A stream's state once an append in flight is written, and what it waits on.
     struct Entry: Sendable {
         let state: any Sendable
@@ -51,29 +57,34 @@ final class PendingStates: Sendable {
         let outcome: AppendOutcome
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Mutex<[AggregateStream: Entry]>([:])
 
     /// The state `stream` will be in once the newest append in flight on it is written, if any.
     func state<A: EventSourced>(_: A.Type, _ stream: StreamName) -> (state: A.State, entry: Entry)? {
-        let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
+        let key = AggregateStream(A.self, stream)
         return entries.withLock { entries in
             guard let entry = entries[key], let state = entry.state as? A.State else { return nil }
             return (state, entry)
         }
     }
 
-    /// Records the state an append in flight leaves `stream` in, unless one as new is recorded.
-    func keep<A: EventSourced>(_: A.Type, _ stream: StreamName, _ entry: Entry) {
-        let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
+    /// Records the state an append in flight leaves `stream` in, unless one as new is recorded;
+    /// returns the key to forget it by.
+    @discardableResult
+    func keep<A: EventSourced>(_: A.Type, _ stream: StreamName, _ entry: Entry) -> AggregateStream {
+        let key = AggregateStream(A.self, stream)
         entries.withLock { entries in
             if let kept = entries[key], kept.version >= entry.version { return }
             entries[key] = entry
         }
+        return key
     }
 
-    /// Forgets the states of an append once it is answered (a newer append's stay).
-    func forget(_ outcome: AppendOutcome) {
-        entries.withLock { entries in entries = entries.filter { $0.value.outcome !== outcome } }
+    /// Forgets the states an append recorded at `keys`, once it is answered (a newer append's stay).
+    func forget(_ outcome: AppendOutcome, at keys: [AggregateStream]) {
+        entries.withLock { entries in
+            for key in keys where entries[key]?.outcome === outcome { entries[key] = nil }
+        }
     }
 
     /// How many streams have an append in flight.

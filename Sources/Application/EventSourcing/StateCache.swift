@@ -4,11 +4,6 @@ import Foundation
 /// Events never change, so a state cached at version v followed by the events after v is the
 /// state now, whichever process appended them. Bounded: the least recently used go first.
 public final class StateCache: @unchecked Sendable {  // every access to `table` holds `lock`
-    private struct Key: Hashable {
-        let aggregate: ObjectIdentifier
-        let stream: StreamName
-    }
-
     private struct Entry {
         let state: any Sendable
         let version: Int64
@@ -16,7 +11,7 @@ public final class StateCache: @unchecked Sendable {  // every access to `table`
     }
 
     private struct Table {
-        var entries: [Key: Entry] = [:]
+        var entries: [AggregateStream: Entry] = [:]
         var clock: UInt64 = 0
     }
 
@@ -31,7 +26,7 @@ public final class StateCache: @unchecked Sendable {  // every access to `table`
 
     /// The cached state of `stream` as `A` folds it, and the version it is at.
     func state<A: EventSourced>(_: A.Type, _ stream: StreamName) -> (state: A.State, version: Int64)? {
-        let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
+        let key = AggregateStream(A.self, stream)
         return lock.withLock {
             table.clock += 1
             guard var entry = table.entries[key], let state = entry.state as? A.State else { return nil }
@@ -43,7 +38,7 @@ public final class StateCache: @unchecked Sendable {  // every access to `table`
 
     /// Keeps `state` at `version` unless a newer one is kept already.
     func keep<A: EventSourced>(_: A.Type, _ stream: StreamName, _ state: A.State, version: Int64) {
-        let key = Key(aggregate: ObjectIdentifier(A.self), stream: stream)
+        let key = AggregateStream(A.self, stream)
         lock.withLock {
             table.clock += 1
             if let kept = table.entries[key], kept.version >= version { return }

@@ -9,17 +9,11 @@ public struct Transaction: Sendable {
     /// Whether streams load as appends still in flight leave them (`CommandRunner.loadForDeciding`).
     let anticipates: Bool
     /// The streams an anticipating attempt read from the log (none in flight), by aggregate.
-    private(set) var readFromLog: [LoadKey: any Sendable] = [:]
+    private(set) var readFromLog: [AggregateStream: any Sendable] = [:]
     /// Streams taken as already read (a re-run on the log of an attempt that anticipated).
-    private let taken: [LoadKey: any Sendable]
+    private let taken: [AggregateStream: any Sendable]
 
-    /// A stream as one aggregate folds it.
-    struct LoadKey: Hashable {
-        let aggregate: ObjectIdentifier
-        let stream: StreamName
-    }
-
-    init(runner: CommandRunner, anticipating: Bool = false, taking taken: [LoadKey: any Sendable] = [:]) {
+    init(runner: CommandRunner, anticipating: Bool = false, taking taken: [AggregateStream: any Sendable] = [:]) {
         self.runner = runner
         anticipates = anticipating
         self.taken = taken
@@ -31,7 +25,7 @@ public struct Transaction: Sendable {
     /// One aggregate's stream as it is now; when the attempt anticipates, as an append still in
     /// flight leaves it.
     mutating func load<A: EventSourced>(_ type: A.Type, _ stream: StreamName) async throws -> Loaded<A> {
-        let key = LoadKey(aggregate: ObjectIdentifier(A.self), stream: stream)
+        let key = AggregateStream(A.self, stream)
         if let loaded = taken[key] as? Loaded<A> { return loaded }
         guard anticipates else { return try await runner.load(type, stream) }
         let loaded = try await runner.loadForDeciding(type, stream)

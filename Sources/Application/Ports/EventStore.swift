@@ -12,7 +12,15 @@ public struct StreamName: Hashable, Sendable, Codable, CustomStringConvertible, 
     public init(stringLiteral value: String) { self.rawValue = value }
     public var description: String { rawValue }
 
-    public static func == (lhs: StreamName, rhs: StreamName) -> Bool { lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8) }
+    /// Byte for byte (two spellings of one text are two streams), compared as two buffers.
+    public static func == (lhs: StreamName, rhs: StreamName) -> Bool {
+        var (left, right) = (lhs.rawValue, rhs.rawValue)
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+    }
 
     public func hash(into hasher: inout Hasher) {
         var text = rawValue
