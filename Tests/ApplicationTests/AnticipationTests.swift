@@ -107,19 +107,28 @@ struct AnticipationTests {
 
     func onLoan(_ store: HeldStore) async throws -> Int { try await written(store).onLoan }
 
-    @Test func aCommandDecidesOnAnAppendInFlightAndIsWrittenAfterIt() async throws {
-        let (runner, store) = try await heldRunner(copies: 2)
+    /// Two lends of the book, each on its own task: the first held in flight, then the second
+    /// (anticipating or not) decided and held behind it.
+    func twoLends(copies: Int, secondAnticipates: Bool = true) async throws -> (
+        runner: CommandRunner, store: HeldStore, first: Attempts, second: Attempts, p: Task<Void, any Error>, d: Task<Void, any Error>
+    ) {
+        let (runner, store) = try await heldRunner(copies: copies)
         let (first, second) = (Attempts(), Attempts())
-        async let p: Void = lend(1, runner, attempts: first)
+        let p = Task { try await lend(1, runner, attempts: first) }
         await store.holding(1)
-        async let d: Void = lend(2, runner, attempts: second)
+        let d = Task { try await lend(2, runner, anticipating: secondAnticipates, attempts: second) }
         await store.holding(2)
+        return (runner, store, first, second, p, d)
+    }
+
+    @Test func aCommandDecidesOnAnAppendInFlightAndIsWrittenAfterIt() async throws {
+        let (runner, store, first, second, p, d) = try await twoLends(copies: 2)
         // The second lend decided on the first one's state: it expects the stream to end with its event.
         let firstEvent = try #require(store.waiting[0][0].events.last).metadata.eventID
         #expect(store.waiting[1][0].expected == .endingWith(firstEvent, version: 2))
         await store.release()
         await store.release()
-        _ = try await (p, d)
+        _ = try await (p.value, d.value)
         #expect(first.count == 1)
         #expect(second.count == 1)
         #expect(try await onLoan(store) == 2)
@@ -127,21 +136,16 @@ struct AnticipationTests {
     }
 
     @Test func whenTheAppendInFlightFailsTheCommandDecidedOnItDecidesAgain() async throws {
-        let (runner, store) = try await heldRunner(copies: 2)
-        let (first, second) = (Attempts(), Attempts())
-        async let p: Void = lend(1, runner, attempts: first)
-        await store.holding(1)
-        async let d: Void = lend(2, runner, attempts: second)
-        await store.holding(2)
+        let (runner, store, first, second, p, d) = try await twoLends(copies: 2)
         await store.release(written: false)  // the first lend's append fails
         // The second lend's append reaches the store, which refuses it: the first lend's event is not there.
         await store.release()
         // Both run again, on the log as it is, one after the other's state.
         let done = Mutex(0)
         async let written: Void = store.writeAll { done.withLock { $0 } == 2 }
-        try await p
+        try await p.value
         done.withLock { $0 += 1 }
-        try await d
+        try await d.value
         done.withLock { $0 += 1 }
         await written
         #expect(first.count >= 2)
@@ -247,18 +251,13 @@ struct AnticipationTests {
     }
 
     @Test func aCommandThatDoesNotAnticipateDecidesOnTheLog() async throws {
-        let (runner, store) = try await heldRunner(copies: 2)
-        let (first, second) = (Attempts(), Attempts())
-        async let p: Void = lend(1, runner, attempts: first)
-        await store.holding(1)
-        async let d: Void = lend(2, runner, anticipating: false, attempts: second)
-        await store.holding(2)
+        let (_, store, _, second, p, d) = try await twoLends(copies: 2, secondAnticipates: false)
         #expect(store.waiting[1][0].expected == .exactly(1))
         await store.release()
         await store.release()  // a conflict: the first lend was written
         await store.holding(1)
         await store.release()
-        _ = try await (p, d)
+        _ = try await (p.value, d.value)
         #expect(second.count == 2)
         #expect(try await onLoan(store) == 2)
     }
