@@ -10,7 +10,7 @@ import Testing
 /// Borrowing and returning anticipate, through the real use cases and the real SQLite store: a
 /// member borrowing a book whose last copy movement is still in flight decides on it, and the
 /// store writes that loan right after it.
-@Suite("Anticipating circulation on SQLite", .timeLimit(.minutes(1)))
+@Suite("Anticipating circulation on SQLite", .timeLimit(.minutes(5)))
 struct AnticipatingCirculationTests {
     let t: TestLibrary
     let held: AnticipationTests.HeldStore
