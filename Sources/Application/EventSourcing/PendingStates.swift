@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A stream as one aggregate folds it: the key of a state kept for it.
 struct AggregateStream: Hashable, Sendable {
@@ -13,17 +12,18 @@ struct AggregateStream: Hashable, Sendable {
 }
 
 /// How one append ended, for the commands that decided on its events before it was answered.
-final class AppendOutcome: Sendable {
+final class AppendOutcome: @unchecked Sendable {  // every access to `state` holds `lock`
     private struct State {
         var succeeded: Bool?
         var waiting: [CheckedContinuation<Bool, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var state = State()
 
     /// Records how the append ended and wakes every command waiting for it.
     func resolve(succeeded: Bool) {
-        let waiting = state.withLock { state in
+        let waiting = lock.withLock {
             state.succeeded = succeeded
             defer { state.waiting = [] }
             return state.waiting
@@ -34,7 +34,7 @@ final class AppendOutcome: Sendable {
     /// Whether the append was written (and is on disk), once it is answered.
     func succeeded() async -> Bool {
         await withCheckedContinuation { continuation in
-            let known = state.withLock { state in
+            let known = lock.withLock {
                 if state.succeeded == nil { state.waiting.append(continuation) }
                 return state.succeeded
             }
@@ -48,7 +48,7 @@ final class AppendOutcome: Sendable {
 /// last event (`ExpectedVersion.endingWith`), rather than deciding on the log as it was and
 /// conflicting. So a contended book takes several commands per commit instead of one. An entry
 /// lives from the append's hand-over to its answer; the state cache keeps it after success.
-final class PendingStates: Sendable {
+final class PendingStates: @unchecked Sendable {  // every access to `entries` holds `lock`
     /// A stream's state once an append in flight is written, and what it waits on.
     struct Entry: Sendable {
         let state: any Sendable
@@ -57,12 +57,13 @@ final class PendingStates: Sendable {
         let outcome: AppendOutcome
     }
 
-    private let entries = Mutex<[AggregateStream: Entry]>([:])
+    private let lock = NSLock()
+    private var entries: [AggregateStream: Entry] = [:]
 
     /// The state `stream` will be in once the newest append in flight on it is written, if any.
     func state<A: EventSourced>(_: A.Type, _ stream: StreamName) -> (state: A.State, entry: Entry)? {
         let key = AggregateStream(A.self, stream)
-        return entries.withLock { entries in
+        return lock.withLock {
             guard let entry = entries[key], let state = entry.state as? A.State else { return nil }
             return (state, entry)
         }
@@ -73,7 +74,7 @@ final class PendingStates: Sendable {
     @discardableResult
     func keep<A: EventSourced>(_: A.Type, _ stream: StreamName, _ entry: Entry) -> AggregateStream {
         let key = AggregateStream(A.self, stream)
-        entries.withLock { entries in
+        lock.withLock {
             if let kept = entries[key], kept.version >= entry.version { return }
             entries[key] = entry
         }
@@ -82,11 +83,11 @@ final class PendingStates: Sendable {
 
     /// Forgets the states an append recorded at `keys`, once it is answered (a newer append's stay).
     func forget(_ outcome: AppendOutcome, at keys: [AggregateStream]) {
-        entries.withLock { entries in
+        lock.withLock {
             for key in keys where entries[key]?.outcome === outcome { entries[key] = nil }
         }
     }
 
     /// How many streams have an append in flight.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { lock.withLock { entries.count } }
 }
