@@ -21,11 +21,7 @@ struct LoansProjection: SQLiteProjection {
                     INSERT INTO loans (id, book_id, book_title, borrower_id, borrower_name, lent_at, due_at, borrower_key)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [
-                    e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName.known ?? "",
-                    Timestamp.format(e.lentAt), Timestamp.format(e.dueAt),
-                    e.borrower == nil ? e.borrowerName.known.map(WalkInName.key) : nil,
-                ])
+                arguments: StatementArguments(Self.columns(of: e, dueAt: Timestamp.format(e.dueAt))))
         case .loan(.renewed(let e)):
             try db.cached(
                 sql: "UPDATE loans SET due_at = ?, renewals = ? WHERE id = ?",
@@ -66,6 +62,14 @@ struct LoansProjection: SQLiteProjection {
         case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey, .usernameClaim:
             return
         }
+    }
+
+    /// id, book_id, book_title, borrower_id, borrower_name, lent_at, due_at, borrower_key: a loan as it opened.
+    static func columns(of e: LoanOpened, dueAt: String) -> [(any DatabaseValueConvertible)?] {
+        [
+            e.loan.description, e.book.description, e.bookTitle, e.borrower?.description, e.borrowerName.known ?? "",
+            Timestamp.format(e.lentAt), dueAt, e.borrower == nil ? e.borrowerName.known.map(WalkInName.key) : nil,
+        ]
     }
 
     /// A notice about a hold: ready for pickup (until `dueAt`), or cancelled with its book; each once.

@@ -10,6 +10,9 @@ protocol SQLiteProjection: Sendable {
     func reset(_ db: Database) throws
     /// Applies one event to the read model.
     func apply(_ event: RecordedEvent, _ db: Database) throws
+    /// A fresh fold for a catch-up's batches (`ProjectionFold`), or nil when the projection
+    /// applies every event as it comes.
+    func makeFold() -> (any ProjectionFold)?
 }
 
 /// The projections kept up to date inline with appends, each with its position stored in the
@@ -65,19 +68,30 @@ struct Projections: Sendable {
             return Prefetch(Result { try EventRows.after(after, limit: batch, cipher, db) })
         }
         var next = position < head ? prefetch(after: position) : nil
+        let folds = all.map { $0.makeFold() }
+        func measured<T>(_ index: Int, _ work: () throws -> T) throws -> T {
+            guard let timings else { return try work() }
+            return try timings.time(index, of: all, work)
+        }
+        func flushFolds() throws {
+            for (index, fold) in folds.enumerated() { if let fold { try measured(index) { try fold.flush(db) } } }
+        }
         while position < head, let fetched = next {
             let events = try fetched.events()
             position = events.last?.position ?? head
             next = position < head ? prefetch(after: position) : nil
             for event in events {
                 for (index, projection) in all.enumerated() where positions[index] < event.position {
-                    if let timings {
-                        try timings.time(index, of: all) { try projection.apply(event, db) }
-                    } else {
-                        try projection.apply(event, db)
+                    if let fold = folds[index] {
+                        switch try measured(index, { fold.take(event) }) {
+                        case .held, .ignored: continue
+                        case .applied: try flushFolds()
+                        }
                     }
+                    try measured(index) { try projection.apply(event, db) }
                 }
             }
+            try flushFolds()
             for (index, projection) in all.enumerated() where positions[index] < position {
                 positions[index] = position
                 try store(position, for: projection, db)
@@ -118,13 +132,14 @@ struct Projections: Sendable {
 
     /// Empties every read model and replays the whole log into it, in the caller's transaction.
     func rebuild(
-        _ db: Database, reader: LogReader? = nil, timings: ProjectionTimings? = nil, progress: (Int64, Int64) -> Void
+        _ db: Database, batch: Int = 10_000, reader: LogReader? = nil, timings: ProjectionTimings? = nil,
+        progress: (Int64, Int64) -> Void
     ) throws -> Int64 {
         for projection in all {
             try projection.reset(db)
             try store(0, for: projection, db)
         }
-        try catchUp(db, reader: reader, timings: timings, progress: progress)
+        try catchUp(db, batch: batch, reader: reader, timings: timings, progress: progress)
         return try EventRows.head(db)
     }
 }
@@ -137,11 +152,11 @@ public final class ProjectionTimings: @unchecked Sendable {
 
     public init() {}
 
-    /// Runs `apply`, the work of the projection at `index` of `all`, and adds its time to that projection's.
-    func time(_ index: Int, of all: [any SQLiteProjection], _ apply: () throws -> Void) throws {
+    /// Runs `work`, the work of the projection at `index` of `all`, and adds its time to that projection's.
+    func time<T>(_ index: Int, of all: [any SQLiteProjection], _ work: () throws -> T) rethrows -> T {
         if spent.isEmpty { spent = all.map { ($0.name, .zero) } }
         let start = ContinuousClock.now
-        try apply()
-        spent[index].time += ContinuousClock.now - start
+        defer { spent[index].time += ContinuousClock.now - start }
+        return try work()
     }
 }
