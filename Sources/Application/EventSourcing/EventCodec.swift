@@ -89,12 +89,12 @@ public enum EventCodec {
     ) throws -> (event: DomainEvent, payload: String) {
         guard let read = readerByType[type] else { throw UnknownEventType(type: type) }
         let (opened, sealed) = try PersonalSeal.open(payload, type: type, key: keys, cipher: cipher)
-        let event = try read(JSONPayload(data: Data(opened.utf8)))
+        let event = try read(JSONPayload(text: opened))
         guard !sealed, let personal = event.declared.personalData, try keys(personal.subject) == .erased else {
             return (event, opened)
         }
         let redacted = try PersonalSeal.erase(payload, personal.fields)
-        return (try read(JSONPayload(data: Data(redacted.utf8))), redacted)
+        return (try read(JSONPayload(text: redacted)), redacted)
     }
 
     /// JSON as the codec writes it (keys sorted, slashes unescaped).
@@ -102,9 +102,22 @@ public enum EventCodec {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// A value from JSON text, read as the codec reads payloads.
-    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try decoder.decode(type, from: Data(text.utf8))
+    /// A value from JSON text, read as the codec reads payloads: straight from the text's bytes
+    /// (`NodeDecoder`), or by Foundation's decoder when the fast path does not read it, so a
+    /// payload means the same to both and a broken one is reported as Foundation reports it.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String, _ reading: JSONReading = .fastThenFoundation) throws -> T {
+        if reading != .foundation, let value = try? NodeDecoder.decode(type, from: text) { return value }
+        if reading == .fast { return try NodeDecoder.decode(type, from: text) }
+        return try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    /// How JSON is read: both ways (the codec's), or one alone (the tests hold them to one answer).
+    enum JSONReading { case fastThenFoundation, fast, foundation }
+
+    /// The event a payload in clear holds, read one way (`JSONReading`).
+    static func event(type: String, payload: String, _ reading: JSONReading) throws -> DomainEvent {
+        guard let read = readerByType[type] else { throw UnknownEventType(type: type) }
+        return try read(JSONPayload(text: payload, reading: reading))
     }
 
     typealias Reader = @Sendable (JSONPayload) throws -> DomainEvent
@@ -139,12 +152,13 @@ public enum EventCodec {
     }()
 }
 
-/// A stored payload's JSON text, read with the codec's decoder.
+/// A stored payload's JSON text, read as the codec reads JSON (`decodeJSON`).
 struct JSONPayload: PayloadDecoder {
-    let data: Data
+    let text: String
+    var reading = EventCodec.JSONReading.fastThenFoundation
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try EventCodec.decoder.decode(type, from: data)
+        try EventCodec.decodeJSON(type, text, reading)
     }
 }
 
