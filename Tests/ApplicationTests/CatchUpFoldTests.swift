@@ -115,6 +115,26 @@ struct CatchUpFoldTests {
         for (table, rows) in live { #expect(rebuilt[table] == rows, "\(table)") }
     }
 
+    @Test(arguments: [1, 3, 10_000])
+    func aReadModelBehindTheOthersCatchesUpAlone(batch: Int) async throws {
+        // Given a busy log, and the loans read model emptied and put back to position 0 while the
+        // catalogue, which reads it, stays at the head
+        try await busyLog()
+        let live = try await readModels()
+        let projections = t.database.projections
+        let loans = try #require(projections.all.first { $0.name == "loans" })
+        try await t.database.pool.write { db in
+            try loans.reset(db)
+            try projections.store(0, for: loans, db)
+        }
+
+        // When the projections catch up in batches of this size
+        try await t.database.pool.write { db in try projections.catchUp(db, batch: batch) }
+
+        // Then the loans and notices are the appends' again, and nothing else moved
+        #expect(try await readModels() == live)
+    }
+
     @Test func aBookLentAndGivenBackManyTimesInOneBatchIsWrittenOnce() async throws {
         // Given one book lent and given back five times, and its five loans
         let book = try await t.library.catalogue.addBook.execute(BookDraft(title: "Dune", authors: ["Frank"]), copies: 1, by: .cliOperator)

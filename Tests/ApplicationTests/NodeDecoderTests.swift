@@ -75,6 +75,31 @@ struct NodeDecoderTests {
         #expect((try? both.get()) == (try? alone.get()))
     }
 
+    @Test func numbersItDoesNotReadGoToFoundation() throws {
+        // `Float.init(from:)` asks its decoder for a Float: read here, it would ask again forever.
+        struct F: Codable, Equatable {
+            let f: Float
+            let wide: Int128
+        }
+        let text = #"{"f":1.5,"wide":170141183460469231731687303715884105727}"#
+        #expect(throws: NotFastJSON.self) { try NodeDecoder.decode(F.self, from: text) }
+        #expect(try EventCodec.decodeJSON(F.self, text) == foundation(F.self, text))
+    }
+
+    @Test func keysAreTheSameTextAsFoundationSeesIt() throws {
+        // Two spellings of "é" are one key to Foundation (the first kept): not read here.
+        let twice = "{\"\u{E9}\":1,\"e\u{301}\":2}"
+        #expect(throws: NotFastJSON.self) { try NodeDecoder.decode([String: Int].self, from: twice) }
+        #expect(try EventCodec.decodeJSON([String: Int].self, twice) == foundation([String: Int].self, twice))
+        // A coding key that is not ASCII finds the key Swift takes for the same text (KELVIN SIGN, K).
+        struct Kelvin: Codable, Equatable {
+            let k: Int?
+            enum CodingKeys: String, CodingKey { case k = "\u{212A}" }
+        }
+        #expect(try fast(Kelvin.self, #"{"K":1}"#) == foundation(Kelvin.self, #"{"K":1}"#))
+        #expect(try fast(Kelvin.self, #"{"K":1}"#).k == 1)
+    }
+
     @Test func deepNestingIsRefusedBeforeTheStackIs() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: NotFastJSON.self) { try NodeDecoder.decode([String].self, from: deep) }

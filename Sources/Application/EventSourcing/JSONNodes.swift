@@ -1,9 +1,10 @@
 import Foundation
 
 /// A JSON document parsed in one pass over its UTF-8 bytes, strings and numbers left as ranges of
-/// those bytes until a value is asked for (`NodeDecoder`). Strict RFC 8259, and no key escaped or
-/// given twice (the codec never writes either): anything else is refused, and the caller reads the
-/// text with Foundation's `JSONDecoder` instead.
+/// those bytes until a value is asked for (`NodeDecoder`). Strict RFC 8259, and every key ASCII,
+/// unescaped and given once (as the codec writes them; Foundation compares keys as Swift strings,
+/// so two spellings of one text are one key to it): anything else is refused, and the caller
+/// reads the text with Foundation's `JSONDecoder` instead.
 enum JSONNode {
     case object([(key: Range<Int>, value: JSONNode)])
     case array([JSONNode])
@@ -88,9 +89,9 @@ struct JSONParser {
                 parser.skipSpace()
                 guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else { throw NotFastJSON() }
                 let (key, escaped) = try parser.string()
-                guard !escaped, !members.contains(where: { parser.bytes[$0.key].elementsEqual(parser.bytes[key]) }) else {
-                    throw NotFastJSON()
-                }
+                guard !escaped, parser.bytes[key].allSatisfy({ $0 < 0x80 }),
+                    !members.contains(where: { parser.bytes[$0.key].elementsEqual(parser.bytes[key]) })
+                else { throw NotFastJSON() }
                 try parser.expect(UInt8(ascii: ":"))
                 members.append((key, try parser.value()))
                 parser.skipSpace()

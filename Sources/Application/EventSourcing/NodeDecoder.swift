@@ -40,7 +40,13 @@ struct NodeDecoder: Decoder {
             guard let uuid = UUIDText.parse(try String.read(node, bytes)) else { throw NotFastJSON() }
             return uuid as! T
         }
-        if type == URL.self || type == Data.self || type == Decimal.self { throw NotFastJSON() }
+        // Types Foundation reads its own way, and numbers not read here (`Float`, `Int128`…), whose
+        // `init(from:)` would ask this decoder for themselves again.
+        if type == URL.self || type == Data.self || type == Decimal.self || type is any BinaryFloatingPoint.Type
+            || type is any FixedWidthInteger.Type
+        {
+            throw NotFastJSON()
+        }
         return try T(from: self)
     }
 }
@@ -56,10 +62,15 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { members.compactMap { Key(stringValue: JSONText.string($0.key, escaped: false, bytes)) } }
 
-    /// The member's value (keys are never escaped: `JSONParser`).
+    /// The member's value. The document's keys are ASCII and unique (`JSONParser`), so an ASCII
+    /// name is found byte for byte; any other is compared as Swift compares strings, as Foundation
+    /// does (a KELVIN SIGN is a K).
     private func node(_ key: Key) -> JSONNode? {
         var name = key.stringValue
-        return name.withUTF8 { wanted in members.first { wanted.elementsEqual(bytes[$0.key]) }?.value }
+        return name.withUTF8 { wanted in
+            if wanted.allSatisfy({ $0 < 0x80 }) { return members.first { wanted.elementsEqual(bytes[$0.key]) }?.value }
+            return members.first { JSONText.string($0.key, escaped: false, bytes) == key.stringValue }?.value
+        }
     }
 
     private func decoder(_ key: Key) throws -> NodeDecoder {
