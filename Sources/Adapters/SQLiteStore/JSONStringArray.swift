@@ -1,3 +1,4 @@
+import Application
 import Foundation
 
 /// The read models' JSON columns of strings (a book's authors and categories), written and read
@@ -71,65 +72,6 @@ enum JSONStringArray {
             return true
         }
 
-        private mutating func string() -> String? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            var out: [UInt8] = []
-            while at < bytes.count {
-                let byte = bytes[at]
-                at += 1
-                switch byte {
-                case UInt8(ascii: "\""): return String(validating: out, as: UTF8.self)
-                case UInt8(ascii: "\\"): guard unescape(into: &out) else { return nil }
-                case 0..<0x20: return nil
-                default: out.append(byte)
-                }
-            }
-            return nil
-        }
-
-        private mutating func unescape(into out: inout [UInt8]) -> Bool {
-            guard at < bytes.count else { return false }
-            let byte = bytes[at]
-            at += 1
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "u"):
-                guard var unit = hexUnit() else { return false }
-                if (0xD800..<0xDC00).contains(unit) {
-                    guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hexUnit(), (0xDC00..<0xE000).contains(low)
-                    else { return false }
-                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                }
-                guard let scalar = Unicode.Scalar(unit) else { return false }
-                out += Array(String(Character(scalar)).utf8)
-            default: return false
-            }
-            return true
-        }
-
-        private mutating func hexUnit() -> UInt32? {
-            guard at + 4 <= bytes.count else { return nil }
-            var unit: UInt32 = 0
-            for _ in 0..<4 {
-                guard let digit = hexDigit(bytes[at]) else { return nil }
-                unit = unit << 4 | digit
-                at += 1
-            }
-            return unit
-        }
-
-        private func hexDigit(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-            default: nil
-            }
-        }
+        private mutating func string() -> String? { JSONStrings.read(bytes, at: &at) }
     }
 }

@@ -78,14 +78,9 @@ struct JSONParser {
 
     private mutating func object() throws -> JSONNode {
         try nested { parser in
-            parser.index += 1
             var members: [(key: Range<Int>, value: JSONNode)] = []
-            parser.skipSpace()
-            if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "}") {
-                parser.index += 1
-                return .object(members)
-            }
-            while true {
+            if parser.opens(closedBy: UInt8(ascii: "}")) { return .object(members) }
+            repeat {
                 parser.skipSpace()
                 guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else { throw NotFastJSON() }
                 let (key, escaped) = try parser.string()
@@ -94,88 +89,60 @@ struct JSONParser {
                 else { throw NotFastJSON() }
                 try parser.expect(UInt8(ascii: ":"))
                 members.append((key, try parser.value()))
-                parser.skipSpace()
-                guard parser.index < parser.bytes.count else { throw NotFastJSON() }
-                let next = parser.bytes[parser.index]
-                parser.index += 1
-                if next == UInt8(ascii: "}") { return .object(members) }
-                guard next == UInt8(ascii: ",") else { throw NotFastJSON() }
-            }
+            } while try !parser.closes(UInt8(ascii: "}"))
+            return .object(members)
         }
     }
 
     private mutating func array() throws -> JSONNode {
         try nested { parser in
-            parser.index += 1
             var elements: [JSONNode] = []
-            parser.skipSpace()
-            if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
-                parser.index += 1
-                return .array(elements)
-            }
-            while true {
-                elements.append(try parser.value())
-                parser.skipSpace()
-                guard parser.index < parser.bytes.count else { throw NotFastJSON() }
-                let next = parser.bytes[parser.index]
-                parser.index += 1
-                if next == UInt8(ascii: "]") { return .array(elements) }
-                guard next == UInt8(ascii: ",") else { throw NotFastJSON() }
-            }
+            if parser.opens(closedBy: UInt8(ascii: "]")) { return .array(elements) }
+            repeat { elements.append(try parser.value()) } while try !parser.closes(UInt8(ascii: "]"))
+            return .array(elements)
         }
     }
 
-    /// The bytes between the quotes, and whether they hold an escape; control characters refused.
-    private mutating func string() throws -> (Range<Int>, Bool) {
+    /// Past a container's opening byte: true when it closes at once (`{}`, `[]`).
+    private mutating func opens(closedBy closing: UInt8) -> Bool {
         index += 1
-        let start = index
-        var escaped = false
+        skipSpace()
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member or an element: true at the container's closing byte, false at a comma.
+    private mutating func closes(_ closing: UInt8) throws -> Bool {
+        skipSpace()
+        guard index < bytes.count else { throw NotFastJSON() }
+        let next = bytes[index]
+        index += 1
+        if next == closing { return true }
+        guard next == UInt8(ascii: ",") else { throw NotFastJSON() }
+        return false
+    }
+
+    /// The bytes between the quotes, and whether they hold an escape; control characters refused,
+    /// and a string with an escape checked through `JSONStrings` (which the decoder reads it with).
+    private mutating func string() throws -> (Range<Int>, Bool) {
+        let quote = index
+        index += 1
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return (start..<index - 1, escaped)
+                return (quote + 1..<index - 1, false)
             }
             guard byte >= 0x20 else { throw NotFastJSON() }
-            index += 1
             if byte == UInt8(ascii: "\\") {
-                escaped = true
-                try escape()
+                index = quote
+                guard JSONStrings.read(bytes, at: &index) != nil else { throw NotFastJSON() }
+                return (quote + 1..<index - 1, true)
             }
+            index += 1
         }
         throw NotFastJSON()
-    }
-
-    /// One escape after its backslash: `\" \\ \/ \b \f \n \r \t`, or `\uXXXX` with a surrogate only in a pair.
-    private mutating func escape() throws {
-        guard index < bytes.count else { throw NotFastJSON() }
-        let letter = bytes[index]
-        index += 1
-        guard letter == UInt8(ascii: "u") else {
-            guard Array("\"\\/bfnrt".utf8).contains(letter) else { throw NotFastJSON() }
-            return
-        }
-        let unit = try hex()
-        if (0xDC00..<0xE000).contains(unit) { throw NotFastJSON() }
-        if (0xD800..<0xDC00).contains(unit) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                throw NotFastJSON()
-            }
-            index += 2
-            guard (0xDC00..<0xE000).contains(try hex()) else { throw NotFastJSON() }
-        }
-    }
-
-    /// Four hexadecimal digits.
-    private mutating func hex() throws -> UInt32 {
-        guard index + 4 <= bytes.count else { throw NotFastJSON() }
-        var value: UInt32 = 0
-        for byte in bytes[index..<index + 4] {
-            guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else { throw NotFastJSON() }
-            value = value << 4 | UInt32(digit)
-        }
-        index += 4
-        return value
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`

@@ -58,48 +58,12 @@ extension UInt16: JSONInteger {}
 extension UInt32: JSONInteger {}
 extension UInt64: JSONInteger {}
 
-/// The text of a JSON string's bytes, its escapes undone.
+/// The text of a JSON string's bytes (between its quotes), its escapes undone.
 enum JSONText {
     static func string(_ range: Range<Int>, escaped: Bool, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let slice = UnsafeBufferPointer(rebasing: bytes[range])
-        guard escaped else { return String(decoding: slice, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(slice.count)
-        var index = 0
-        func hex(_ at: Int) -> UInt32? {
-            guard at + 4 <= slice.count else { return nil }
-            return UInt32(String(decoding: UnsafeBufferPointer(rebasing: slice[at..<at + 4]), as: UTF8.self), radix: 16)
-        }
-        func append(_ scalar: Unicode.Scalar) { out.append(contentsOf: Array(String(Character(scalar)).utf8)) }
-        while index < slice.count {
-            let byte = slice[index]
-            index += 1
-            guard byte == UInt8(ascii: "\\"), index < slice.count else {
-                out.append(byte)
-                continue
-            }
-            let escape = slice[index]
-            index += 1
-            switch escape {
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                guard let high = hex(index) else { return String(decoding: slice, as: UTF8.self) }
-                index += 4
-                if (0xD800..<0xDC00).contains(high), index + 1 < slice.count, slice[index] == UInt8(ascii: "\\"),
-                    slice[index + 1] == UInt8(ascii: "u"), let low = hex(index + 2), (0xDC00..<0xE000).contains(low)
-                {
-                    index += 6
-                    append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}")
-                } else {
-                    append(Unicode.Scalar(high) ?? "\u{FFFD}")
-                }
-            default: out.append(escape)  // \" \\ \/
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        var at = range.lowerBound - 1
+        // The parser checked it with the same reader: it cannot fail here.
+        return JSONStrings.read(bytes, at: &at) ?? ""
     }
 }
