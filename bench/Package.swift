@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The same SQLite the library uses, for the floor of a durable commit (scenario 1).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The scenarios and the table.
@@ -20,6 +22,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ShelfmarkCore", package: library),
                 .product(name: "ShelfmarkServer", package: library),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/ShelfmarkBench"
         ),

@@ -2,6 +2,7 @@ import Application
 import Composition
 import Domain
 import Foundation
+import GRDB
 import SQLiteStore
 
 /// A library on a fresh file with synchronous=FULL, through the same composition root as `serve`.
@@ -55,4 +56,32 @@ func pythonPeer(aggregates: Int) throws -> Double {
           let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
           let rate = json["commands_per_s"] as? Double else { throw BenchError("the Python peer printed: \(output)") }
     return rate
+}
+
+/// SQLite's own floor under scenario 1: one connection, WAL, synchronous=FULL, each transaction
+/// inserting one ~300-byte row into a table with one index, for `seconds`. Any durable command on
+/// SQLite commits at least this much (its event, and so an index, and the WAL's fsync). Commits/s.
+func sqliteFloor(folder: URL, seconds: Double = 2) throws -> Double {
+    let path = folder.appendingPathComponent("floor-\(UUID()).sqlite").path
+    let queue = try DatabaseQueue(path: path)
+    try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        try db.execute(sql: "CREATE TABLE row (id INTEGER PRIMARY KEY, stream TEXT NOT NULL, body TEXT NOT NULL)")
+        try db.execute(sql: "CREATE UNIQUE INDEX row_stream ON row (stream)")
+    }
+    let body = String(repeating: "x", count: 300)
+    let start = DispatchTime.now().uptimeNanoseconds
+    var count = 0
+    try queue.writeWithoutTransaction { db in
+        let insert = try db.makeStatement(sql: "INSERT INTO row (stream, body) VALUES (?, ?)")
+        while milliseconds(since: start) < seconds * 1000 {
+            try db.inTransaction {
+                try insert.execute(arguments: ["stream-\(count)", body])
+                return .commit
+            }
+            count += 1
+        }
+    }
+    return Double(count) / (milliseconds(since: start) / 1000)
 }

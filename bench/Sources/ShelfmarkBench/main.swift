@@ -38,12 +38,17 @@ rows.append(Row(scenario: "disk fdatasync/s (the bound of durable commits)", res
 
 if wanted("durable") {
     progress("1. durable commands, one writer, and the Python eventsourcing peer")
-    var ours: [Double] = [], peer: [Double] = []
+    var ours: [Double] = [], peer: [Double] = [], floor: [Double] = []
     for _ in 0..<runs {
         ours.append(try await durableCommands(books: 1_000, folder: folder))
         peer.append(try pythonPeer(aggregates: 1_000))
+        floor.append(try sqliteFloor(folder: folder))
     }
-    let (rate, reference) = (median(ours), median(peer))
+    let (rate, reference, floorRate) = (median(ours), median(peer), median(floor))
+    rows.append(Row(
+        scenario: "1. SQLite alone: a one-row commit, WAL, synchronous=FULL, one connection (the floor of any durable command)",
+        result: "\(grouped(floorRate)) commits/s",
+        ratio: String(format: "%.1f× Python; %.0f%% of fdatasync/s", floorRate / reference, 100 * floorRate / fsyncs)))
     rows.append(Row(scenario: "1. Python eventsourcing, SQLite WAL, synchronous=FULL (reference)", result: "\(grouped(reference)) commands/s"))
     rows.append(Row(
         scenario: "1. durable commands, one writer: add, borrow, return a book", result: "\(grouped(rate)) commands/s",
