@@ -52,6 +52,25 @@ struct CLIDeskTests {
         #expect(byMember.status != 0 && byMember.stderr.contains("give the name as borrower instead"), "\(byMember.stderr)")
     }
 
+    @Test func theOperatorRenewsAndTakesBackWhatTheDeskLentWithoutLoggingIn() async throws {
+        let dune = try await book("Dune")
+        let walkIn = try await #require(
+            try object(try await run("--json", "loan", "checkout", dune, "--name", "Mrs Hudson"))["id"] as? String)
+        let renewed = try await run("loan", "renew", walkIn)
+        #expect(renewed.status == 0 && renewed.stdout.contains("Dune"), "\(renewed.stderr)")
+        let back = try await run("loan", "return", walkIn)
+        #expect(back.status == 0 && back.stdout.contains("Dune"), "\(back.stderr)")
+        #expect(try await run("loan", "list", "--borrower", "Mrs Hudson").stdout.contains("Dune") == false)
+
+        #expect(
+            try await run("signup", "--email", "ada@example.org", "--name", "Ada", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
+        let lent = try await object(try await run("--json", "desk", "lend", "--email", "ada@example.org", dune))
+        let loan = try #require(((lent["loans"] as? [[String: Any]])?.first)?["id"] as? String)
+        let returned = try await run("loan", "return", loan)
+        #expect(returned.status == 0 && returned.stdout.contains("Dune"), "\(returned.stderr)")
+        #expect(try await run("user", "show", "ada@example.org").stdout.contains("Dune") == false)
+    }
+
     @Test func aMemberShowsAndDrawsTheirCard() async throws {
         #expect(
             try await run("signup", "--login", "--email", "ada@example.org", "--name", "Ada", "--country", "FR", stdin: "Member-Pass1\n")

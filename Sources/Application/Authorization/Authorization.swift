@@ -25,6 +25,9 @@ public enum Access: Equatable, Sendable {
     /// A logged-in member or librarian, on their own loans, bookmarks and notices (librarians on
     /// any member's, where the use case offers it).
     case signedIn
+    /// A logged-in member on their own loan, or the desk: librarians, the operator (who lends at
+    /// the CLI without logging in, and takes the copy back the same way) and scheduled work.
+    case borrowerOrDesk
     /// Librarians, the operator and the server's own scheduled work.
     case librarian
 }
@@ -42,9 +45,10 @@ public enum Authorization {
         case .changeOwnPassword: .signedIn
         case .issueResetCode: .librarian
         case .logOut, .showOwnAccount, .editOwnAccount,
-            .borrowBooks, .listOwnLoans, .returnLoan, .renewLoan, .readOwnNotices, .keepBookmarks,
+            .borrowBooks, .listOwnLoans, .readOwnNotices, .keepBookmarks,
             .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans:
             .signedIn
+        case .returnLoan, .renewLoan: .borrowerOrDesk
         case .addBook, .editBook, .withdrawBooks, .clearCatalogue, .importBook, .registerLibrarian, .listUsers, .changeRole, .findMember,
             .lendWalkIn, .listLoans, .scanNotices, .listHolds, .verifyLog, .anchorLog, .exportLog, .showHistory, .timeTravel, .replayLog,
             .backUpLibrary, .issueAppKey, .revokeAppKey:
@@ -55,7 +59,8 @@ public enum Authorization {
     /// Lets `principal` run `operation`, or throws `Unauthenticated` (401: log in) or `Forbidden` (403).
     public static func require(_ operation: LibraryOperation, by principal: Principal) throws {
         switch (access(operation), principal) {
-        case (.anyone, _), (.signedIn, .user), (.librarian, .cliOperator), (.librarian, .system), (.librarian, .user(_, .librarian, _)):
+        case (.anyone, _), (.signedIn, .user), (.borrowerOrDesk, .user), (.borrowerOrDesk, .cliOperator), (.borrowerOrDesk, .system),
+            (.librarian, .cliOperator), (.librarian, .system), (.librarian, .user(_, .librarian, _)):
             return
         case (_, .anonymous), (.signedIn, .cliOperator), (.signedIn, .system): throw Unauthenticated()
         case (.librarian, .user): throw Forbidden(.librarianOnly)
