@@ -56,19 +56,21 @@ struct CLIDeskTests {
         let dune = try await book("Dune")
         let walkIn = try await #require(
             try object(try await run("--json", "loan", "checkout", dune, "--name", "Mrs Hudson"))["id"] as? String)
-        let renewed = try await run("loan", "renew", walkIn)
-        #expect(renewed.status == 0 && renewed.stdout.contains("Dune"), "\(renewed.stderr)")
-        let back = try await run("loan", "return", walkIn)
-        #expect(back.status == 0 && back.stdout.contains("Dune"), "\(back.stderr)")
-        #expect(try await run("loan", "list", "--borrower", "Mrs Hudson").stdout.contains("Dune") == false)
+        #expect(try await object(try await run("--json", "loan", "renew", walkIn))["renewals"] as? Int == 1)
+        #expect(try await object(try await run("--json", "loan", "return", walkIn))["returnedAt"] is String)
+        let history = try await run("audit", "history", "--loan", walkIn)
+        #expect(history.status == 0 && history.stdout.contains("loan.returned.v1") && history.stdout.contains("operator"))
+        let listed = try await object(try await run("--json", "loan", "list", "--borrower", "Mrs Hudson"))
+        #expect((listed["items"] as? [Any])?.isEmpty == true, "\(listed)")
 
         #expect(
             try await run("signup", "--email", "ada@example.org", "--name", "Ada", "--country", "FR", stdin: "Member-Pass1\n").status == 0)
         let lent = try await object(try await run("--json", "desk", "lend", "--email", "ada@example.org", dune))
         let loan = try #require(((lent["loans"] as? [[String: Any]])?.first)?["id"] as? String)
-        let returned = try await run("loan", "return", loan)
-        #expect(returned.status == 0 && returned.stdout.contains("Dune"), "\(returned.stderr)")
-        #expect(try await run("user", "show", "ada@example.org").stdout.contains("Dune") == false)
+        #expect(try await object(try await run("--json", "loan", "renew", loan))["renewals"] as? Int == 1)
+        #expect(try await object(try await run("--json", "loan", "return", loan))["returnedAt"] is String)
+        let record = try await object(try await run("--json", "user", "show", "ada@example.org"))
+        #expect((record["loans"] as? [Any])?.isEmpty == true, "\(record)")
     }
 
     @Test func aMemberShowsAndDrawsTheirCard() async throws {

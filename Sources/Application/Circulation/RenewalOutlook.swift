@@ -11,7 +11,7 @@ public struct RenewalOutlook: Equatable, Sendable {
 }
 
 extension ListLoans {
-    /// The renewal outlook of one of the principal's loans (librarians: any loan), by the clock now.
+    /// The renewal outlook of one of the principal's loans (librarians and the operator: any loan), by the clock now.
     public func renewalOutlook(_ id: LoanID, by principal: Principal) async throws -> RenewalOutlook {
         try Authorization.require(.renewLoan, by: principal)
         let (loaded, loan) = try await deps.loadLoan(id, by: principal)

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 
-/// Returns a loan (by its borrower or a librarian): the copy is on the shelf at once, set aside
+/// Returns a loan (by its borrower, a librarian or the operator): the copy is on the shelf at once, set aside
 /// for the first member in the book's line in the same append when someone waits. Twice is fine.
 public struct ReturnLoan: Sendable {
     let deps: CirculationDependencies
@@ -31,9 +31,9 @@ public struct ReturnLoan: Sendable {
     }
 }
 
-/// Renews a loan for one more loan period from its due date (by its borrower or a librarian);
-/// refused while other members wait for the book. The book's line is read and expected unchanged
-/// at the append, so a hold placed meanwhile makes the renewal decide again, and be refused.
+/// Renews a loan for one more loan period from its due date (by its borrower, a librarian or the
+/// operator); refused while other members wait for the book. The book's line is read and expected
+/// unchanged at the append, so a hold placed meanwhile makes the renewal decide again, and be refused.
 public struct RenewLoan: Sendable {
     let deps: CirculationDependencies
 
