@@ -155,6 +155,20 @@ struct ServeLogFormatTests {
         #expect(request["request_id"] as? String == id && request["route"] as? String != nil && request["status"] as? String == "200")
     }
 
+    @Test func aClientsNewlineInAValueCannotWriteALineOfItsOwn() async throws {
+        let db = TemporaryDatabase()
+        let server = try await ServingShelfmark.start(database: db.path, log: db.folder.appendingPathComponent("serve.log"))
+        defer { server.process.terminate() }
+        let forged = "x%0A2026-11-25T18:00:00%2B0000%20error%20shelfmark:%20FORGED%1B%5B2K"
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/api/v1/books?sort=\(forged)"))
+        let (_, response) = try await URLSession.shared.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 400)
+        await #expect(server.stop() == 0)
+        let log = try String(contentsOf: server.log, encoding: .utf8)
+        #expect(log.contains("FORGED") && log.contains("\\u{1B}"), "the value is logged, escaped: \(log)")
+        #expect(!log.split(separator: "\n").contains { $0.contains("FORGED") && $0.hasPrefix("2026-11-25T18:00:00") }, "\(log)")
+    }
+
     @Test func serveWritesTextLinesByDefault() async throws {
         let (id, lines) = try await Self.oneListing()
         let request = try #require(lines.first { $0.hasSuffix("] request") && $0.contains(" request_id=\(id) ") }, "\(lines)")

@@ -44,4 +44,18 @@ struct TextLogLineTests {
         let time = try #require(written.first.map { String($0.prefix { $0 != " " }) })
         #expect(time.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}/) != nil, "\(time)")
     }
+
+    @Test func controlCharactersAndLineSeparatorsAreEscapedAndTheRestKept() {
+        let lines = Mutex<[String]>([])
+        var logger = LogSettings(format: .text, level: .debug).logger(
+            label: "shelfmark", to: LogStream { line in lines.withLock { $0.append(line) } })
+        logger[metadataKey: "request_id"] = "a\rb"
+        logger.info("two\nlines\t\u{1B}[2K \u{85}\u{2028}\u{2029}\u{7F}", metadata: ["name": "« Zoé ’ 本 »\n2026 error: forged"])
+        logger.info("plain « Zoé ’ »")
+        let written = lines.withLock { $0 }
+        #expect(written.count == 2 && written.allSatisfy { $0.hasSuffix("\n") && !$0.dropLast().contains { $0.isNewline } }, "\(written)")
+        #expect(written[0].hasSuffix(#"] two\nlines\t\u{1B}[2K \u{85}\u{2028}\u{2029}\u{7F}"# + "\n"), "\(written[0])")
+        #expect(written[0].contains(#" name=« Zoé ’ 本 »\n2026 error: forged "#) && written[0].contains(#" request_id=a\rb "#))
+        #expect(written[1].hasSuffix("] plain « Zoé ’ »\n"))
+    }
 }

@@ -11,6 +11,7 @@ import Synchronization
 /// shelfmark: method=GET route=… [HTTPAPI] request`), at less cost per line: the access log writes
 /// one for every request. The time is formatted once a second (`StreamLogHandler` calls `strftime`
 /// for every line, and formats its whole metadata again at each change of the logger's fields).
+/// Control characters are escaped, so a value a client sent cannot write a line of its own.
 enum TextLine {
     /// The line for `event`: the logger's fields, then the provider's, then the event's (and its
     /// error's), each over the one before, as `StreamLogHandler` merges them. The fields are
@@ -38,16 +39,36 @@ enum TextLine {
         line += ":"
         for (key, value) in fields {
             line += " "
-            line += key
+            line += escaped(key)
             line += "="
-            line += value.description
+            line += escaped(value.description)
         }
         line += " ["
-        line += event.source
+        line += escaped(event.source)
         line += "] "
-        line += event.message.description
+        line += escaped(event.message.description)
         line += "\n"
         return line
+    }
+
+    /// `text` with what could end a line or drive a terminal written as an escape (`\n`, `\r`,
+    /// `\t`, `\u{1B}`; the C0 and C1 controls, DEL, and the line and paragraph separators). Text
+    /// without any (no byte below 0x20, no DEL, no lead byte of U+0080–U+00BF or U+2000–U+2FFF) is
+    /// returned as it is, without a copy.
+    static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 
