@@ -154,6 +154,20 @@ struct HardeningHTTPTests {
             let response = try await api.send(.post, "/api/v1/sessions", json: body, token: .none)
             #expect(response.status == .badRequest, "\(response.text)")
             #expect(response.text.contains("twice"))
+            // A body sent without a Content-Type is read as JSON all the same: it is checked the same way.
+            let untyped = try await api.client.execute(uri: "/api/v1/sessions", method: .post, headers: [:], body: ByteBuffer(string: body))
+            #expect(untyped.status == .badRequest && String(buffer: untyped.body).contains("twice"), "\(String(buffer: untyped.body))")
+        }
+    }
+
+    @Test func aProfileChangeNamingAFieldTwiceWithoutAContentTypeChangesNothing() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            let twice = ByteBuffer(string: #"{"displayName":"A","displayName":"B"}"#)
+            let answer = try await api.client.execute(
+                uri: "/api/v1/me", method: .patch, headers: [.authorization: "Bearer \(ada)"], body: twice)
+            #expect(answer.status == .badRequest, "\(String(buffer: answer.body))")
+            #expect(try await api.send(.get, "/api/v1/me", token: ada).object["displayName"] as? String != "A")
         }
     }
 

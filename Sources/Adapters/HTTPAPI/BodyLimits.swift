@@ -129,7 +129,9 @@ struct AdmissionMiddleware: RouterMiddleware {
         let maxBytes = limits.maxBytes
         let body = request.body
         let collected = try await withDeadline(channel: context.channel) { try await body.collect(upTo: maxBytes) }
-        if request.headers[.contentType]?.lowercased().contains("json") == true, let key = DuplicateKeys.first(in: collected) {
+        // A body without a Content-Type is decoded as JSON too: it is checked as JSON.
+        let json = request.headers[.contentType].map { $0.lowercased().contains("json") } ?? true
+        if json, let key = DuplicateKeys.first(in: collected) {
             throw BodyRefused.duplicateKey(key)
         }
         var request = request
