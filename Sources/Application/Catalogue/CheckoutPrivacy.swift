@@ -3,7 +3,9 @@ import Foundation
 
 /// Who borrowed a book is personal: librarians (and the operator) see the last borrower's name,
 /// a member sees it only when the last borrower was themselves, and everyone else sees at most
-/// that the book was checked out, and when.
+/// that the book was checked out, and when. The last checkout is known by its book and time: when
+/// two loans of the book were lent at that same instant, a member cannot be told which one is
+/// theirs, and sees no name.
 struct CheckoutPrivacy: Sendable {
     let loans: any LoanRegister
 
@@ -19,11 +21,20 @@ struct CheckoutPrivacy: Sendable {
             guard entries.contains(where: { $0.lastCheckout != nil }) else { return entries }
             let own = Set(
                 try await loans.loans(LoanFilter(member: member, includeReturned: true)).map { OwnCheckout(book: $0.book, at: $0.lentAt) })
-            return entries.map { entry in
-                guard let checkout = entry.lastCheckout, !own.contains(OwnCheckout(book: entry.id, at: checkout.at)) else { return entry }
-                return entry.withoutBorrower()
+            var shown = entries
+            for (index, entry) in entries.enumerated() {
+                guard let checkout = entry.lastCheckout else { continue }
+                let theirs = own.contains(OwnCheckout(book: entry.id, at: checkout.at))
+                if theirs, try await isOnlyCheckout(of: entry.id, at: checkout.at) { continue }
+                shown[index] = entry.withoutBorrower()
             }
+            return shown
         }
+    }
+
+    /// Whether exactly one loan of `book` was lent at `instant`.
+    private func isOnlyCheckout(of book: BookID, at instant: Date) async throws -> Bool {
+        try await loans.loans(LoanFilter(book: book, includeReturned: true)).count { $0.lentAt == instant } == 1
     }
 
     private struct OwnCheckout: Hashable {
