@@ -21,6 +21,17 @@ struct BitBooksProtocolTests {
         }
     }
 
+    @Test func addUserCountsAgainstTheAddresssSignupAttempts() async throws {
+        try await withBitBooks(attemptsPerMinute: 5) { bitbooks in
+            let client = try bitbooks.connect()
+            for n in 0..<5 { #expect(try await client.ask("ADD_USER Ada Lovelace ada\(n) Secret-Pass1").hasPrefix("Ask a librarian")) }
+            let sixth = try await client.ask("ADD_USER Ada Lovelace ada5 Secret-Pass1")
+            #expect(sixth.hasPrefix("too many login and signup attempts from your address; try again in "), "\(sixth)")
+            // The address's logins wait with it.
+            #expect(try await client.ask("LOGIN ada Member-Pass1") == "Failed login")
+        }
+    }
+
     @Test func addUserSaysTakenInvalidOrAsksForALibrarian() async throws {
         try await withBitBooks { bitbooks in
             try await bitbooks.member("ada")
@@ -29,7 +40,7 @@ struct BitBooksProtocolTests {
             #expect(try await client.ask("ADD_USER Ada Lovelace ADA Secret-Pass1") == "Username already exists")
             // The accounts model's own reasons, word for word and nothing after them.
             let invalid = try await client.ask("ADD_USER Bo Bo 1bo Secret-Pass1")
-            let reason = try await bitbooks.library.accounts.usernames.availability("1bo")
+            let reason = try await bitbooks.library.accounts.usernames.availability("1bo", client: nil)
             #expect(reason == .invalid(FieldError("username", .notAUsername)), "\(reason)")
             #expect(invalid == Wording.english.text(FieldError("username", .notAUsername)) && invalid.hasPrefix("username: "), "\(invalid)")
             let weak = try await client.ask("ADD_USER Grace Hopper grace short")

@@ -52,7 +52,7 @@ struct BitBooksHarness: Sendable {
 /// A test's clients all connect from 127.0.0.1: the default allows as many from it as in all.
 func withBitBooks<T: Sendable>(
     limits: BitBooksLimits = BitBooksLimits(idleTimeout: .seconds(60), maxConnectionsPerAddress: 256),
-    logger: Logger = Logger(label: "bitbooks-test"),
+    attemptsPerMinute: Int = 100_000, logger: Logger = Logger(label: "bitbooks-test"),
     _ body: @escaping @Sendable (BitBooksHarness) async throws -> T
 ) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelfmark-bitbooks-\(UUID())")
@@ -60,8 +60,9 @@ func withBitBooks<T: Sendable>(
     var configuration = ShelfmarkConfiguration(databasePath: folder.appendingPathComponent("library.sqlite").path)
     configuration.durability = .off
     configuration.bcryptCost = 4
-    // Each test's clients share one address: a test's logins are not what the limit is for.
-    configuration.authAttemptsPerMinute = 100_000
+    // Each test's clients share one address: a test's logins are not what the limit is for,
+    // unless it says so.
+    configuration.authAttemptsPerMinute = attemptsPerMinute
     let clock = ManualClock()
     let (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: RandomIDsForTests())
     defer { try? database.close() }

@@ -36,9 +36,9 @@ struct UsernameUseCaseTests {
             _ = try await accounts.editProfile.execute(ProfileForm(displayName: "Bob", username: "ada"), by: bob)
         }
         #expect(try await accounts.showMe.execute(by: bob).displayName == "Ada")
-        #expect(try await accounts.usernames.availability("Ada") == .taken)
-        #expect(try await accounts.usernames.availability("bob") == .free)
-        #expect(try await accounts.usernames.availability("b@b") == .invalid(FieldError("username", .notAUsername)))
+        #expect(try await accounts.usernames.availability("Ada", client: nil) == .taken)
+        #expect(try await accounts.usernames.availability("bob", client: nil) == .free)
+        #expect(try await accounts.usernames.availability("b@b", client: nil) == .invalid(FieldError("username", .notAUsername)))
     }
 
     @Test func aChangedOrDroppedUsernameIsFreeForOthersAndNoLongerLogsIn() async throws {
@@ -51,13 +51,27 @@ struct UsernameUseCaseTests {
         #expect(try await accounts.showMe.execute(by: bob).username?.value == "ada")
         let dropped = try await accounts.editProfile.execute(ProfileForm(username: ""), by: ada)
         #expect(dropped.username == nil)
-        #expect(try await accounts.usernames.availability("lovelace") == .free)
+        #expect(try await accounts.usernames.availability("lovelace", client: nil) == .free)
+    }
+
+    @Test func askingWhetherAUsernameIsFreeCountsAgainstTheAddresssAttempts() async throws {
+        // Given one address asking about one name after another (the clock stands still)
+        var asked = 0
+        while asked < 1_000, (try? await accounts.usernames.availability("name\(asked)", client: "192.0.2.7")) != nil { asked += 1 }
+        // Then it is stopped as a signup or a login from it would be, and no other address is
+        #expect(asked > 0 && asked < 1_000, "stopped after \(asked) questions")
+        await #expect(throws: TooManyAttempts.self) { _ = try await accounts.usernames.availability("ada", client: "192.0.2.7") }
+        await #expect(throws: TooManyAttempts.self) {
+            _ = try await accounts.logIn.execute(login: "ada", password: "Analytical-1", client: "192.0.2.7")
+        }
+        #expect(try await accounts.usernames.availability("ada", client: "192.0.2.8") == .free)
+        #expect(try await accounts.usernames.availability("ada", client: nil) == .free)
     }
 
     @Test func aClosedAccountsUsernameIsFreed() async throws {
         let ada = try await signUp("ada@example.org", username: "ada")
         try await accounts.closeAccount.own(by: ada)
-        #expect(try await accounts.usernames.availability("ada") == .free)
+        #expect(try await accounts.usernames.availability("ada", client: nil) == .free)
         _ = try await signUp("ann@example.org", username: "ada")
     }
 

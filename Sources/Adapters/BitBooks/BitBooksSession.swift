@@ -69,9 +69,10 @@ struct BitBooksSession {
 
     /// Accounts need an email address and a country, which the protocol does not carry: the
     /// username and the password are checked (the password policy's first problem said on one
-    /// line), and the member is sent to a librarian to register.
+    /// line), and the member is sent to a librarian to register. Asking counts against the
+    /// client's attempts, as a signup over HTTP does.
     private func addUser(_ username: String, password: String) async throws -> String {
-        switch try await library.accounts.usernames.availability(username) {
+        switch try await library.accounts.usernames.availability(username, client: client) {
         case .taken: return Answer.userExists
         case .invalid(let reason): return Wording.english.text(reason)
         case .free:

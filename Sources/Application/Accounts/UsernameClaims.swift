@@ -45,8 +45,11 @@ public enum UsernameAvailability: Equatable, Sendable {
 public struct Usernames: Sendable {
     let deps: AccountDependencies
 
-    /// Whether `raw` is a username nobody has.
-    public func availability(_ raw: String) async throws -> UsernameAvailability {
+    /// Whether `raw` is a username nobody has. Asking from `client` (an address) counts as one of
+    /// its signup and login attempts (`TooManyAttempts` past them): nobody may test usernames by
+    /// the thousand.
+    public func availability(_ raw: String, client: String?) async throws -> UsernameAvailability {
+        try deps.admit(client)
         let name: Username
         do { name = try Username(parsing: raw) } catch { return .invalid(error) }
         return try await deps.runner.usernameOwner(name) == nil ? .free : .taken
