@@ -9,10 +9,14 @@ struct CheckoutPrivacyTests {
     let t: TestLibrary
     init() throws { t = try TestLibrary() }
 
-    func member(_ email: String, _ name: String) async throws -> Principal {
-        let form = SignupForm(email: email, password: "Analytical-1", displayName: name, country: "GB")
-        let signedIn = try await t.library.accounts.signUp.execute(form, by: .anonymous)
-        return try await t.library.accounts.authenticate.execute(token: try #require(signedIn.session?.token))
+    /// Ada and Bob, and Dune with two copies, lent to Ada.
+    func adaBorrowingDune() async throws -> (ada: Principal, bob: Principal, dune: BookID) {
+        let (ada, bob) = (try await t.member("ada@example.org", "Ada"), try await t.member("bob@example.org", "Bob"))
+        let dune = try await t.library.catalogue.addBook.execute(
+            BookDraft(title: "Dune", authors: ["Herbert"]), copies: 2, by: .cliOperator
+        ).id
+        _ = try await t.library.circulation.borrow.execute([dune], by: ada)
+        return (ada, bob, dune)
     }
 
     func shownName(_ book: BookID, to principal: Principal) async throws -> String? {
@@ -23,11 +27,7 @@ struct CheckoutPrivacyTests {
     }
 
     @Test func aMemberSeesTheirOwnNameOnlyAndNoOneElses() async throws {
-        let (ada, bob) = (try await member("ada@example.org", "Ada"), try await member("bob@example.org", "Bob"))
-        let dune = try await t.library.catalogue.addBook.execute(
-            BookDraft(title: "Dune", authors: ["Herbert"]), copies: 2, by: .cliOperator
-        ).id
-        _ = try await t.library.circulation.borrow.execute([dune], by: ada)
+        let (ada, bob, dune) = try await adaBorrowingDune()
         #expect(try await shownName(dune, to: ada) == "Ada")
         #expect(try await shownName(dune, to: bob) == nil)
         #expect(try await shownName(dune, to: .anonymous) == nil)
@@ -36,11 +36,7 @@ struct CheckoutPrivacyTests {
 
     @Test func twoCheckoutsAtOneInstantNameNobodyToEitherMember() async throws {
         // Given two members borrowing copies of one book at the same instant (the clock stands still)
-        let (ada, bob) = (try await member("ada@example.org", "Ada"), try await member("bob@example.org", "Bob"))
-        let dune = try await t.library.catalogue.addBook.execute(
-            BookDraft(title: "Dune", authors: ["Herbert"]), copies: 2, by: .cliOperator
-        ).id
-        _ = try await t.library.circulation.borrow.execute([dune], by: ada)
+        let (ada, bob, dune) = try await adaBorrowingDune()
         let bobs = try #require(try await t.library.circulation.borrow.execute([dune], by: bob).first)
         // Then the librarian sees the last borrower, and neither member sees the other's name
         #expect(try await shownName(dune, to: .cliOperator) == "Bob")
@@ -49,7 +45,7 @@ struct CheckoutPrivacyTests {
         // And once the clock moves on, the next borrower is named to themselves alone again
         t.clock.advance(by: 60)
         _ = try await t.library.circulation.giveBack.execute(bobs.id, by: bob)
-        let carol = try await member("carol@example.org", "Carol")
+        let carol = try await t.member("carol@example.org", "Carol")
         _ = try await t.library.circulation.borrow.execute([dune], by: carol)
         #expect(try await shownName(dune, to: carol) == "Carol")
         #expect(try await shownName(dune, to: ada) == nil)

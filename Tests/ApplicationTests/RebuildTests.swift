@@ -11,12 +11,6 @@ struct RebuildTests {
     let t: TestLibrary
     init() throws { t = try TestLibrary() }
 
-    func member(_ email: String, _ name: String) async throws -> Principal {
-        let form = SignupForm(email: email, password: "Analytical-1", displayName: name, country: "GB")
-        let signedIn = try await t.library.accounts.signUp.execute(form, role: .member, by: .anonymous)
-        return try await t.library.accounts.authenticate.execute(token: try #require(signedIn.session?.token))
-    }
-
     /// Every column of every catalogue row, as text, in the order the books were added.
     func catalogueRows() throws -> [[String]] {
         let raw = try DatabaseQueue(path: t.folder.databasePath)
@@ -37,8 +31,8 @@ struct RebuildTests {
             books.append(
                 try await catalogue.addBook.execute(BookDraft(title: "Book \(n)", authors: ["Author"]), copies: 2, by: .cliOperator).id)
         }
-        let ada = try await member("ada@example.org", "Ada")
-        let bob = try await member("bob@example.org", "Bob")
+        let ada = try await t.member("ada@example.org", "Ada")
+        let bob = try await t.member("bob@example.org", "Bob")
         func lend(_ book: BookID, to reader: Principal) async throws -> LoanID {
             t.clock.advance(by: 60)
             return try #require(try await circulation.borrow.execute([book], by: reader).first).id

@@ -93,6 +93,13 @@ struct TestLibrary {
         configuration.bcryptCost = 4
         (library, database) = try Bootstrap.openLibrary(configuration, clock: clock, ids: SequentialIDs())
     }
+
+    /// Signs up a member called `name` and returns the principal of their session.
+    func member(_ email: String, _ name: String) async throws -> Principal {
+        let form = SignupForm(email: email, password: "Analytical-1", displayName: name, country: "GB")
+        let signedIn = try await library.accounts.signUp.execute(form, role: .member, by: .anonymous)
+        return try await library.accounts.authenticate.execute(token: try #require(signedIn.session?.token))
+    }
 }
 
 enum ShelfmarkConfigurationForTests {
