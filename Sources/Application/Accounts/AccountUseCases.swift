@@ -22,6 +22,8 @@ public struct AccountDependencies: Sendable {
     let loginFailures: any LoginFailures
     let settings: AccountSettings
     let attempts: TokenBuckets
+    /// Checks of secrets under way, counted by the login throttle as failures until they end.
+    let secretChecks = SecretChecks()
 
     public init(
         runner: CommandRunner, hasher: any PasswordHasher, tokens: any SessionTokens, resetCodes: any ResetCodes, accounts: any Accounts,

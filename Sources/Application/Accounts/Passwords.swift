@@ -33,7 +33,8 @@ public struct ChangePassword: Sendable {
             throw Unauthenticated()
         }
         let place = client ?? "local"
-        let failures = try await deps.refuseWhileThrottled(account.email, from: place)
+        let (failures, check) = try await deps.beginSecretCheck(account.email, from: place)
+        defer { check.end() }
         guard await deps.passwordMatches(current, account.passwordHash) else {
             try await deps.recordWrongSecret(account.email, from: place)
             throw WrongPassword()
@@ -107,7 +108,8 @@ public struct ResetPassword: Sendable {
         guard let email, let code, problems.isEmpty else { throw InvalidInput(problems) }
 
         let place = client ?? "local"
-        let failures = try await deps.refuseWhileThrottled(email, from: place)
+        let (failures, check) = try await deps.beginSecretCheck(email, from: place)
+        defer { check.end() }
         let digest = deps.resetCodes.digest(code)
         let now = deps.runner.clock.now()
         let owner = try await deps.runner.emailClaim(email).owner
@@ -140,15 +142,16 @@ extension AccountDependencies {
         return await hasher.verify(typed, against: hash)
     }
 
-    /// Refuses an attempt at a secret of `email`'s account from `place` (a client address, or
-    /// "local" for the command line) while the login throttle is closed for them; else the
-    /// failures it counted.
-    func refuseWhileThrottled(_ email: EmailAddress, from place: String) async throws -> [Date] {
+    /// Begins an attempt at a secret of `email`'s account from `place` (a client address, or
+    /// "local" for the command line), refused while the login throttle is closed for them (the
+    /// checks already under way counted as failures: `SecretChecks`); else the failures it counted
+    /// and the check, to be ended once the attempt's failure, if any, is recorded.
+    func beginSecretCheck(_ email: EmailAddress, from place: String) async throws -> (failures: [Date], check: SecretChecks.Check) {
         let now = runner.clock.now()
         let since = now.addingTimeInterval(-settings.throttle.window)
         let failures = try await loginFailures.failures(email: email, client: place, since: since)
-        if let until = settings.throttle.closedUntil(failures, now: now) { throw LoginThrottled(until: until) }
-        return failures
+        let check = try secretChecks.begin(email, from: place, failures: failures, throttle: settings.throttle, now: now)
+        return (failures, check)
     }
 
     /// Counts a wrong current password or reset code as a failed login for `email` from `place`.

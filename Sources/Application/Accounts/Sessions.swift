@@ -20,15 +20,13 @@ public struct LogIn: Sendable {
         let runner = deps.runner
         let now = runner.clock.now()
         let place = client ?? "local"
-        let throttle = deps.settings.throttle
-        let since = now.addingTimeInterval(-throttle.window)
-        let failures = try await deps.loginFailures.failures(email: email, client: place, since: since)
-        if let until = throttle.closedUntil(failures, now: now) { throw LoginThrottled(until: until) }
+        let (failures, check) = try await deps.beginSecretCheck(email, from: place)
+        defer { check.end() }
 
         let (owner, claim) = try await runner.emailClaim(email)
         let verified = try await verify(typed, owner: owner)
         guard verified, let owner else {
-            try await deps.loginFailures.record(email: email, client: place, at: now, forgetBefore: since)
+            try await deps.recordWrongSecret(email, from: place)
             if owner != nil { try await record(email, in: claim, succeeded: false, at: now, opening: nil) }
             throw InvalidCredentials()
         }
