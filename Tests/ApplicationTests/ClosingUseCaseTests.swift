@@ -88,6 +88,17 @@ struct ClosingUseCaseTests {
         #expect(try await verified().allSatisfy(\.passed))
     }
 
+    /// A command decided for a member whose account closes meanwhile (the store refuses the closed
+    /// member's data) is told the member is no longer signed in, never the store's own error (found
+    /// by an outside test: a borrow sent with the closing answered 500).
+    @Test func aBorrowForAnAccountClosedMeanwhileIsToldItIsNoLongerSignedIn() async throws {
+        let book = try await h.book("Dune")
+        let (ada, _) = try await member("ada")
+        try await accounts.closeAccount.own(by: ada)
+        await #expect(throws: Unauthenticated.self) { try await h.circulation.borrow.execute([book], by: ada) }
+        #expect(try await h.t.database.loans.loans(LoanFilter(book: book)).isEmpty)
+    }
+
     /// Time travel reads the log as it is now: before the closing the past shows the member's name,
     /// after it the same past moment shows none.
     @Test func timeTravelBeforeAndAfterTheErasure() async throws {

@@ -141,8 +141,17 @@ public struct CommandRunner: Sendable {
         } catch {
             pending.forget(outcome, at: anticipated)
             outcome.resolve(succeeded: false)
-            throw error
+            throw Self.answer(to: error, by: principal)
         }
+    }
+
+    /// What the caller is told of a failed append: a member whose account closed while the command
+    /// was under way (closing ends their sessions and erases their data, and the store refuses
+    /// their data from then on) is no longer signed in, and for anyone else no longer exists.
+    private static func answer(to error: any Error, by principal: Principal) -> any Error {
+        guard let erased = error as? PersonalDataOfErasedMember else { return error }
+        if case .user(let user, _, _) = principal, user == erased.member { return Unauthenticated() }
+        return NotFound(.user, erased.member.description)
     }
 
     /// Records, for the commands that follow, the state each stream is in once `appends` is
