@@ -26,7 +26,7 @@ public struct ChainHasher: @unchecked Sendable {
     /// The hash of one event chained to `previous`.
     public func hash(previous: String, _ fields: HashChain.Fields) -> String {
         guard var mac, fields.position >= keyedFrom else { return HashChain.hash(previous: previous, fields) }
-        mac.update(data: Data((previous + "\n" + fields.canonical).utf8))
+        mac.update(data: fields.chained(to: previous))
         return hex(mac.finalize())
     }
 

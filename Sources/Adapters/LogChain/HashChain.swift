@@ -42,24 +42,57 @@ public enum HashChain {
         /// The canonical encoding: the fields as UTF-8 text, each followed by a line feed
         /// (a missing causation id is the empty string).
         public var canonical: String {
-            [
-                String(position), streamID, String(streamVersion), eventType, payload, eventID, recordedAt, actor, correlationID,
-                causationID ?? "",
-            ].map { $0 + "\n" }.joined()
+            var bytes: [UInt8] = []
+            appendCanonical(to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// What the chain hashes for this event: `previous`, a line feed, and the canonical
+        /// encoding, as UTF-8 bytes built in one buffer (no string per field: the writer does this
+        /// for every event it appends).
+        func chained(to previous: String) -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(previous.utf8.count + streamID.utf8.count + payload.utf8.count + actor.utf8.count + 200)
+            bytes += previous.utf8
+            bytes.append(0x0A)
+            appendCanonical(to: &bytes)
+            return bytes
+        }
+
+        private func appendCanonical(to bytes: inout [UInt8]) {
+            Self.append(String(position), to: &bytes)
+            Self.append(streamID, to: &bytes)
+            Self.append(String(streamVersion), to: &bytes)
+            Self.append(eventType, to: &bytes)
+            Self.append(payload, to: &bytes)
+            Self.append(eventID, to: &bytes)
+            Self.append(recordedAt, to: &bytes)
+            Self.append(actor, to: &bytes)
+            Self.append(correlationID, to: &bytes)
+            Self.append(causationID ?? "", to: &bytes)
+        }
+
+        private static func append(_ field: String, to bytes: inout [UInt8]) {
+            bytes += field.utf8
+            bytes.append(0x0A)
         }
     }
 
     /// SHA-256 (lower-case hex) of the previous hash, a line feed, and the canonical encoding: the
     /// unkeyed formula, for events written before the log was keyed.
     public static func hash(previous: String, _ fields: Fields) -> String {
-        digest(previous + "\n" + fields.canonical)
+        digest(fields.chained(to: previous))
     }
 
     /// Lower-case hex SHA-256 of a text's UTF-8 bytes: the writer's per-event cost (the benchmark measures it).
     public static func digest(_ text: String) -> String {
+        digest(Array(text.utf8))
+    }
+
+    static func digest(_ bytes: [UInt8]) -> String {
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(text.utf8)) {
+        for byte in SHA256.hash(data: bytes) {
             hex.append(hexDigits[Int(byte >> 4)])
             hex.append(hexDigits[Int(byte & 0x0f)])
         }

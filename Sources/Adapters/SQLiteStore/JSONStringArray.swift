@@ -6,33 +6,16 @@ import Foundation
 /// an added book's projection. The text is byte for byte what `JSONEncoder` writes (`"\/"`,
 /// `\u001f`), so a column written before this change and one a rebuild writes are equal.
 enum JSONStringArray {
-    private static let hex = Array("0123456789abcdef".utf8)
-
     /// `["a","b\/c"]`, as `JSONEncoder().encode(values)` writes it.
     static func encode(_ values: [String]) -> String {
         var out: [UInt8] = [UInt8(ascii: "[")]
         out.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
         for (index, value) in values.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\""))
-            for byte in value.utf8 { escape(byte, into: &out) }
-            out.append(UInt8(ascii: "\""))
+            JSONStrings.write(value, escapingSlashes: true, into: &out)
         }
         out.append(UInt8(ascii: "]"))
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func escape(_ byte: UInt8, into out: inout [UInt8]) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out += [UInt8(ascii: "\\"), byte]
-        case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-        case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-        case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-        case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-        case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-        case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-        default: out.append(byte)
-        }
     }
 
     /// The strings of a JSON array of strings; any JSON the fast reader does not take (spaces,

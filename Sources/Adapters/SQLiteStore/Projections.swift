@@ -26,10 +26,18 @@ struct Projections: Sendable {
         for projection in all { try projection.apply(event, db) }
     }
 
-    /// Records that every projection has applied the whole log.
-    func markCaughtUp(_ db: Database) throws {
-        let head = try EventRows.head(db)
-        for projection in all { try store(head, for: projection, db) }
+    /// Records that every projection has applied the whole log, up to `head` when the caller
+    /// knows it (the writer does: its batch's last position), in one statement.
+    func markCaughtUp(_ db: Database, head known: Int64? = nil) throws {
+        guard !all.isEmpty else { return }
+        let head = try known ?? EventRows.head(db)
+        let rows = Array(repeating: "(?, ?)", count: all.count).joined(separator: ", ")
+        try db.cached(
+            sql: """
+                INSERT INTO projection_positions (name, position) VALUES \(rows)
+                ON CONFLICT (name) DO UPDATE SET position = excluded.position
+                """,
+            arguments: StatementArguments(all.flatMap { [$0.name, head] as [any DatabaseValueConvertible] }))
     }
 
     func position(of projection: any SQLiteProjection, _ db: Database) throws -> Int64 {

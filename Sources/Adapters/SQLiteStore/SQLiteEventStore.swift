@@ -197,7 +197,7 @@ public final class SQLiteEventStore: EventStore, Sendable {
                 }
             }
             for event in recorded { try projections.apply(event, db) }
-            try projections.markCaughtUp(db)
+            try projections.markCaughtUp(db, head: tip.position)
             return .commit
         }
         return results

@@ -1,7 +1,31 @@
 /// One JSON string read from UTF-8 bytes: its escapes undone and checked (a surrogate only in a
-/// pair), a raw control character refused. Shared by the payloads' parser (`JSONNodes`) and the
-/// read models' columns of strings (`JSONStringArray`).
+/// pair), a raw control character refused; and one written as Foundation's `JSONEncoder` writes it.
+/// Shared by the payloads' parser (`JSONNodes`), the sealed box (`PersonalSeal`) and the read
+/// models' columns of strings (`JSONStringArray`).
 public enum JSONStrings {
+    /// `value` as a quoted JSON string, byte for byte as `JSONEncoder` writes it: `"`, `\` and the
+    /// control characters escaped (`\b \t \n \f \r`, the others `\u00xx`), everything else as its
+    /// UTF-8; `/` as `\/` unless `escapingSlashes` is false (the codec's `.withoutEscapingSlashes`).
+    public static func write(_ value: String, escapingSlashes: Bool, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "/") where escapingSlashes: out += [UInt8(ascii: "\\"), byte]
+            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0..<0x20: out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
     /// The string whose opening quote is at `at`, with `at` moved past its closing quote; nil
     /// when the bytes there are not a valid JSON string.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, at: inout Int) -> String? {

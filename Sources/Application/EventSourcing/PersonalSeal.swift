@@ -29,6 +29,23 @@ enum PersonalSeal {
         let box: String
         let fields: [String]
         let subject: UserID
+
+        /// The box as JSON, byte for byte as the codec's `JSONEncoder` writes it (keys sorted, slashes
+        /// unescaped), written without Foundation's encoder: sealing runs in the store's writer.
+        var json: String {
+            var out = Array(#"{"box":"#.utf8)
+            out.reserveCapacity(box.utf8.count + 96)
+            JSONStrings.write(box, escapingSlashes: false, into: &out)
+            out += #","fields":["#.utf8
+            for (index, field) in fields.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONStrings.write(field, escapingSlashes: false, into: &out)
+            }
+            out += #"],"subject":"#.utf8
+            JSONStrings.write(subject.description, escapingSlashes: false, into: &out)
+            out.append(UInt8(ascii: "}"))
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     /// A payload sealed or opened can no longer be read (a box tampered with, or not opened by the key).
@@ -44,7 +61,7 @@ enum PersonalSeal {
         let names = fields.members.map(\.key)
         let combined = try cipher.seal(
             Data(fields.text.utf8), with: key, binding: context(type: type, subject: personal.subject, fields: names))
-        let box = try EventCodec.encodeJSON(Box(box: combined.base64EncodedString(), fields: names, subject: personal.subject))
+        let box = Box(box: combined.base64EncodedString(), fields: names, subject: personal.subject).json
         members.insert(marker, Substring(box).utf8)
         return members.text
     }
