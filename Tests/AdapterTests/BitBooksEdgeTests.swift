@@ -11,6 +11,28 @@ import Testing
 /// passwords with spaces, one address holding every slot, blank-looking lines and echoed junk.
 @Suite("BitBooks protocol: edges")
 struct BitBooksEdgeTests {
+    /// Found by an outside test: a long pipelined write put a `LOAN` across the end of the 8 KiB
+    /// receive buffer, and its first part ran alone, lending a book the whole command could not have.
+    @Test func aLoanCutByTheEndOfTheReceiveBufferRunsWholeOrNotAtAll() async throws {
+        try await withBitBooks { bitbooks in
+            try await bitbooks.book("Dune", isbn: "9780000001061")
+            try await bitbooks.book("Scarce", isbn: "9780000001078")
+            try await bitbooks.member("bob")
+            try await bitbooks.member("carol")
+            #expect(try await bitbooks.loggedIn("bob").ask("LOAN bob 9780000001078") == "Loan confirmed")
+            let carol = try await bitbooks.loggedIn("carol")
+            // Unknown commands fill the buffer up to the cut, right after the LOAN's first ISBN.
+            let cut = "LOAN carol 9780000001061"
+            let room = CommandFraming.readBytes - cut.utf8.count
+            let lines = room / 6
+            let padding = String(repeating: "HELLO\n", count: lines - 1) + "HELLO" + String(repeating: " ", count: room - lines * 6) + "\n"
+            try carol.send(padding + cut + " 9780000001078\nGET_LOANS carol\n")
+            let refused = "No more copies available for the book: Scarce"
+            let expected = Array(repeating: "Unknown command", count: lines) + [refused, "[]"]
+            #expect(await carol.answers(expected) == expected.joined())
+        }
+    }
+
     @Test func aClientThatEndsItsSendingSideGetsEveryAnswerThenTheConnectionCloses() async throws {
         try await withBitBooks { bitbooks in
             try await bitbooks.book("Dune", isbn: "9780000001061")

@@ -43,7 +43,7 @@ public struct BitBooksServer: Service {
                 // The kernel would otherwise buffer megabytes for a client that never reads, and the
                 // server would work out that many answers for nobody before its writes stall.
                 .childChannelOption(.socketOption(.so_sndbuf), value: BitBooksLimits.sendBufferBytes)
-                .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 2 * CommandFraming.maxLineBytes))
+                .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: CommandFraming.readBytes))
                 .bind(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try (TornDownOnDeinit.self as any ConnectionWrapping.Type).wrap(channel)
@@ -109,7 +109,7 @@ public struct BitBooksServer: Service {
     /// Answers a connection's commands, each answer its text alone in one write (pipelined
     /// commands' answers follow each other with no separator), until it closes, stays silent past
     /// the idle timeout or sends a line too long; then closes its login. When the client ends its
-    /// sending side, every command it sent is answered before the connection closes.
+    /// sending side, every command it sent is answered (a line it left unended too) before the connection closes.
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         var session = BitBooksSession(
             library: library, client: connection.channel.remoteAddress?.ipAddress, logger: logger, bookList: bookList)
@@ -123,11 +123,13 @@ public struct BitBooksServer: Service {
                         channel.close(promise: nil)
                     }
                     defer { group.cancelAll() }
-                    for try await read in inbound {
-                        for piece in CommandFraming.pieces(of: read) {
+                    var framing = CommandFraming()
+                    /// Answers each piece in order; false after a line too long (the connection then ends).
+                    func answer(_ pieces: [Piece]) async throws -> Bool {
+                        for piece in pieces {
                             guard case .command(let bytes) = piece else {
                                 try await outbound.write(ByteBuffer(string: Answer.tooLong))
-                                return
+                                return false
                             }
                             idle.working()
                             let answer = await session.answer(BitBooksCommand(bytes))
@@ -135,7 +137,12 @@ public struct BitBooksServer: Service {
                             // A client that never reads its answers stalls this write: the idle clock runs.
                             try await outbound.write(ByteBuffer(string: answer))
                         }
+                        return true
                     }
+                    for try await read in inbound {
+                        guard try await answer(framing.pieces(of: read)) else { return }
+                    }
+                    _ = try await answer(framing.end())
                 }
             }
         } catch {

@@ -8,23 +8,52 @@ enum Piece: Equatable, Sendable {
     case tooLong
 }
 
-/// The protocol has no framing: the original server took each read as one command. Here every
-/// newline-terminated line of a read is one command (a trailing `\r` dropped), and bytes a read
-/// leaves without a newline are one more command, so a client writing one command per write,
-/// with or without `\n`, is understood either way. A command must therefore arrive in one read:
-/// any client that writes each command at once does that. Blank lines, and lines of spaces and tabs
-/// only, are skipped.
-enum CommandFraming {
+/// Cuts a connection's reads into commands. The protocol has no framing: the original clients
+/// write each command at once, with no line ending, and the original server took each read as one
+/// command. Here every newline ends a command (a trailing `\r` dropped), and the bytes a read leaves
+/// after its last newline are one more command, so a client writing one command per write is
+/// understood with or without `\n`; except when the read filled the receive buffer: the client
+/// then had more queued, and those bytes wait for the rest of their line in the next read (found by
+/// an outside test: a `LOAN` that a long pipelined write put across the buffer's end ran as two
+/// commands, and lent its first book alone). When the client's input ends, a line still waiting is
+/// one more command. Blank lines, and lines of spaces and tabs only, are skipped.
+struct CommandFraming {
     /// The longest command line.
     static let maxLineBytes = 4_096
+    /// What one read takes at most: two lines' worth (the receive buffer's size).
+    static let readBytes = 2 * maxLineBytes
+
+    /// The start of a line whose end has not arrived yet.
+    private var waiting: [UInt8] = []
 
     /// Spaces, tabs and the rarer blanks (vertical tab, form feed, carriage return): a line of them only is blank.
     static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
-    /// The pieces of one read, in order; nothing after a `tooLong`.
-    static func pieces(of read: ByteBuffer) -> [Piece] {
+    /// The commands this read completes, in order; nothing after a `tooLong`.
+    mutating func pieces(of read: ByteBuffer) -> [Piece] {
+        var data = waiting
+        data.append(contentsOf: read.readableBytesView)
+        waiting = []
+        guard read.readableBytes >= Self.readBytes else { return Self.lines(data[...]) }
+        let end = data.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let complete = Self.lines(data[..<end])
+        let rest = data[end...]
+        if complete.last == .tooLong { return complete }
+        // A line already too long (a `\r` may still end it: one byte more) need not wait for its end.
+        if rest.count > Self.maxLineBytes + 1 { return complete + [.tooLong] }
+        waiting = Array(rest)
+        return complete
+    }
+
+    /// The client's input ended: the line still waiting, if any, is one more command.
+    mutating func end() -> [Piece] {
+        defer { waiting = [] }
+        return Self.lines(waiting[...])
+    }
+
+    /// Every line of `bytes` (the last one may lack its newline) that is not blank, as a command.
+    private static func lines<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> [Piece] {
         var pieces: [Piece] = []
-        let bytes = read.readableBytesView
         var start = bytes.startIndex
         while start < bytes.endIndex {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
