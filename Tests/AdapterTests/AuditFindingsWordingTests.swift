@@ -56,7 +56,7 @@ struct AuditFindingsWordingTests {
         #expect(Self.english.text(.replayEqual(events: 1, readModels: 9)) == "1 event replayed; 9 read models equal row for row")
         #expect(
             Self.french.text(.all([.triggerMissing("events_no_delete"), .unexpectedTriggers(["mine"])]))
-                == "events_no_delete est absent\(Self.nbsp); déclencheur inattendu sur events\(Self.nbsp): mine")
+                == "events_no_delete est absent\(Self.nbsp); déclencheur inattendu\(Self.nbsp): mine")
         #expect(
             Self.french.text(.anchorsHeld(count: 2, path: "/a", furthest: 3, time: "2026-11-22T14:05:00Z"))
                 == "le journal contient chaque tête ancrée\(Self.nbsp): 2 ancres dans /a, la plus avancée à la position 3 (2026-11-22T14:05:00Z)"

@@ -84,7 +84,19 @@ struct TamperTests {
             try db.execute(sql: "CREATE TRIGGER events_audit AFTER INSERT ON events BEGIN SELECT 1; END")
         }
         triggers = try #require(try await database.verify { _, _ in }.first { $0.name == "append-only triggers" })
-        #expect(!triggers.passed && triggers.detail == "unexpected trigger on events: events_audit", "\(triggers)")
+        #expect(!triggers.passed && triggers.detail == "unexpected trigger: events_audit (on events)", "\(triggers)")
+
+        // Found by an outside test: a trigger on another table (here one emptying the login
+        // throttle's failures) passed, since only the triggers of `events` were read.
+        try await raw.write { db in
+            try db.execute(sql: "DROP TRIGGER events_audit")
+            try db.execute(sql: "CREATE TRIGGER nolock AFTER INSERT ON login_failures BEGIN DELETE FROM login_failures; END")
+        }
+        triggers = try #require(try await database.verify { _, _ in }.first { $0.name == "append-only triggers" })
+        #expect(!triggers.passed && triggers.detail == "unexpected trigger: nolock (on login_failures)", "\(triggers)")
+        try await raw.write { db in
+            try db.execute(sql: "DROP TRIGGER nolock; CREATE TRIGGER events_audit AFTER INSERT ON events BEGIN SELECT 1; END")
+        }
 
         try await raw.write { db in try db.execute(sql: "DROP TRIGGER events_audit; DROP TRIGGER events_insert_guard") }
         triggers = try #require(try await database.verify { _, _ in }.first { $0.name == "append-only triggers" })

@@ -2,8 +2,8 @@ import Application
 import PostgresNIO
 
 /// Verify's check that `events` has exactly the triggers Shelfmark created, enabled, calling its
-/// functions as written in `PostgresSchema`: a trigger dropped, disabled, replaced or added, or a
-/// function rewritten to do nothing, fails it.
+/// functions as written in `PostgresSchema`, and that no other table of the library has one: a
+/// trigger dropped, disabled, replaced or added anywhere, or a function rewritten to do nothing, fails it.
 enum PostgresAppendOnly {
     /// Each trigger as PostgreSQL describes it (`pg_get_triggerdef`), `%s` standing for the schema.
     static let triggers = [
@@ -57,7 +57,17 @@ enum PostgresAppendOnly {
                 problems.append(.triggerAltered(name))
             }
         }
-        let unexpected = byName.keys.filter { triggers[$0] == nil }.sorted()
+        // Triggers on the library's other tables too: one there can undo a safeguard outside the log
+        // (a trigger emptying `login_failures` lifts the login throttle).
+        let elsewhere = try await session.rows(
+            """
+            SELECT t.tgname::text, c.relname::text FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relname <> 'events' AND NOT t.tgisinternal
+            """, as: (String, String).self)
+        let unexpected =
+            byName.keys.filter { triggers[$0] == nil }.map { "\($0) (on events)" }.sorted()
+            + elsewhere.map { "\($0.0) (on \($0.1))" }.sorted()
         if !unexpected.isEmpty { problems.append(.unexpectedTriggers(unexpected)) }
         return AuditCheck(
             .appendOnlyTriggers, passed: problems.isEmpty,

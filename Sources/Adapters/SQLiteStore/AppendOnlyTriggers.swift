@@ -3,7 +3,7 @@ import GRDB
 
 /// The triggers that keep `events` append-only, and verify's check that they are exactly the
 /// ones Shelfmark created: their stored SQL is compared, so a do-nothing trigger with the right
-/// name fails, and so does any other trigger on `events`.
+/// name fails, and so does any other trigger, on `events` or any other table.
 enum AppendOnlyTriggers {
     static let noDelete = """
         CREATE TRIGGER events_no_delete BEFORE DELETE ON events
@@ -36,9 +36,16 @@ enum AppendOnlyTriggers {
     }
 
     static func check(_ db: Database) throws -> AuditCheck {
-        let stored = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND lower(tbl_name) = 'events'")
+        // Every trigger of the database, not only those on `events`: one on another table can undo
+        // a safeguard outside the log (found by an outside test: a trigger emptying `login_failures`
+        // lifted the login throttle, and verify passed).
+        let stored = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")
         var found: [String: String] = [:]
-        for row in stored { found[row["name"]] = row["sql"] ?? "" }
+        var elsewhere: [String] = []
+        for row in stored {
+            let (name, table): (String, String) = (row["name"], row["tbl_name"])
+            if table.lowercased() == "events" { found[name] = row["sql"] ?? "" } else { elsewhere.append("\(name) (on \(table))") }
+        }
         var problems: [AuditFinding] = []
         for (name, sql) in expected.sorted(by: { $0.key < $1.key }) {
             guard let actual = found[name] else {
@@ -47,7 +54,7 @@ enum AppendOnlyTriggers {
             }
             if normalised(actual) != normalised(sql) { problems.append(.triggerAltered(name)) }
         }
-        let unexpected = found.keys.filter { expected[$0] == nil }.sorted()
+        let unexpected = found.keys.filter { expected[$0] == nil }.map { "\($0) (on events)" }.sorted() + elsewhere.sorted()
         if !unexpected.isEmpty { problems.append(.unexpectedTriggers(unexpected)) }
         return AuditCheck(
             .appendOnlyTriggers, passed: problems.isEmpty,
