@@ -60,6 +60,40 @@ struct AuditPathTests {
         #expect(partial.stdout.split(separator: "\n").count == 2)
     }
 
+    /// Found by an outside test: a refused or invalid export emptied the file it was to write, an
+    /// export to a device replaced it, `--anchor` was ignored beside `--file`, and a mistyped `--db`
+    /// made an empty library that "verified".
+    @Test func aRefusedExportLeavesItsFileAndAMissingLibraryIsNotMade() async throws {
+        let db = TemporaryDatabase()
+        #expect(try await shelfmark(["book", "add", "--title", "Dune", "--author", "A"], database: db.path).status == 0)
+        let file = db.folder.appendingPathComponent("export.jsonl").path
+        #expect(try await shelfmark(["audit", "export", "-o", file], database: db.path).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        let invalid = try await shelfmark(["audit", "export", "--from", "-3", "-o", file], database: db.path)
+        #expect(invalid.status == 64, "\(invalid.stderr)")
+        #expect(
+            try await shelfmark(
+                ["signup", "--email", "eve@example.org", "--country", "GB", "--login"], database: db.path, stdin: "Member-Pass1\n"
+            ).status == 0)
+        let refused = try await shelfmark(["audit", "export", "-o", file], database: db.path)
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == exported, "the refused exports left the file as it was")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: db.folder.path).allSatisfy { !$0.contains(".partial-") })
+        _ = try await shelfmark(["logout"], database: db.path)
+        let toFolder = try await shelfmark(["audit", "export", "-o", db.folder.path], database: db.path)
+        #expect(toFolder.status == 64 && toFolder.stderr.contains("cannot be read or written"), "\(toFolder.stderr)")
+
+        let both = try await shelfmark(["audit", "verify", "--file", file, "--anchor", file + ".anchors"], database: db.path)
+        #expect(both.status == 64 && both.stderr.contains("cannot be used with --file"), "\(both.stderr)")
+
+        let typo = db.folder.appendingPathComponent("libary.sqlite").path
+        for command in [["audit", "verify"], ["audit", "export"], ["backup", "--to", db.folder.appendingPathComponent("b.sqlite").path]] {
+            let missing = try await shelfmark(command, database: typo)
+            #expect(missing.status == 2 && missing.stderr.contains("where there is no library"), "\(command): \(missing.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: typo) && !FileManager.default.fileExists(atPath: typo + ".key"))
+    }
+
     @Test func historyOfABookAndAMember() async throws {
         try await withAPI { api in
             let id = try #require(

@@ -165,7 +165,8 @@ enum FieldProblemKey: CaseIterable {
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
         notAWebAddress,
         notAnIPAddress, folderUnusable,
-        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres, notALibraryFile, notUTF8
+        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres, notALibraryFile, notUTF8,
+        noLibrary
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
     case notACardNumber, notAMemberReference
@@ -220,6 +221,7 @@ enum FieldProblemSamples {
         case .databaseNotEmpty: .databaseNotEmpty
         case .restoreOnPostgres: .restoreOnPostgres
         case .notALibraryFile: .notALibraryFile
+        case .noLibrary: .noLibrary
         case .notUTF8: .notUTF8
         case .noCopies: .noCopies
         case .tooVague: .tooVague
@@ -277,6 +279,7 @@ enum FieldProblemSamples {
         case .databaseNotEmpty: .databaseNotEmpty(events: 1_234)
         case .restoreOnPostgres: .restoreOnPostgres
         case .notALibraryFile: .notALibraryFile("/srv/library/notes.txt")
+        case .noLibrary: .noLibrary("/srv/library/libary.sqlite")
         case .notUTF8: .notUTF8
         case .noCopies: .noCopies(wouldBe: 0)
         case .tooVague: .tooVague

@@ -21,8 +21,14 @@ struct AuditCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp(t("cli.audit.verify.anchor"), valueName: "file"))
         var anchor: String?
 
+        /// Anchors are checked against the library's own log: with `--file` they were silently
+        /// left unchecked (found by an outside test), so the two are refused together.
+        func validate() throws {
+            if file != nil, anchor != nil { throw ValidationError(t("cli.audit.verify.anchorWithFile")) }
+        }
+
         func run() async throws {
-            let (library, principal) = try await global.acting()
+            let (library, principal) = try await global.acting(existing: file == nil)
             let checks: [AuditCheck]
             if let file {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
@@ -61,7 +67,7 @@ extension AuditCommand {
         var to: String?
 
         func run() async throws {
-            let (library, principal) = try await global.acting()
+            let (library, principal) = try await global.acting(existing: true)
             let (anchor, file) = try await library.verifyLog.anchor(to: to, by: principal)
             if global.json { return try printJSON(anchor) }
             print(say(.anchored(position: anchor.position, hash: anchor.hash, at: try? Date(anchor.time, strategy: .iso8601), file: file)))
@@ -85,19 +91,16 @@ extension AuditCommand {
         func validate() throws { if format != "jsonl" { throw usage("--format", .notOneOf(["jsonl"])) } }
 
         func run() async throws {
-            let (library, principal) = try await global.acting()
+            let (library, principal) = try await global.acting(existing: true)
             let secrets: ExportedSecrets = includeSecrets ? .included : .redacted
             if includeSecrets { try Authorization.requireSecrets(by: principal) }
-            var handle = FileHandle.standardOutput
-            if let output {
-                guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
-                    throw InvalidInput([FieldError("--output", .fileUnusable(output))])
-                }
-                handle = file
-            }
+            // Written beside the file and moved over it once complete: a refused export leaves it as it was.
+            let file = try output.map { try OutputFile($0, option: "--output") }
+            let handle = file?.handle ?? FileHandle.standardOutput
             let count = try await library.exportLog.execute(from: from, secrets: secrets, by: principal) { line in
                 handle.write(Data((line + "\n").utf8))
             }
+            try file?.commit()
             if output != nil { print(say(.exported(events: count))) }
         }
     }
@@ -122,7 +125,7 @@ extension AuditCommand {
         }
 
         func run() async throws {
-            let (library, principal) = try await global.acting()
+            let (library, principal) = try await global.acting(existing: true)
             let subject: AggregateHistory.Subject =
                 if let book { .book(book) } else if let member { .member(email: member) } else if let loan { .loan(loan) } else {
                     .stream(stream ?? "")

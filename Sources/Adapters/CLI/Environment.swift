@@ -30,6 +30,9 @@ public struct LibraryOptions: Sendable, Equatable {
     public let geoToken: String?
     public let openLibraryURL: String?
     public let coversURL: String?
+    /// For a command that only reads the library (verify, export, history, backup): a SQLite file
+    /// that does not exist is refused, not created empty.
+    public var mustExist = false
 }
 
 /// Where and what `shelfmark serve` serves.
@@ -115,13 +118,16 @@ struct GlobalOptions: ParsableArguments {
             openLibraryURL: openLibraryURL, coversURL: coversURL)
     }
 
-    func library() async throws -> Library {
-        try await CLIContext.current().open(options)
+    func library(existing: Bool = false) async throws -> Library {
+        var options = options
+        options.mustExist = existing
+        return try await CLIContext.current().open(options)
     }
 
-    /// The library and who the CLI acts as in it (the saved session's user, else the operator).
-    func acting() async throws -> (Library, Principal) {
-        let library = try await library()
+    /// The library and who the CLI acts as in it (the saved session's user, else the operator);
+    /// `existing`: only a library that exists (a command that only reads it).
+    func acting(existing: Bool = false) async throws -> (Library, Principal) {
+        let library = try await library(existing: existing)
         return (library, try await SavedSession.principal(library))
     }
 }

@@ -50,6 +50,7 @@ extension Wording {
         case .databaseUnreachable(let address): t("field.databaseUnreachable", address)
         case .restoreOnPostgres: t("field.restoreOnPostgres")
         case .notALibraryFile(let path): t("field.notALibraryFile", path)
+        case .noLibrary(let path): t("field.noLibrary", path)
         case .notUTF8: t("field.notUTF8")
         case .databaseNotEmpty(let events): t("field.databaseNotEmpty", t("message.events", count: Int(clamping: events), n(events)))
         case .taken: t("field.taken")

@@ -19,6 +19,9 @@ struct LiveEnvironment: CLIEnvironment {
         if configuration.databaseURL != nil {
             return try Bootstrap.library(try await Bootstrap.openStorage(configuration, logger: logger), configuration, logger: logger)
         }
+        if options.mustExist, !FileManager.default.fileExists(atPath: configuration.databasePath) {
+            throw ConfigurationError(configuration.databaseNamedBy ?? "the database", .noLibrary(configuration.databasePath))
+        }
         let open = { try Bootstrap.openLibrary(configuration, logger: logger).0 }
         return try NewLibraryNote.noting(configuration.databasePath, open) { CommandLineNotes.libraryCreated(at: $0) }
     }

@@ -105,6 +105,9 @@ public enum FieldProblem: Equatable, Sendable {
     /// The file is there but SQLite cannot read it as a database (a folder, another kind of file,
     /// a damaged one).
     case notALibraryFile(String)
+    /// No library file at the path a command that only reads one was given (it is not created:
+    /// the path may be a typo, and an empty new library would verify).
+    case noLibrary(String)
     /// Bytes that are not UTF-8 text (a command-line argument; an API body is refused whole).
     case notUTF8
 }
