@@ -6,6 +6,8 @@ import GRDB
 import Synchronization
 import Testing
 
+@testable import LogChain
+
 /// `shelfmark backup` and `restore` through the real binary on real SQLite files (issue 21).
 @Suite("backup and restore, through the CLI")
 struct BackupCLITests {
@@ -96,6 +98,20 @@ struct BackupCLITests {
         let underAFile = try await shelfmark(["backup", "--to", db.path + "/b.sqlite"], database: db.path)
         #expect(underAFile.status == 64, "\(underAFile.stderr)")
         #expect(underAFile.stderr == "Error: to: needs the folder \(db.path), which cannot be created\n")
+        // Found by an outside test: --force replaced a folder's key and anchors beside it, and a device (`/dev/null`).
+        let folder = db.folder.appendingPathComponent("a-folder").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let overFolder = try await shelfmark(["backup", "--to", folder, "--force"], database: db.path)
+        #expect(
+            overFolder.status == 64 && overFolder.stderr == "Error: to: '\(folder)' cannot be read or written\n", "\(overFolder.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + ".key") && !FileManager.default.fileExists(atPath: folder + ".anchors"))
+    }
+
+    /// Found by an outside test: a one-letter file name (`backup --to X`, `restore` into `--db Q`)
+    /// trapped in Foundation's path splitting.
+    @Test func theFolderOfAPathIsWhatComesBeforeItsLastSlash() {
+        #expect(LogChain.folder(of: "X") == "." && LogChain.folder(of: "/X") == "/" && LogChain.folder(of: "a/b/c.sqlite") == "a/b")
+        #expect(LogChain.folder(of: "./X") == "." && LogChain.folder(of: "é") == ".")
     }
 }
 

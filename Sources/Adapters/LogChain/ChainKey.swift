@@ -86,14 +86,22 @@ public struct ChainKey: Sendable, Equatable {
             if errno == EEXIST { return false }
             throw ChainKeyError(.keyFileUncreatable(path: path))
         }
-        let folder = open(
-            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY)
+        let folder = open(folder(of: path), O_RDONLY)
         if folder >= 0 {
             fsync(folder)
             close(folder)
         }
         return true
     }
+}
+
+/// The folder a path names a file in: what comes before its last `/` ("." for a bare name, "/" at
+/// the root). Written out: Foundation's `deletingLastPathComponent` trapped on a one-character name
+/// (found by an outside test: `backup --to X` crashed).
+package func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    let folder = path[..<slash]
+    return folder.isEmpty ? "/" : String(folder)
 }
 
 /// Writes the bytes to the descriptor; the number written.

@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import GRDB
+import LogChain
 
 #if canImport(Glibc)
     import Glibc
@@ -54,9 +55,13 @@ enum LibraryFiles {
         close(fd)
     }
 
-    static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
+    static func folder(of path: String) -> String { LogChain.folder(of: path) }
+
+    /// Whether `path` names something other than a regular file (a folder, a device, a socket),
+    /// following symbolic links; false when nothing is there.
+    static func isOtherThanAFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
 
     /// Removes the database at `path` with everything SQLite and Shelfmark keep beside it.
@@ -103,6 +108,8 @@ enum LibraryFiles {
     /// unless `replacing`, and makes the folder. The caller removes what is left of it at the end.
     static func partialBackup(to file: String, replacing: Bool) throws -> String {
         let names = [file, file + ".key", file + ".anchors"]
+        // Even with --force only files are replaced: never a folder or a device (`--to /dev/null`).
+        if let other = names.first(where: isOtherThanAFile) { throw InvalidInput("to", .fileUnusable(other)) }
         if !replacing, let existing = names.first(where: exists) { throw BackupRefused(.fileExists(existing)) }
         let folder = folder(of: file)
         do {
