@@ -82,4 +82,19 @@ struct WebHardeningTests {
             #expect(page.shows("mailto:?subject=Tom%20%26%20Jerry%20%231%3F%26body%3Dhttp%3A%2F%2Fevil.example%2F&amp;body="))
         }
     }
+
+    /// Found by an outside test: the confirmation naming a 500-character title in Chinese made a
+    /// 4.6 KB cookie, which browsers drop, so the member never saw it.
+    @Test func aConfirmationCookieStaysWithinWhatBrowsersKeep() throws {
+        for message in [String(repeating: "文", count: 1_000), String(repeating: "😀", count: 600), String(repeating: "é", count: 999)] {
+            let response = Redirect.see("/loans", flash: "You borrowed " + message, refused: true)
+            let cookie = try #require(response.headers[values: .setCookie].first { $0.hasPrefix(Cookies.flash + "=") })
+            let pair = try #require(cookie.split(separator: ";").first)
+            #expect(pair.utf8.count <= 4_096, "\(pair.utf8.count) bytes")
+            let value = try #require(String(pair.dropFirst(Cookies.flash.count + 1)).removingPercentEncoding)
+            #expect(value.hasPrefix("!You borrowed " + String(message.prefix(3))) && value.hasSuffix("…"))
+        }
+        let short = "You borrowed “Dune”."
+        #expect(Cookies.fitting(short, named: Cookies.flash) == short)
+    }
 }

@@ -8,7 +8,7 @@ enum Redirect {
     static func see(_ path: String, flash: String? = nil, refused: Bool = false) -> Response {
         var response = Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
         if let flash {
-            let value = (refused ? "!" : "") + String(flash.prefix(1000))
+            let value = Cookies.fitting((refused ? "!" : "") + String(flash.prefix(1000)), named: Cookies.flash)
             response.headers.append(
                 .init(name: .setCookie, value: Cookies.set(Cookies.flash, value, maxAge: 60, secure: Visit.current.secure)))
         }
