@@ -35,6 +35,19 @@ struct CLIPasswordTests {
         #expect(try await run("login", "--email", "ada@example.org", stdin: "Member-Pass2!\n").status == 0)
     }
 
+    /// Found by an outside test: bytes that are not UTF-8 were read as U+FFFD, so `\xFF\xFEBad-Pass1`
+    /// and `\x80\x81Bad-Pass1` were one password.
+    @Test func aPasswordThatIsNotUTF8IsRefusedNotRepaired() async throws {
+        let bytes = [0xFF, 0xFE] + Array("Bad-Pass1\n".utf8)
+        let signup = try await shelfmark(
+            ["signup", "--email", "eve@example.org", "--country", "GB"], database: db.path, stdinBytes: bytes)
+        #expect(signup.status == 64 && signup.stderr.contains("must be UTF-8 text"), "\(signup.stderr)")
+        try await ada()
+        let login = try await shelfmark(
+            ["login", "--email", "ada@example.org"], database: db.path, stdinBytes: [0x80] + Array("Member-Pass1\n".utf8))
+        #expect(login.status == 64 && login.stderr.contains("must be UTF-8 text"), "\(login.stderr)")
+    }
+
     @Test func aChangeNeedsALoginBeforeAnyPasswordIsRead() async throws {
         let refused = try await run("password", "change")
         #expect(refused.status == 1 && refused.stderr.contains("please log in first"), "\(refused.stderr)")

@@ -11,9 +11,9 @@ struct CLIResult {
 /// Runs the built `shelfmark` binary with `arguments` against the database at `database`, blocking
 /// the calling thread: only ever on a thread of its own (tests call the async `shelfmark`, so a
 /// child's run never holds one of the cooperative pool's threads, which are as few as cores).
-private func runShelfmark(_ arguments: [String], database: String, stdin: String?, environment extra: [String: String]) throws
-    -> CLIResult
-{
+private func runShelfmark(
+    _ arguments: [String], database: String, stdin: String?, stdinBytes: [UInt8]? = nil, environment extra: [String: String]
+) throws -> CLIResult {
     var environment = ProcessInfo.processInfo.environment
     environment["SHELFMARK_DB"] = database
     environment["SHELFMARK_SYNCHRONOUS"] = "off"
@@ -24,7 +24,7 @@ private func runShelfmark(_ arguments: [String], database: String, stdin: String
     // Each database gets its own saved-session folder: tests never touch the user's real login.
     environment["XDG_CONFIG_HOME"] = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("config").path
     let run = try runToEnd(
-        try shelfmarkExecutable().path, arguments, environment: environment.merging(extra) { $1 }, input: stdin)
+        try shelfmarkExecutable().path, arguments, environment: environment.merging(extra) { $1 }, input: stdin, inputBytes: stdinBytes)
     return CLIResult(
         status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self))
 }
@@ -53,10 +53,13 @@ final class TemporaryDatabase: @unchecked Sendable {
 
 /// `shelfmark` for tests: waits for the process on its own thread, so loopback fakes and servers
 /// run by the cooperative pool keep running meanwhile (the pool has as few threads as cores).
-func shelfmark(_ arguments: [String], database: String, stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult
-{
+func shelfmark(
+    _ arguments: [String], database: String, stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:]
+) async throws -> CLIResult {
     try await childProcesses.run {
-        try await offPool { try runShelfmark(arguments, database: database, stdin: stdin, environment: environment) }
+        try await offPool {
+            try runShelfmark(arguments, database: database, stdin: stdin, stdinBytes: stdinBytes, environment: environment)
+        }
     }
 }
 

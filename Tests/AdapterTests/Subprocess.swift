@@ -124,11 +124,11 @@ func closeOnExecPipe() throws -> (read: Int32, write: Int32) {
     return (fds[0], fds[1])
 }
 
-/// Runs `executable` to its end with `input` on stdin; its exit status and both outputs, read
-/// together (neither side can fill its pipe and stall the other).
-func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String], input: String?) throws -> (
-    status: Int32, stdout: Data, stderr: Data
-) {
+/// Runs `executable` to its end with `input` on stdin (or `inputBytes`, which need not be UTF-8);
+/// its exit status and both outputs, read together (neither side can fill its pipe and stall the other).
+func runToEnd(
+    _ executable: String, _ arguments: [String], environment: [String: String], input: String?, inputBytes: [UInt8]? = nil
+) throws -> (status: Int32, stdout: Data, stderr: Data) {
     spawning.lock()
     let pipes = [try? closeOnExecPipe(), try? closeOnExecPipe(), try? closeOnExecPipe()]
     guard let stdin = pipes[0], let stdout = pipes[1], let stderr = pipes[2] else {
@@ -149,7 +149,7 @@ func runToEnd(_ executable: String, _ arguments: [String], environment: [String:
         [stdin.write, stdout.read, stderr.read].forEach { close($0) }
         throw error
     }
-    let pending = Array((input ?? "").utf8)
+    let pending = inputBytes ?? Array((input ?? "").utf8)
     var sent = 0
     var writer: Int32? = stdin.write
     if pending.isEmpty {

@@ -33,11 +33,31 @@ enum PasswordPrompt {
     }
 
     /// One line of standard input; on a terminal after `prompt`, with echo off while it is typed.
+    /// Bytes that are not UTF-8 are refused, not repaired: `readLine` would turn each into U+FFFD,
+    /// so that different passwords became one (found by an outside test).
     private static func line(_ prompt: String, field: String) throws -> String {
         let echo = onTerminal ? EchoOff(prompt: prompt) : nil
         defer { echo?.restore() }
-        guard let line = readLine(strippingNewline: true) else { throw InvalidInput(field, .required) }
+        guard let bytes = lineOfBytes() else { throw InvalidInput(field, .required) }
+        guard let line = String(validating: bytes, as: UTF8.self) else { throw InvalidInput(field, .notUTF8) }
         return line
+    }
+
+    /// The next line of standard input as bytes, without its `\n` or `\r\n`; nil at the end of the
+    /// input. At most `kept` bytes are kept of a longer line (a password is at most 72: a longer one
+    /// is refused as such), so a line without end cannot fill the memory.
+    private static func lineOfBytes(kept: Int = 4_096) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var read = 0
+        while true {
+            let next = getchar()
+            if next == EOF { return read == 0 ? nil : bytes }
+            read += 1
+            if next == 0x0A { break }
+            if bytes.count < kept { bytes.append(UInt8(truncatingIfNeeded: next)) }
+        }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return bytes
     }
 }
 
