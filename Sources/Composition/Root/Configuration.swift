@@ -149,6 +149,9 @@ public struct ShelfmarkConfiguration: Sendable {
         database: String?, databaseURL: String? = nil, countriesURL: String? = nil, geoURL: String? = nil, geoToken: String? = nil,
         openLibraryURL: String? = nil, coversURL: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ShelfmarkConfiguration {
+        // An empty --db names no file (SQLite would open a private temporary database, and the lock file
+        // would land in the current folder): refused in one line, as any unusable setting.
+        if database?.isEmpty == true { throw ConfigurationError("--db", .tooShort(min: 1)) }
         var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
         configuration.databaseNamedBy = database != nil ? "--db" : (environment["SHELFMARK_DB"] ?? "").isEmpty ? nil : "SHELFMARK_DB"
         func value(_ given: String?, _ name: String) -> String? { given ?? environment[name].flatMap { $0.isEmpty ? nil : $0 } }
