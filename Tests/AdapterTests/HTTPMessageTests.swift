@@ -1,5 +1,6 @@
 import APIContract
 import Application
+import Domain
 import Foundation
 import HummingbirdTesting
 import InMemory
@@ -82,6 +83,14 @@ struct HTTPMessageTests {
             #expect(forbidden.status == .forbidden)
             #expect(try detail(forbidden) == "only a librarian may do this")
         }
+    }
+
+    /// Found by an outside test: a hold refused for an overdue book was answered "Loan refused".
+    @Test func aPatronsRefusalOfAHoldIsAHoldRefused() throws {
+        let overdue = LoanRefused(PatronRejection.blockedByOverdue(loans: []))
+        #expect(Problem.of(overdue)?.type == "urn:shelfmark:problem:loan-refused")
+        #expect(Problem.of(overdue.ofAHold())?.type == "urn:shelfmark:problem:hold-refused")
+        #expect(Problem.of(overdue.ofAHold())?.title == "Hold refused")
     }
 
     @Test func upstreamTroubleIsA503WithoutItsTechnicalCause() throws {

@@ -156,6 +156,7 @@ struct HoldUseCaseTests {
         h.t.clock.advance(by: 15 * day)
         let blocked = await #expect(throws: LoanRefused.self) { try await h.holds.place.execute(books[0], by: bob) }
         #expect(blocked?.english.hasPrefix("please return your overdue book first: “Own”") == true)
+        #expect(blocked?.forHold == true, "a hold refused, not a loan")
     }
 
     @Test func renewingIsRefusedWhileOthersWaitAndRenewAllReportsEachLoan() async throws {

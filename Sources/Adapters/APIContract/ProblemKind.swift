@@ -96,7 +96,10 @@ struct ProblemKind {
     }
 
     private static func of(_ refused: LoanRefused) -> ProblemKind {
-        switch refused.rejection {
+        if refused.forHold, case .patron = refused.rejection {
+            return ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")
+        }
+        return switch refused.rejection {
         case .loan(.noSuchLoan), .hold(.noSuchHold): .notFound
         case .patron(.alreadyBorrowed), .patron(.holdLimitReached):
             ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")

@@ -20,6 +20,17 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
     /// The member's name when someone else asked for them (a librarian at the desk); nil when the
     /// member asked, and is told "you".
     public let borrower: String?
+    /// Whether the member asked for a hold rather than a loan: a patron's refusal (books overdue)
+    /// is then a hold refused (found by an outside test: a hold refused for an overdue book was
+    /// answered "Loan refused").
+    public private(set) var forHold = false
+
+    /// This refusal, of a hold.
+    public func ofAHold() -> LoanRefused {
+        var refused = self
+        refused.forHold = true
+        return refused
+    }
 
     public init(_ rejection: LoanRejection) { self.init(.loan(rejection), titles: [:], loanTitle: nil) }
     public init(_ rejection: PatronRejection) { self.init(.patron(rejection), titles: [:], loanTitle: nil) }

@@ -19,7 +19,7 @@ public struct PlaceHold: Sendable {
             let patron = try await transaction.load(PatronAggregate.self, .patron(member))
             let hold = PatronHold(member: member, hold: holdID, book: bookID)
             do throws(PatronRejection) { try transaction.decide(.placeHold(hold, now: now, policy: deps.policy), on: patron) } catch {
-                throw try await deps.titled(error, transaction)
+                throw try await deps.titled(error, transaction).ofAHold()
             }
             let placed = HoldPlaced(
                 hold: holdID, book: bookID, bookTitle: record.details.title, member: member,
