@@ -54,6 +54,11 @@ struct LogIntegrityCLITests {
         #expect(refused.stderr.contains("with the chain key file \(key), which is missing"), "\(refused.stderr)")
         let elsewhere = try await shelfmark(["book", "list"], database: db.path, environment: ["SHELFMARK_CHAIN_KEY": key + ".aside"])
         #expect(elsewhere.status == 0 && elsewhere.stdout.contains("Book 1"), "\(elsewhere.stderr)")
+        // Found by an outside test: a new library whose key file could not be made was left behind, its schema and all.
+        let new = db.folder.appendingPathComponent("new.sqlite").path
+        let unmade = try await shelfmark(["book", "list"], database: new, environment: ["SHELFMARK_CHAIN_KEY": "/no/such/folder/k"])
+        #expect(unmade.status == 2, "\(unmade.stderr)")
+        for suffix in ["", "-wal", "-shm", ".lock"] { #expect(!FileManager.default.fileExists(atPath: new + suffix), "\(suffix)") }
     }
 
     @Test func serveAnchorsPeriodicallyAndAtACleanStopAndLeavesEveryEventInTheFile() async throws {

@@ -41,17 +41,29 @@ public enum Bootstrap {
         } catch {
             throw ConfigurationError("the database", .folderUnusable(folder.path))
         }
+        let existed = FileManager.default.fileExists(atPath: configuration.databasePath)
         do {
             return try LibraryDatabase(
                 path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath,
                 cipher: SwiftCryptoPersonalCipher(), metrics: metrics)
-        } catch let error as ChainKeyError {
-            // A key file that is missing, unreadable or not one is a setting that cannot be used.
-            throw ConfigurationError(error.message)
-        } catch  where LibraryDatabase.isUnreadableFile(error) {
-            throw ConfigurationError(
-                configuration.databaseNamedBy ?? "the database", .notALibraryFile(configuration.databasePath))
+        } catch {
+            // A library this open created is not left behind when the open fails (a key file that
+            // cannot be made): the next run would find it and skip the note that it is new.
+            if !existed {
+                for suffix in ["", "-wal", "-shm", ".lock"] {
+                    try? FileManager.default.removeItem(atPath: configuration.databasePath + suffix)
+                }
+            }
+            throw Self.openingRefusal(error, configuration)
         }
+    }
+
+    /// What a failed open of the SQLite file is said as: a key file that is missing, unreadable or
+    /// not one, or a file SQLite cannot read, is a setting that cannot be used; anything else as it is.
+    private static func openingRefusal(_ error: any Error, _ configuration: ShelfmarkConfiguration) -> any Error {
+        if let error = error as? ChainKeyError { return ConfigurationError(error.message) }
+        guard LibraryDatabase.isUnreadableFile(error) else { return error }
+        return ConfigurationError(configuration.databaseNamedBy ?? "the database", .notALibraryFile(configuration.databasePath))
     }
 
     /// The library's storage: the PostgreSQL database when a URL is configured (its schema created
