@@ -79,6 +79,19 @@ struct BitBooksSessionTests {
         }
     }
 
+    /// Found by an outside test: the same port for both was found out only once the library was
+    /// open, with an error line about the anchor after the database closed.
+    @Test func theHTTPPortGivenToBitBooksTooIsOneClearLineBeforeAnythingOpens() async throws {
+        let db = TemporaryDatabase()
+        let port = 1 + Int.random(in: 20_000..<30_000)
+        let result = try await shelfmark(["serve", "--port", "\(port)", "--bitbooks-port", "\(port)"], database: db.path)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "Error: port \(port) is already in use on 127.0.0.1; stop the other server or choose another port with --bitbooks-port\n")
+        #expect(!FileManager.default.fileExists(atPath: db.path), "a server that could not start created a database")
+    }
+
     @Test func aBitBooksAddressOfAnotherMachineNamesTheBitBooksOption() async throws {
         let db = TemporaryDatabase()
         let result = try await shelfmark(

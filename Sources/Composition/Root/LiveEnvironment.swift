@@ -66,6 +66,11 @@ struct LiveEnvironment: CLIEnvironment {
         configuration.prolificForced = options.prolific
         configuration.port = options.port
         configuration.bitbooks = configuration.bitbooks.overridden(port: options.bitbooksPort, host: options.bitbooksHost)
+        // The HTTP server will hold its port: BitBooks on the same one could never listen, and would
+        // be found out only once the library is open (found by an outside test).
+        if let port = configuration.bitbooks.port, port == options.port, port != 0 {
+            throw ListenFailure.bitbooks(.portInUse(host: configuration.bitbooks.host, port: port)).configurationError
+        }
         if let failure = ListenFailure.probe(configuration.bitbooks) { throw failure.configurationError }
         let logger = try LogSettings.resolve(format: options.logFormat, level: options.logLevel, environment: environment)
             .logger(label: "shelfmark")
