@@ -59,6 +59,13 @@ struct LogIntegrityCLITests {
         let unmade = try await shelfmark(["book", "list"], database: new, environment: ["SHELFMARK_CHAIN_KEY": "/no/such/folder/k"])
         #expect(unmade.status == 2, "\(unmade.stderr)")
         for suffix in ["", "-wal", "-shm", ".lock"] { #expect(!FileManager.default.fileExists(atPath: new + suffix), "\(suffix)") }
+        // Found by an outside test: through a symbolic link, the key was looked for beside the link.
+        try FileManager.default.moveItem(atPath: key + ".aside", toPath: key)
+        let link = db.folder.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: db.path)
+        let linked = try await shelfmark(["book", "list"], database: link)
+        #expect(linked.status == 0 && linked.stdout.contains("Book 1"), "\(linked.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: link + ".key") && !FileManager.default.fileExists(atPath: link + ".lock"))
     }
 
     @Test func serveAnchorsPeriodicallyAndAtACleanStopAndLeavesEveryEventInTheFile() async throws {

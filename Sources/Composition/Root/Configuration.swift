@@ -117,6 +117,16 @@ public struct ShelfmarkConfiguration: Sendable {
         min(maxConnections ?? Self.defaultMaxConnections, OpenFiles.connectionBudget(limit: openFiles))
     }
 
+    /// The file a symbolic link to an existing library names, where SQLite keeps its write-ahead log:
+    /// the chain key, anchors, lock and backups go beside it too (found by an outside test: the key
+    /// was looked for beside the link, and the library refused to open). Any other path as it is.
+    static func followingLink(_ path: String) -> String {
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil,
+            FileManager.default.fileExists(atPath: path)
+        else { return path }
+        return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
     /// `$SHELFMARK_DB`, else `$XDG_DATA_HOME/shelfmark/library.sqlite`, else `~/.local/share/shelfmark/library.sqlite`.
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["SHELFMARK_DB"], !path.isEmpty { return path }
@@ -152,7 +162,7 @@ public struct ShelfmarkConfiguration: Sendable {
         // An empty --db names no file (SQLite would open a private temporary database, and the lock file
         // would land in the current folder): refused in one line, as any unusable setting.
         if database?.isEmpty == true { throw ConfigurationError("--db", .tooShort(min: 1)) }
-        var configuration = ShelfmarkConfiguration(databasePath: database ?? defaultDatabasePath(environment: environment))
+        var configuration = ShelfmarkConfiguration(databasePath: followingLink(database ?? defaultDatabasePath(environment: environment)))
         configuration.databaseNamedBy = database != nil ? "--db" : (environment["SHELFMARK_DB"] ?? "").isEmpty ? nil : "SHELFMARK_DB"
         func value(_ given: String?, _ name: String) -> String? { given ?? environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         configuration.databaseURL = value(databaseURL, "SHELFMARK_DATABASE_URL")
