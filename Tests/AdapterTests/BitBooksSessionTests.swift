@@ -88,7 +88,8 @@ struct BitBooksSessionTests {
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == "Error: port \(port) is already in use on 127.0.0.1; stop the other server or choose another port with --bitbooks-port\n")
+                == "Error: port \(port) is already in use on 127.0.0.1; stop the other server or choose another port with --bitbooks-port\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: db.path), "a server that could not start created a database")
     }
 
