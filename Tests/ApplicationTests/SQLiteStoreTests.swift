@@ -214,6 +214,51 @@ struct SQLiteStoreTests {
         #expect(try await store.readAll(after: 0, limit: 100).map(\.position) == Array(1...10))
     }
 
+    /// The writer knows each stream's head through its batch (read once, moved by each append it
+    /// writes, left where it was by an append undone): appends to one stream queued together meet
+    /// or miss their expectations as if written one by one, whether the batch is written plainly or
+    /// again with a savepoint each (when one of them fails after writing, as above).
+    @Test(arguments: [false, true])
+    func appendsToOneStreamInOneBatchMeetTheirExpectationsInTurn(withAFailure: Bool) async throws {
+        let folder = TemporaryFolder()
+        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        let store = database.eventStore
+        try await store.append([StreamAppend("seven", expected: .noStream, events: [pending(7)])])
+        let (first, second, third) = (pending(1), pending(2), pending(3))
+        try await store.append([StreamAppend("s", expected: .noStream, events: [first])])
+        // In queue order: each expectation as the stream stands after the appends before it.
+        var queue: [(append: StreamAppend, succeeds: Bool)] = [
+            (StreamAppend("s", expected: .endingWith(first.metadata.eventID, version: 1), events: [second]), true),
+            (StreamAppend("s", expected: .endingWith(second.metadata.eventID, version: 2), events: [third]), true),
+            (StreamAppend("s", expected: .endingWith(second.metadata.eventID, version: 2), events: [pending(4)]), false),
+            (StreamAppend("s", expected: .exactly(2), events: [pending(5)]), false),
+            (StreamAppend("s", expected: .exactly(3), events: [pending(6)]), true),
+        ]
+        // Book 7 is in the catalogue already: this append fails once it has written its first event.
+        if withAFailure { queue.insert((StreamAppend("t", expected: .noStream, events: [pending(100), pending(7)]), false), at: 2) }
+        queue.append((StreamAppend("s", expected: .exactly(4), events: [pending(8)]), true))
+        let (holding, held) = AsyncStream.makeStream(of: Void.self)
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Bool)?.self) { group in
+            group.addTask {
+                _ = try await database.rebuild { _, _ in
+                    held.yield()
+                    Thread.sleep(forTimeInterval: 0.4)
+                }
+                return nil
+            }
+            var waiting = holding.makeAsyncIterator()
+            _ = await waiting.next()
+            for (index, (append, _)) in queue.enumerated() {
+                group.addTask { (index, (try? await store.append([append])) != nil) }
+                try await Task.sleep(for: .milliseconds(20))  // queued in this order, behind the rebuild
+            }
+            return try await group.reduce(into: [Int: Bool]()) { if let (n, done) = $1 { $0[n] = done } }
+        }
+        #expect(outcomes == Dictionary(uniqueKeysWithValues: queue.enumerated().map { ($0.offset, $0.element.succeeds) }))
+        #expect(try await store.read("s").map(\.version) == [1, 2, 3, 4, 5])
+        #expect(try await store.read("t").isEmpty)
+    }
+
     /// The full-text index flushes what it holds pending as a new segment whenever a statement that
     /// may abort begins after it changed (the events' insert, with its guard trigger): forty books
     /// in one append wrote some forty segments when each event was projected as it was written.
