@@ -1,23 +1,19 @@
-import NIOCore
-
 /// Finds a key that appears twice in one JSON object. Foundation's decoder silently keeps one of
 /// them, so `{"role":"member","role":"librarian"}` would mean whatever a reader of the log or a
-/// proxy in front of us did not expect; the request is refused instead.
+/// proxy in front of us did not expect; a request is refused instead, by every adapter that reads
+/// JSON bodies (the API's, the Prolific apps').
 ///
 /// One pass, no recursion (a 100,000-deep body cannot overflow the stack); text that is not JSON
 /// is left for the decoder to report.
-enum DuplicateKeys {
-    /// The first repeated key, or nil when every object's keys are distinct.
-    static func first(in buffer: ByteBuffer) -> String? {
-        buffer.readableBytesView.withContiguousStorageIfAvailable { first(in: $0) } ?? first(in: Array(buffer.readableBytesView))
-    }
-
+public enum DuplicateKeys {
     private enum Frame {
         case object(keys: Set<String>, expectingKey: Bool)
         case array
     }
 
-    static func first<Bytes: RandomAccessCollection>(in bytes: Bytes) -> String? where Bytes.Element == UInt8, Bytes.Index == Int {
+    /// The first repeated key, or nil when every object's keys are distinct.
+    public static func first<Bytes: RandomAccessCollection>(in bytes: Bytes) -> String?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         var stack: [Frame] = []
         var index = bytes.startIndex
         while index < bytes.endIndex {

@@ -92,6 +92,17 @@ struct ProlificAPITests {
             let again = try await app.json(.put, "books/1", #"{"lastCheckedOutBy":"Dr Watson"}"#)
             #expect(again.status == .conflict, "\(again.text)")
             #expect(again.error?.contains("on loan") == true, "\(again.text)")
+            // Found by an outside test: a checkout sent "along with the timestamp" (the app's own
+            // clock) was dropped with a 200. It is a checkout; the server sets the time.
+            let stamped = try await app.json(.put, "books/1", #"{"lastCheckedOutBy":"Dr Watson","lastCheckedOut":"2020-01-01 09:00:00"}"#)
+            #expect(stamped.status == .conflict, "\(stamped.text)")
+            _ = try await app.json(.post, "books", Self.dune)
+            let lentWithTime = try await app.json(
+                .put, "books/2", #"{"lastCheckedOutBy":"Dr Watson","lastCheckedOut":"2020-01-01 09:00:00"}"#)
+            #expect(lentWithTime.status == .ok, "\(lentWithTime.text)")
+            #expect(try lentWithTime.object["lastCheckedOutBy"] as? String == "Dr Watson")
+            #expect(try lentWithTime.object["lastCheckedOut"] as? String == when, "the server's time, not the app's")
+            #expect(try await app.library.circulation.list.active(walkIn: "Dr Watson", by: .cliOperator).items.count == 1)
         }
     }
 

@@ -189,3 +189,10 @@ struct AdmissionMiddleware: RouterMiddleware {
         return result
     }
 }
+
+extension DuplicateKeys {
+    /// The first repeated key of a body, or nil when every object's keys are distinct.
+    static func first(in buffer: ByteBuffer) -> String? {
+        buffer.readableBytesView.withContiguousStorageIfAvailable { first(in: $0) } ?? first(in: Array(buffer.readableBytesView))
+    }
+}

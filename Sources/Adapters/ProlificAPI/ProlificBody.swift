@@ -47,6 +47,8 @@ struct ProlificBookBody: Equatable {
             throw ProlificRequestRefused.notJSON
         }
         guard let dictionary = object as? [String: Any] else { throw ProlificRequestRefused.notAnObject }
+        // Foundation keeps one of a key given twice: refused, as forms naming a field twice are.
+        if let key = DuplicateKeys.first(in: bytes) { throw ProlificRequestRefused.duplicateKey(key) }
         var body = ProlificBookBody()
         var errors: [FieldError] = []
         for name in fields {
@@ -166,12 +168,16 @@ struct ProlificBookBody: Equatable {
             categories: value(categories).map(Self.list))
     }
 
-    /// The name a checkout PUT lends the book to: `lastCheckedOutBy` with text and no
-    /// `lastCheckedOut` (an app echoing an earlier checkout sends its time; an edit sends null).
-    var checkoutName: String? {
-        guard case .text(let name) = lastCheckedOutBy, lastCheckedOut.text == nil,
-            !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        else { return nil }
-        return name
+    /// The name a checkout PUT lends the book to: `lastCheckedOutBy` with text (an edit sends
+    /// null), unless the PUT only repeats the book's `last` checkout, its name (as `WalkInName`
+    /// compares names) and its time to the second, as an app sends back a book it read. A time sent
+    /// with a new name is the app's own clock (its docs: the name goes "along with the timestamp";
+    /// found by an outside test, such a checkout was dropped with a 200): the server sets the time.
+    func checkoutName(repeating last: (name: String?, at: Date)?) -> String? {
+        guard case .text(let name) = lastCheckedOutBy, !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let sent = lastCheckedOut.text.flatMap(ProlificDates.parse), let last, let lastName = last.name,
+            WalkInName.key(lastName) == WalkInName.key(name), abs(sent.timeIntervalSince(last.at)) < 1
+        else { return name }
+        return nil
     }
 }

@@ -110,7 +110,9 @@ struct ProlificBooks {
         let changes = body.changes
         let edits = changes != BookChanges()
         if edits { try await library.catalogue.editBook.check(id, changes: changes, by: principal) }
-        if let name = body.checkoutName {
+        // The book's last checkout, read only when a time is sent (to tell a repeat from a new checkout).
+        let last = body.lastCheckedOut.text == nil ? nil : try await library.catalogue.showBook.execute(id, by: principal).lastCheckout
+        if let name = body.checkoutName(repeating: last.map { ($0.name, $0.at) }) {
             _ = try await library.circulation.checkout.execute(id, borrowerName: name, unlessLentAlready: true, by: principal)
         }
         if edits { _ = try await library.catalogue.editBook.execute(id, changes: changes, by: principal) }
