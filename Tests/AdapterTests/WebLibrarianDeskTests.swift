@@ -107,6 +107,33 @@ struct WebLibrarianDeskTests {
             let after = try Self.section("set-aside", in: try await librarian.get("/desk").text)
             #expect(after.contains(#"<tr class="hold ready""#) && after.contains(#"<a href="/desk?book=\#(dune)">Dune</a>"#), "\(after)")
             #expect(after.contains("<td>Bob Baker</td>") && !after.contains("No copy is waiting"))
+
+            // Found by an outside test: the copy kept for Bob could not be lent to him from the desk's
+            // pages (the shelf leaves it out). Its row lends it to him; then nothing is kept.
+            let bobID = try #require(try await api.send(.get, "/api/v1/me", token: bob).object["id"] as? String)
+            let lend = try await librarian.post("/desk/lend", [("member", bobID), ("book", dune)])
+            #expect(lend.status == .seeOther, "\(lend.text)")
+            let bobs = try await api.send(.get, "/api/v1/me/loans", token: bob).object["items"] as? [[String: Any]]
+            #expect(bobs?.compactMap { $0["bookTitle"] as? String } == ["Dune"])
+            let done = try Self.section("set-aside", in: try await librarian.get("/desk").text)
+            #expect(done.contains("No copy is waiting to be picked up."), "\(done)")
+        }
+    }
+
+    /// Found by an outside test: after a refused lend, the page's Return buttons came back to the
+    /// lend's own address, a "Page not found".
+    @Test func aReturnFromThePageOfARefusedLendComesBackToTheDesk() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            let ada = try await api.signUpMember("ada@example.org")
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: ada).status == .created)
+            let librarian = Browser(api, session: api.librarianToken)
+            // Dune's one copy is out: lending it again is refused, and the desk is shown with the refusal.
+            #expect(try await librarian.get("/desk").status == .ok)
+            let refused = try await librarian.post("/desk/lend", [("member", "ada@example.org"), ("book", dune)])
+            #expect(refused.status == .conflict, "\(refused.status)")
+            #expect(refused.text.contains(#"name="back" value="/desk""#), "\(refused.text)")
+            #expect(!refused.text.contains(#"name="back" value="/desk/lend""#))
         }
     }
 

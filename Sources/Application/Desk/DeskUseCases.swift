@@ -25,11 +25,17 @@ public enum DeskMember: Equatable, Sendable {
     case email(String)
     /// The login name the member chose.
     case username(String)
+    /// The account's id (the desk's own forms name a member so: a copy set aside for them).
+    case account(UserID)
 
     /// What a librarian typed in the desk's one member field: an address has an `@`, a card number
-    /// is digits (spaces and hyphens between), anything else is a username.
+    /// is digits (spaces and hyphens between), an account id is a UUID, anything else is a username.
     public init(typed text: String) {
-        self = text.contains("@") ? .email(text) : CardNumber.isMeant(text) ? .card(text) : .username(text)
+        if let id = UserID(text.trimmingCharacters(in: .whitespaces)) {
+            self = .account(id)
+        } else {
+            self = text.contains("@") ? .email(text) : CardNumber.isMeant(text) ? .card(text) : .username(text)
+        }
     }
 }
 
@@ -64,6 +70,9 @@ struct Cardholders: Sendable {
         case .username(let text):
             guard (try? Username(parsing: text)) != nil else { throw InvalidInput("member", .notAMemberReference(text)) }
             return try await deps.summary(try await members.find(text, by: principal))
+        case .account(let id):
+            try Authorization.require(.findMember, by: principal)
+            return try await deps.summary(id)
         }
     }
 

@@ -75,6 +75,19 @@ struct DeskQuery: Sendable {
     }
 
     init() {}
+
+    /// The desk page as this query shows it: where a form on it sends the librarian back. (The
+    /// page's own address would not do: after a lend refused or a reset code issued, it is the
+    /// POST's, and a return made from there ended on "Page not found", found by an outside test.)
+    var path: String {
+        let items = [("member", member), ("book", book), ("find", find)].compactMap { name, value in
+            value.map { URLQueryItem(name: name, value: $0) }
+        }
+        var components = URLComponents()
+        components.path = "/desk"
+        components.queryItems = items.isEmpty ? nil : items
+        return components.string ?? "/desk"
+    }
 }
 
 extension Feedback {

@@ -49,6 +49,8 @@ struct DeskView: Sendable {
     let resetCode: ResetCodeView?
     let find: String
     let memberFilter: String
+    /// Where the page's return buttons send the librarian back (`DeskQuery.path`).
+    let back: String
     let shelf: [ShelfBook]
     let shelfEmpty: Bool
     let loans: [LoanRow]
@@ -72,6 +74,7 @@ struct DeskView: Sendable {
         self.resetCode = resetCode
         find = query.find ?? ""
         memberFilter = query.member ?? ""
+        back = query.path
         self.shelf = shelf
         shelfEmpty = shelf.isEmpty
         self.loans = loans
@@ -116,6 +119,8 @@ struct HoldRow: Sendable {
     let bookID: String
     let bookTitle: String
     let member: String
+    /// The member's account id: the desk lends a copy set aside to them by it.
+    let memberID: String
     let placed: String
     let position: String?
     let pickupUntil: String?
@@ -127,6 +132,7 @@ struct HoldRow: Sendable {
         bookID = hold.book.description
         bookTitle = hold.bookTitle
         member = Words.catalogue.member(of: hold)
+        memberID = hold.member.description
         let formats = Formats(Reader.language)
         placed = formats.day(hold.placedAt)
         position = hold.status == .waiting ? hold.position.map { formats.number($0) } : nil
