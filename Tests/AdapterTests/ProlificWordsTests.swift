@@ -33,6 +33,18 @@ struct ProlificWordsTests {
         }
     }
 
+    /// Found by an outside reader: a `/clean` kept for several reasons joined them with "; " in French too.
+    @Test func theReasonsACleanKeepsBooksForAreJoinedAsTheLanguageWrites() async throws {
+        try await withProlific { app in
+            for title in ["Dune", "Emma"] { _ = try await app.json(.post, "books", #"{"title":"\#(title)","author":"A"}"#) }
+            for number in [1, 2] { #expect(try await app.json(.put, "books/\(number)", #"{"lastCheckedOutBy":"Holmes"}"#).status == .ok) }
+            let english = try await app.send(.delete, "clean")
+            #expect(english.status == .conflict && english.error?.contains("; ") == true, "\(english.text)")
+            let french = try await app.send(.delete, "clean", language: "fr")
+            #expect(french.status == .conflict && french.error?.contains("\u{00A0}; ") == true, "\(french.text)")
+        }
+    }
+
     @Test func anotherMediaTypeIsToldJSONOrAForm() async throws {
         try await withProlific { app in
             let xml = try await app.send(.post, "books", body: "<book/>", contentType: "application/xml")

@@ -131,7 +131,8 @@ struct ProlificBooks {
     func clean() async throws -> Response {
         let report = try await library.catalogue.clearCatalogue.execute(by: principal)
         guard !report.kept.isEmpty else { return ProlificAnswer.json(["deleted": report.withdrawn.count]) }
-        let reasons = report.kept.map { ProlificAnswer.catalogue.text($0.message) }.joined(separator: "; ")
+        let catalogue = ProlificAnswer.catalogue
+        let reasons = catalogue.separated(report.kept.map { catalogue.text($0.message) })
         return ProlificAnswer.json(["error": reasons, "deleted": report.withdrawn.count], status: .conflict)
     }
 

@@ -7,7 +7,7 @@ extension Wording {
     public func text(_ message: Message) -> String {
         switch message {
         case .notFound(let thing, let id): notFound(thing, id)
-        case .invalidInput(let errors): errors.map(fieldError).joined(separator: t("message.invalidInput.separator"))
+        case .invalidInput(let errors): separated(errors.map(fieldError))
         case .badSetting(let setting, let value, let problem): badSetting(setting, value, problem)
         case .cannotListen(let problem): cannotListen(problem)
         case .integrity(let problem): integrity(problem)

@@ -33,6 +33,9 @@ public struct Wording: MessageCatalogue {
 
     /// A count, written for the language (`1,234`, `1 234`).
     func n(_ value: some BinaryInteger) -> String { formats.number(value) }
+
+    /// Several sentences said as one, as the language separates them ("; " in English, " ; " in French).
+    public func separated(_ texts: [String]) -> String { texts.joined(separator: t("message.invalidInput.separator")) }
 }
 
 /// The language of the person the current task answers: the web and API adapters set it for each

@@ -47,6 +47,17 @@ struct BookCell: Hashable, Sendable {
         case let name?: return t("web.bookcell.lastCheckoutBy", name, day)
         }
     }
+
+    /// The last checkout under the book page's own label ("Last checkout"): its day, and by whom,
+    /// without saying "last checked out" again (found by an outside reader).
+    static func checkoutUnderLabel(_ checkout: CatalogueEntry.Checkout) -> String {
+        let day = Dates.day(checkout.at)
+        switch checkout.name {
+        case nil: return t("web.book.lastCheckoutOn", day)
+        case CatalogueEntry.Checkout.erasedName?: return t("web.book.lastCheckoutErased", day)
+        case let name?: return t("web.book.lastCheckoutBy", name, day)
+        }
+    }
 }
 
 /// Cover addresses a page may show: web addresses only (never `javascript:` or `data:`).

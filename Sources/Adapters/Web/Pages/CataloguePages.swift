@@ -252,7 +252,7 @@ struct BookView: Hashable, Sendable {
         someOnLoan = entry.onLoan > 0
         someSetAside = entry.setAside > 0
         waiting = entry.holdCount
-        lastCheckout = entry.lastCheckout.map(BookCell.checkout)
+        lastCheckout = entry.lastCheckout.map(BookCell.checkoutUnderLabel)
     }
 
     /// The start of a description for a link's preview: at most `limit` characters, cut between words.
