@@ -120,6 +120,24 @@ struct WebLibrarianDeskTests {
         }
     }
 
+    /// Found by an outside walk at the desk: a return that set the copy aside for a member who
+    /// waited said nothing of it, and the copy went back on the shelf.
+    @Test func aReturnAtTheDeskSaysWhomTheCopyIsSetAsideFor() async throws {
+        try await withAPI { api in
+            let dune = try await api.addBook("Dune")
+            let ada = try await api.signUpMember("ada@example.org")
+            let bob = try await api.signUpMember("bob@example.org", named: "Bob Baker")
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: ada).status == .created)
+            #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(dune)"}"#, token: bob).status == .created)
+            let loan = try #require(
+                ((try await api.send(.get, "/api/v1/me/loans", token: ada).object["items"] as? [[String: Any]])?.first?["id"]) as? String)
+            let librarian = Browser(api, session: api.librarianToken)
+            try await librarian.get("/desk")
+            let returned = try await librarian.follow(try await librarian.post("/desk/return", [("loan", loan), ("back", "/desk")]))
+            #expect(returned.shows("is back from") && returned.shows("Set it aside for Bob Baker, who waited for it."), "\(returned.text)")
+        }
+    }
+
     /// Found by an outside test: after a refused lend, the page's Return buttons came back to the
     /// lend's own address, a "Page not found".
     @Test func aReturnFromThePageOfARefusedLendComesBackToTheDesk() async throws {
