@@ -99,6 +99,29 @@ struct ParallelGuessTests {
         #expect(throttled == 15)
     }
 
+    /// Found by an outside test: a login whose password was checked just before a change of it
+    /// still opened a session, though the change logs every other session out.
+    @Test func aLoginCheckedBeforeAPasswordChangeOpensNoSession() async throws {
+        let t = try TestLibrary()
+        let hasher = HeldHasher()
+        func accounts(_ hasher: any PasswordHasher) throws -> AccountUseCases {
+            AccountUseCases(
+                AccountDependencies(
+                    runner: CommandRunner(store: t.database.eventStore, clock: t.clock, ids: SequentialIDs(), random: FixedRandom()),
+                    hasher: hasher, tokens: RandomSessionTokens(), resetCodes: RandomResetCodes(), accounts: t.database.accounts,
+                    countries: try BundledCountryDirectory(), geolocator: NoCountry(), loginFailures: t.database.loginFailures()))
+        }
+        let (held, plain) = (try accounts(hasher), try accounts(BcryptPasswordHasher(cost: 4)))
+        let ada = try await plain.signUp.execute(
+            SignupForm(email: "ada@example.org", password: "Analytical-1", country: "GB"), by: .anonymous)
+        let principal = Principal.user(ada.account.id, ada.account.role, try #require(ada.session).id)
+        let login = Task { try await held.logIn.execute(login: "ada@example.org", password: "Analytical-1") }
+        while hasher.checked.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await plain.passwords.change.execute(current: "Analytical-1", new: "Difference-2", by: principal)
+        hasher.open()
+        await #expect(throws: InvalidCredentials.self) { _ = try await login.value }
+    }
+
     @Test func aCheckUnderWayCountsAsAFailureUntilItEnds() throws {
         let checks = SecretChecks()
         let email = try EmailAddress(parsing: "ada@example.org")

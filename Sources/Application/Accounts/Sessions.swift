@@ -25,13 +25,13 @@ public struct LogIn: Sendable {
 
         let (owner, claim) = try await runner.emailClaim(email)
         let verified = try await verify(typed, owner: owner)
-        guard verified, let owner else {
+        guard let verified, let owner else {
             try await deps.recordWrongSecret(email, from: place)
             if owner != nil { try await record(email, in: claim, succeeded: false, at: now, opening: nil) }
             throw InvalidCredentials()
         }
         if !failures.isEmpty { try await deps.loginFailures.clear(email: email, client: place) }
-        guard let session = try await record(email, in: claim, succeeded: true, at: now, opening: owner) else {
+        guard let session = try await record(email, in: claim, succeeded: true, at: now, opening: owner, verified: verified) else {
             throw InvalidCredentials()
         }
         return SignedIn(account: try await deps.summary(owner), session: session)
@@ -44,26 +44,30 @@ public struct LogIn: Sendable {
         return try await deps.accounts.account(owner)?.email
     }
 
-    /// Whether `typed` is the owner's password; as slow when there is no owner, so timing tells nothing.
-    private func verify(_ typed: String, owner: UserID?) async throws -> Bool {
+    /// The owner's password hash when `typed` is their password, else nil; as slow when there is no
+    /// owner, so timing tells nothing.
+    private func verify(_ typed: String, owner: UserID?) async throws -> String? {
         let password = PasswordPolicy.normalized(typed)
         guard let owner, case .registered(let account) = try await deps.runner.load(UserAggregate.self, .user(owner)).state else {
             _ = try? await deps.hasher.hash(password)
-            return false
+            return nil
         }
-        return await deps.passwordMatches(typed, account.passwordHash)
+        return await deps.passwordMatches(typed, account.passwordHash) ? account.passwordHash : nil
     }
 
     /// Appends the attempt to the address's trail (its claim stream) and, when `opening` a session
-    /// for that user, the session in the same append.
+    /// for that user, the session in the same append, provided the password `verified` is still
+    /// theirs: one changed or reset while this login was checked ended every session, and must end
+    /// this one too (found by an outside test: a login racing a change kept a session).
     private func record(
-        _ email: EmailAddress, in stream: StreamName, succeeded: Bool, at now: Date, opening owner: UserID?
+        _ email: EmailAddress, in stream: StreamName, succeeded: Bool, at now: Date, opening owner: UserID?, verified: String? = nil
     ) async throws -> SignedIn.Session? {
         try await deps.runner.transact(by: .anonymous) { transaction -> SignedIn.Session? in
             let claim = try await transaction.load(EmailClaimAggregate.self, stream)
             try transaction.decide(.recordLogin(email, succeeded: succeeded, at: now), on: claim)
             guard let owner else { return nil }
             let user = try await transaction.load(UserAggregate.self, .user(owner))
+            guard case .registered(let account) = user.state, account.passwordHash == verified else { throw InvalidCredentials() }
             // A member registered before library cards gets one at the first login since.
             let issued = try await deps.runner.issueCard(to: owner, in: user.state, &transaction)
             let (opened, session) = try deps.openSession(in: UserAggregate.fold(issued, from: user.state))
