@@ -184,6 +184,13 @@ struct PostgresServeTests {
                 try await shelfmark(["book", "add", "--title", title, "--author", "A"], database: sqlite.path, environment: local).status
                     == 0)
         }
+        // Found by an outside test: a database a first open had prepared (here `migrate`, with a key
+        // file of its own) was refused by the copy, for the key that open had recorded.
+        let elsewhere = network.folder.folder.appendingPathComponent("first-open.key").path
+        var prepared = network.environment
+        prepared["SHELFMARK_CHAIN_KEY"] = elsewhere
+        let prepare = try await shelfmark(["migrate"], database: network.folder.path, environment: prepared)
+        #expect(prepare.status == 0 && FileManager.default.fileExists(atPath: elsewhere), "\(prepare.stderr)")
         let copied = try await network.cli(["copy", "--from", sqlite.path, "--to", network.url])
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(copied.stdout.hasPrefix("Copied 7 events from \(sqlite.path) into \(network.url)"), "\(copied.stdout)")

@@ -100,6 +100,18 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         return 0
     }
 
+    /// Forgets the chain key recorded by a database whose log is empty (its first open, `migrate`
+    /// or a server's start, recorded the key it was given, which keys nothing yet), so that a copy
+    /// brings its source's key instead (found by an outside test: `copy` after `migrate` failed).
+    public func forgetKeyOfEmptyLog(logger: Logger) async throws {
+        let connection = try await self.connection(logger: logger)
+        defer { Task { try? await connection.close() } }
+        for try await exists in try await connection.query("SELECT to_regclass('chain_key') IS NOT NULL", logger: logger).decode(Bool.self)
+        where exists {
+            try await connection.query("DELETE FROM chain_key WHERE NOT EXISTS (SELECT 1 FROM events)", logger: logger)
+        }
+    }
+
     private func connection(logger: Logger) async throws -> PostgresConnection {
         let c = configuration
         var single: PostgresConnection.Configuration

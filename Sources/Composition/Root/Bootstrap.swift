@@ -75,8 +75,12 @@ public enum Bootstrap {
         guard let url = configuration.databaseURL else { return try openSQLite(configuration, metrics: metrics) }
         let named = configuration.databaseURLNamedBy ?? "SHELFMARK_DATABASE_URL"
         guard let address = try? PostgresAddress(url) else { throw ConfigurationError(named, .notADatabaseURL) }
-        try? FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: configuration.chainKeyPath).deletingLastPathComponent(), withIntermediateDirectories: true)
+        // The key's folder, and the data folder where anchors are written (found by an outside test:
+        // a server whose data folder did not exist yet failed to write every anchor).
+        for file in [configuration.chainKeyPath, configuration.anchorPath] {
+            try? FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: file).deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
         return try await openPostgres(address, named: named, keyFile: configuration.chainKeyPath, logger: logger, metrics: metrics)
     }
 

@@ -46,6 +46,7 @@ enum StorageAdministration {
             throw ConfigurationError("--to", .databaseUnreachable(address.description))
         }
         guard held == 0 else { throw ConfigurationError("--to", .databaseNotEmpty(events: held)) }
+        try await address.forgetKeyOfEmptyLog(logger: logger)
         // Opened without a key: the copy brings the source's, recorded with its first event.
         let library = try await Bootstrap.openPostgres(address, named: "--to", keyFile: nil, logger: logger)
         do {
