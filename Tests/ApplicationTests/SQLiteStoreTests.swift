@@ -214,10 +214,10 @@ struct SQLiteStoreTests {
         #expect(try await store.readAll(after: 0, limit: 100).map(\.position) == Array(1...10))
     }
 
-    /// The writer knows each stream's head through its batch (read once, moved by each append it
-    /// writes, left where it was by an append undone): appends to one stream queued together meet
-    /// or miss their expectations as if written one by one, whether the batch is written plainly or
-    /// again with a savepoint each (when one of them fails after writing, as above).
+    /// Appends to one stream queued together meet or miss their expectations as if written one by
+    /// one (each sees the stream as the appends before it in the batch left it, an append undone
+    /// leaving it as it was), whether the batch is written plainly or again with a savepoint each
+    /// (when one of them fails after writing, as above).
     @Test(arguments: [false, true])
     func appendsToOneStreamInOneBatchMeetTheirExpectationsInTurn(withAFailure: Bool) async throws {
         let folder = TemporaryFolder()

@@ -36,14 +36,16 @@ enum EventRows {
         return hash
     }
 
-    /// A stream's newest version and the id of its event there, in one seek of the stream's index;
-    /// version 0 and no id for a stream without events.
-    static func head(of stream: StreamName, _ db: Database) throws -> StreamHead {
-        let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT stream_version, event_id FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1"),
-            arguments: [stream.rawValue])
-        return row.map { StreamHead(version: $0[0], lastEventID: $0[1]) } ?? StreamHead(version: 0, lastEventID: nil)
+    static func version(of stream: StreamName, _ db: Database) throws -> Int64 {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MAX(stream_version) FROM events WHERE stream_id = ?"), arguments: [stream.rawValue]) ?? 0
+    }
+
+    /// Whether the stream's event at `version` is the one with id `id` (`ExpectedVersion.endingWith`).
+    static func event(_ id: UUID, isAt version: Int64, of stream: StreamName, _ db: Database) throws -> Bool {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT event_id FROM events WHERE stream_id = ? AND stream_version = ?"),
+            arguments: [stream.rawValue, version]) == UUIDText.lowercase(id)
     }
 
     static func head(_ db: Database) throws -> Int64 {
@@ -96,16 +98,5 @@ enum EventRows {
     private static func uuid(_ text: String) throws -> UUID {
         guard let uuid = UUIDText.parse(text) else { throw DatabaseError(message: "not a UUID in the log: \(text)") }
         return uuid
-    }
-}
-
-/// Where a stream ends: its newest version and that event's id (lower-case text, as stored).
-struct StreamHead: Equatable {
-    let version: Int64
-    let lastEventID: String?
-
-    /// Whether an append expecting `expected` may follow this head.
-    func allows(_ expected: ExpectedVersion) -> Bool {
-        expected.isMet(by: version) && (expected.lastEventID.map { UUIDText.lowercase($0) == lastEventID } ?? true)
     }
 }

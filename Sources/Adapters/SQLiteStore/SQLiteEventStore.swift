@@ -1,5 +1,4 @@
 import Application
-import Domain
 import GRDB
 import LogChain
 
@@ -165,10 +164,8 @@ public final class SQLiteEventStore: EventStore, Sendable {
     ) throws -> [Result<Int64, any Error>] {
         var results: [Result<Int64, any Error>] = []
         try db.inTransaction(.immediate) {
-            // The chain's tip is read once per batch and carried from append to append; so is each
-            // stream's head once read or written (the writer holds the write lock: nothing else moves them).
+            // The chain's tip is read once per batch and carried from append to append.
             var tip = try SQLiteHashChain.tip(db)
-            var heads: [StreamName: StreamHead] = [:]
             results = []
             results.reserveCapacity(batch.count)
             // Without savepoints, the batch's events are all written before any is projected: once
@@ -179,17 +176,15 @@ public final class SQLiteEventStore: EventStore, Sendable {
             for job in batch {
                 do {
                     if savepoints {
-                        // The tip and the heads move only once the append is projected and released: undone, they must not.
-                        var moved = heads
+                        // The tip moves only once the append is projected and released: undone, it must not.
                         tip = try inSavepoint(db) {
                             var own: [RecordedEvent] = []
-                            let next = try write(job, chain, names, cipher, after: tip, heads: &moved, recording: &own, db)
+                            let next = try write(job, chain, names, cipher, after: tip, recording: &own, db)
                             for event in own { try projections.apply(event, db) }
                             return next
                         }
-                        heads = moved
                     } else {
-                        tip = try write(job, chain, names, cipher, after: tip, heads: &heads, recording: &recorded, db)
+                        tip = try write(job, chain, names, cipher, after: tip, recording: &recorded, db)
                     }
                     results.append(.success(tip.position))
                 } catch let conflict as AppendConflict {
@@ -223,21 +218,21 @@ public final class SQLiteEventStore: EventStore, Sendable {
         }
     }
 
-    /// Checks every expectation (against `heads`, the streams' heads the batch knows, reading the
-    /// others) and the request's receipt, then writes every event after `tip` (adding each to
-    /// `recorded`, for the projections) and the receipt, and moves `heads` on; returns the new tip.
+    /// Checks every expectation and the request's receipt, then writes every event after `tip`
+    /// (adding each to `recorded`, for the projections) and the receipt; returns the new tip.
     /// Throws before writing on a conflict, or when another attempt holds the receipt's key.
     private static func write(
         _ job: Job, _ chain: ChainHasher, _ names: ClaimNames, _ cipher: any PersonalCipher, after tip: (position: Int64, hash: String),
-        heads: inout [StreamName: StreamHead], recording recorded: inout [RecordedEvent], _ db: Database
+        recording recorded: inout [RecordedEvent], _ db: Database
     ) throws -> (position: Int64, hash: String) {
         let appends = job.appends
         var versions: [StreamName: Int64] = [:]
         for (stream, expected, _) in appends {
-            let head = try heads[stream] ?? EventRows.head(of: stream, db)
-            heads[stream] = head
-            guard head.allows(expected) else { throw AppendConflict(stream: stream, expected: expected, actual: head.version) }
-            versions[stream] = head.version
+            let actual = try versions[stream] ?? EventRows.version(of: stream, db)
+            guard expected.isMet(by: actual),
+                try expected.lastEventID.map({ try EventRows.event($0, isAt: actual, of: stream, db) }) ?? true
+            else { throw AppendConflict(stream: stream, expected: expected, actual: actual) }
+            versions[stream] = actual
         }
         if let receipt = job.receipt { try SQLiteRequestReceipts.check(receipt, db) }
         var (head, previous) = tip
@@ -251,9 +246,6 @@ public final class SQLiteEventStore: EventStore, Sendable {
                     cipher: cipher, db)
                 recorded.append(
                     RecordedEvent(position: head, stream: stream, version: version, event: event.event, metadata: event.metadata))
-            }
-            if let last = events.last {
-                heads[stream] = StreamHead(version: versions[stream, default: 0], lastEventID: UUIDText.lowercase(last.metadata.eventID))
             }
         }
         if let receipt = job.receipt { try SQLiteRequestReceipts.record(receipt, db) }
