@@ -90,19 +90,25 @@ struct WebLibrarianDeskTests {
         }
     }
 
+    /// Dune's one copy lent to Ada, and Bob Baker waiting for it: the book, both tokens and Ada's loan.
+    static func duneWithBobWaiting(_ api: APIClient) async throws -> (dune: String, ada: String, bob: String, loan: String) {
+        let dune = try await api.addBook("Dune")
+        let ada = try await api.signUpMember("ada@example.org")
+        let bob = try await api.signUpMember("bob@example.org", named: "Bob Baker")
+        #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: ada).status == .created)
+        #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(dune)"}"#, token: bob).status == .created)
+        let loan = try #require(
+            ((try await api.send(.get, "/api/v1/me/loans", token: ada).object["items"] as? [[String: Any]])?.first?["id"]) as? String)
+        return (dune, ada, bob, loan)
+    }
+
     @Test func theCopiesToSetAsideAreListedWithWhoFor() async throws {
         try await withAPI { api in
-            let dune = try await api.addBook("Dune")
-            let ada = try await api.signUpMember("ada@example.org")
-            let bob = try await api.signUpMember("bob@example.org", named: "Bob Baker")
-            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: ada).status == .created)
-            #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(dune)"}"#, token: bob).status == .created)
+            let (dune, ada, bob, loan) = try await Self.duneWithBobWaiting(api)
             let librarian = Browser(api, session: api.librarianToken)
             let before = try Self.section("set-aside", in: try await librarian.get("/desk").text)
             #expect(before.contains("No copy is waiting to be picked up.") && !before.contains("Dune"))
 
-            let loan = try #require(
-                ((try await api.send(.get, "/api/v1/me/loans", token: ada).object["items"] as? [[String: Any]])?.first?["id"]) as? String)
             #expect(try await api.send(.post, "/api/v1/loans/\(loan)/return", token: ada).status == .ok)
             let after = try Self.section("set-aside", in: try await librarian.get("/desk").text)
             #expect(after.contains(#"<tr class="hold ready""#) && after.contains(#"<a href="/desk?book=\#(dune)">Dune</a>"#), "\(after)")
@@ -124,13 +130,7 @@ struct WebLibrarianDeskTests {
     /// waited said nothing of it, and the copy went back on the shelf.
     @Test func aReturnAtTheDeskSaysWhomTheCopyIsSetAsideFor() async throws {
         try await withAPI { api in
-            let dune = try await api.addBook("Dune")
-            let ada = try await api.signUpMember("ada@example.org")
-            let bob = try await api.signUpMember("bob@example.org", named: "Bob Baker")
-            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: ada).status == .created)
-            #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(dune)"}"#, token: bob).status == .created)
-            let loan = try #require(
-                ((try await api.send(.get, "/api/v1/me/loans", token: ada).object["items"] as? [[String: Any]])?.first?["id"]) as? String)
+            let loan = try await Self.duneWithBobWaiting(api).loan
             let librarian = Browser(api, session: api.librarianToken)
             try await librarian.get("/desk")
             let returned = try await librarian.follow(try await librarian.post("/desk/return", [("loan", loan), ("back", "/desk")]))

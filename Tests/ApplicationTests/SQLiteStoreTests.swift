@@ -180,6 +180,32 @@ struct SQLiteStoreTests {
         #expect(Set(log.map(\.stream.rawValue)) == Set(["first"] + (0..<40).filter { $0 != 20 }.map { "s-\($0)" }))
     }
 
+    /// Whether each of `appends` succeeded (by its index), all queued while a rebuild holds the
+    /// writer, so that they share their batch: `inOrder`, one after the other in the queue.
+    static func queuedBehindTheWriter(_ database: LibraryDatabase, _ appends: [StreamAppend], inOrder: Bool = false) async throws
+        -> [Int: Bool]
+    {
+        let store = database.eventStore
+        let (holding, held) = AsyncStream.makeStream(of: Void.self)
+        return try await withThrowingTaskGroup(of: (Int, Bool)?.self) { group in
+            // The rebuild holds the writer for a moment, while the appends queue behind it.
+            group.addTask {
+                _ = try await database.rebuild { _, _ in
+                    held.yield()
+                    Thread.sleep(forTimeInterval: 0.4)
+                }
+                return nil
+            }
+            var waiting = holding.makeAsyncIterator()
+            _ = await waiting.next()
+            for (index, append) in appends.enumerated() {
+                group.addTask { (index, (try? await store.append([append])) != nil) }
+                if inOrder { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            return try await group.reduce(into: [Int: Bool]()) { if let (n, done) = $1 { $0[n] = done } }
+        }
+    }
+
     /// As above, with the appends held behind a rebuild that has the writer, so that the ones
     /// failing after they wrote share their batch with appends behind them: those are written after
     /// the failed ones are undone, at the positions they did not take. Three fail, so that one at
@@ -190,26 +216,12 @@ struct SQLiteStoreTests {
         let store = database.eventStore
         try await store.append([StreamAppend("first", expected: .noStream, events: [pending(7)])])
         let failing: Set = [2, 6, 9]
-        let (holding, held) = AsyncStream.makeStream(of: Void.self)
-        let outcomes = try await withThrowingTaskGroup(of: (Int, Bool)?.self) { group in
-            // The rebuild holds the writer for a moment, while the twelve appends queue behind it.
-            group.addTask {
-                _ = try await database.rebuild { _, _ in
-                    held.yield()
-                    Thread.sleep(forTimeInterval: 0.3)
-                }
-                return nil
-            }
-            var waiting = holding.makeAsyncIterator()
-            _ = await waiting.next()
-            for n in 0..<12 {
-                group.addTask {
-                    let events = failing.contains(n) ? [pending(100 + n), pending(7)] : [pending(200 + n)]
-                    return (n, (try? await store.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: events)])) != nil)
-                }
-            }
-            return try await group.reduce(into: [Int: Bool]()) { if let (n, done) = $1 { $0[n] = done } }
-        }
+        let outcomes = try await Self.queuedBehindTheWriter(
+            database,
+            (0..<12).map { n in
+                let events = failing.contains(n) ? [pending(100 + n), pending(7)] : [pending(200 + n)]
+                return StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: events)
+            })
         #expect(Set(outcomes.filter { !$0.value }.map(\.key)) == failing)
         #expect(try await store.readAll(after: 0, limit: 100).map(\.position) == Array(1...10))
     }
@@ -237,23 +249,7 @@ struct SQLiteStoreTests {
         // Book 7 is in the catalogue already: this append fails once it has written its first event.
         if withAFailure { queue.insert((StreamAppend("t", expected: .noStream, events: [pending(100), pending(7)]), false), at: 2) }
         queue.append((StreamAppend("s", expected: .exactly(4), events: [pending(8)]), true))
-        let (holding, held) = AsyncStream.makeStream(of: Void.self)
-        let outcomes = try await withThrowingTaskGroup(of: (Int, Bool)?.self) { group in
-            group.addTask {
-                _ = try await database.rebuild { _, _ in
-                    held.yield()
-                    Thread.sleep(forTimeInterval: 0.4)
-                }
-                return nil
-            }
-            var waiting = holding.makeAsyncIterator()
-            _ = await waiting.next()
-            for (index, (append, _)) in queue.enumerated() {
-                group.addTask { (index, (try? await store.append([append])) != nil) }
-                try await Task.sleep(for: .milliseconds(20))  // queued in this order, behind the rebuild
-            }
-            return try await group.reduce(into: [Int: Bool]()) { if let (n, done) = $1 { $0[n] = done } }
-        }
+        let outcomes = try await Self.queuedBehindTheWriter(database, queue.map(\.append), inOrder: true)
         #expect(outcomes == Dictionary(uniqueKeysWithValues: queue.enumerated().map { ($0.offset, $0.element.succeeds) }))
         #expect(try await store.read("s").map(\.version) == [1, 2, 3, 4, 5])
         #expect(try await store.read("t").isEmpty)

@@ -40,22 +40,28 @@ struct BookCell: Hashable, Sendable {
     }
 
     static func checkout(_ checkout: CatalogueEntry.Checkout) -> String {
-        let day = Dates.day(checkout.at)
-        switch checkout.name {
-        case nil: return t("web.bookcell.lastCheckout", day)
-        case CatalogueEntry.Checkout.erasedName?: return t("web.bookcell.lastCheckoutErased", day)
-        case let name?: return t("web.bookcell.lastCheckoutBy", name, day)
-        }
+        said(
+            checkout, day: { t("web.bookcell.lastCheckout", $0) }, erased: { t("web.bookcell.lastCheckoutErased", $0) },
+            by: { t("web.bookcell.lastCheckoutBy", $0, $1) })
     }
 
     /// The last checkout under the book page's own label ("Last checkout"): its day, and by whom,
     /// without saying "last checked out" again (found by an outside reader).
     static func checkoutUnderLabel(_ checkout: CatalogueEntry.Checkout) -> String {
-        let day = Dates.day(checkout.at)
+        said(
+            checkout, day: { t("web.book.lastCheckoutOn", $0) }, erased: { t("web.book.lastCheckoutErased", $0) },
+            by: { t("web.book.lastCheckoutBy", $0, $1) })
+    }
+
+    /// `checkout` in one of three sentences: by nobody named, by an erased member, by a name (and the day).
+    private static func said(
+        _ checkout: CatalogueEntry.Checkout, day: (String) -> String, erased: (String) -> String, by: (String, String) -> String
+    ) -> String {
+        let when = Dates.day(checkout.at)
         switch checkout.name {
-        case nil: return t("web.book.lastCheckoutOn", day)
-        case CatalogueEntry.Checkout.erasedName?: return t("web.book.lastCheckoutErased", day)
-        case let name?: return t("web.book.lastCheckoutBy", name, day)
+        case nil: return day(when)
+        case CatalogueEntry.Checkout.erasedName?: return erased(when)
+        case let name?: return by(name, when)
         }
     }
 }
