@@ -41,8 +41,12 @@ struct CLIHoldTests {
         try await librarian()
         #expect(try await run("hold", "queue", book).stdout.contains("ada"))
         #expect(try await run("hold", "list", "--ready").stdout.contains("No holds."))
-        #expect(try await run("loan", "return", walkIn).status == 0)
+        let back = try await run("loan", "return", walkIn)
+        #expect(back.status == 0 && back.stdout.contains("Set this copy aside for ada, who waited for it: ready for pickup until "), "\(back.stdout)")
         #expect(try await run("hold", "list", "--ready").stdout.contains("ready until"))
+        // Returned again, or as JSON: nothing more is set aside
+        let again = try await json(try await run("--json", "loan", "return", walkIn))
+        #expect(again["returnedAt"] != nil && again["setAsideFor"] == nil)
 
         #expect(try await run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
         #expect(try await run("notices", "list").stdout.contains("ready-for-pickup"))

@@ -61,7 +61,10 @@ struct HTTPHoldTests {
             #expect(try await api.send(.get, "/api/v1/books/7d2c1a0e-0000-4000-8000-000000000000/holds").status == .notFound)
 
             // A return: the copy is kept for Bob, who is told; nobody else may borrow it.
-            #expect(try await api.send(.post, "/api/v1/loans/\(loan)/return", token: ada).status == .ok)
+            let returned = try await api.send(.post, "/api/v1/loans/\(loan)/return", token: ada)
+            let returnedLoan = try returned.object
+            #expect(returned.status == .ok && returnedLoan["returnedAt"] != nil)
+            #expect(returnedLoan["setAsideFor"] == nil, "another member's hold is not the borrower's to see")
             let shown = try await api.send(.get, "/api/v1/books/\(dune)").object
             #expect(shown["holdCount"] as? Int == 2 && shown["available"] as? Int == 0, "the copy kept for Bob is not available")
             let ready = try await api.send(.get, "/api/v1/holds?status=ready").object["items"] as? [[String: Any]]
@@ -90,6 +93,25 @@ struct HTTPHoldTests {
             let asOf = try await api.send(.get, "/api/v1/audit/as-of?at=\(now)&view=holds&book=\(dune)").object
             #expect((asOf["holds"] as? [Any])?.isEmpty == true && (asOf["events"] as? Int ?? 0) > 0)
             #expect(try await api.send(.get, "/api/v1/audit/as-of?at=\(now)&view=holds").status == .badRequest)
+        }
+    }
+
+    @Test func aLibrarianTakingACopyBackIsToldWhomToSetItAsideFor() async throws {
+        try await withAPI { api in
+            let (dune, emma) = (try await addBook(api, "Dune"), try await addBook(api, "Emma"))
+            let lent = try await api.send(.post, "/api/v1/books/\(dune)/checkout", json: #"{"borrowerName":"Mrs Hudson"}"#).object
+            let other = try await api.send(.post, "/api/v1/books/\(emma)/checkout", json: #"{"borrowerName":"Mrs Hudson"}"#).object
+            let bob = try await api.signUpMember("bob@example.org")
+            #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(dune)"}"#, token: bob).status == .created)
+
+            // Dune, which Bob waits for: the answer names his hold, ready for pickup
+            let back = try await api.send(.post, "/api/v1/loans/\(try #require(lent["id"] as? String))/return")
+            let kept = try #require(try back.object["setAsideFor"] as? [String: Any], "\(back.text)")
+            #expect(back.status == .ok && kept["memberName"] as? String == "bob")
+            #expect(kept["status"] as? String == "ready" && kept["pickupUntil"] != nil && kept["bookId"] as? String == dune)
+            // Emma, which nobody waits for: back on the shelf, no hold named
+            let shelved = try await api.send(.post, "/api/v1/loans/\(try #require(other["id"] as? String))/return")
+            #expect(try shelved.status == .ok && shelved.object["setAsideFor"] == nil)
         }
     }
 

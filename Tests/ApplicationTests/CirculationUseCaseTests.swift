@@ -32,7 +32,7 @@ struct CirculationUseCaseTests {
         let entry = try await t.database.catalogue.entry(dune)
         #expect(entry?.onLoan == 1)
         let returned = try await circulation.giveBack.execute(loans[0].id, by: ada)
-        #expect(returned.returnedAt != nil)
+        #expect(returned.loan.returnedAt != nil)
         #expect(try await available(dune) == 2)
         _ = try await circulation.giveBack.execute(loans[0].id, by: ada)  // twice: nothing changes
         #expect(try await available(dune) == 2)

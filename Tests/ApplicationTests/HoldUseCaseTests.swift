@@ -89,6 +89,33 @@ struct HoldUseCaseTests {
         #expect(try await h.t.library.catalogue.showBook.execute(dune).holdCount == 1)
     }
 
+    @Test func whoeverTakesTheCopyBackIsToldWhomItIsKeptForIfTheyMaySeeIt() async throws {
+        // Given Dune and Solaris lent to Ada, Bob waiting for Dune, nobody for Solaris
+        let (dune, solaris) = (try await h.book("Dune"), try await h.book("Solaris"))
+        let (ada, bob, lib) = (try await h.member("ada"), try await h.member("bob"), try await h.librarian())
+        let loans = try await h.circulation.borrow.execute([dune, solaris], by: ada)
+        _ = try await h.holds.place.execute(dune, by: bob)
+
+        // When a librarian takes Dune back, the answer names Bob's hold, ready for pickup
+        let dunes = try #require(loans.first { $0.book == dune }), solariss = try #require(loans.first { $0.book == solaris })
+        let back = try await h.circulation.giveBack.execute(dunes.id, by: lib)
+        let kept = try #require(back.setAsideFor)
+        #expect(kept.memberName == "bob" && kept.status == .ready && kept.book == dune && kept.pickupUntil != nil)
+        #expect(back.loan.returnedAt != nil)
+        // Returned again: nothing more is set aside
+        #expect(try await h.circulation.giveBack.execute(dunes.id, by: lib).setAsideFor == nil)
+        // Solaris, which nobody waits for, goes back on the shelf
+        #expect(try await h.circulation.giveBack.execute(solariss.id, by: lib).setAsideFor == nil)
+
+        // And a member returning her own loan is not told who waits (another member's hold)
+        let again = try await h.circulation.borrow.execute([solaris], by: ada)[0]
+        let carol = try await h.member("carol")
+        _ = try await h.holds.place.execute(solaris, by: carol)
+        let hers = try await h.circulation.giveBack.execute(again.id, by: ada)
+        #expect(hers.setAsideFor == nil)
+        #expect(try await h.mine(carol).first?.status == .ready)
+    }
+
     @Test func cancellingMovesEveryoneBehindUpAndPassesAKeptCopyOn() async throws {
         let dune = try await h.book("Dune")
         let members = [try await h.member("ada"), try await h.member("bob"), try await h.member("carol"), try await h.member("dan")]

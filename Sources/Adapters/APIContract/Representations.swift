@@ -45,6 +45,15 @@ extension Components.Schemas.Loan {
     }
 }
 
+extension Components.Schemas.ReturnedLoan {
+    /// A loan given back, with the hold its copy was set aside for when the caller may see it.
+    public init(_ r: ReturnedLoan, overdue: Bool, in catalogue: any MessageCatalogue = Wording.reader) {
+        self.init(
+            value1: .init(r.loan, overdue: overdue, in: catalogue),
+            value2: .init(setAsideFor: r.setAsideFor.map { .init($0, in: catalogue) }))
+    }
+}
+
 extension Components.Schemas.Notice {
     /// A notice about a loan or a hold.
     public init(_ n: NoticeSummary) {

@@ -36,7 +36,16 @@ struct LoanCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp(t("cli.loan.return.loanID"), valueName: "loan-id")) var loanID: String
         func run() async throws {
             let (library, principal) = try await global.acting()
-            try printLoan(try await library.circulation.giveBack.execute(try parseLoan(loanID), by: principal), library, global)
+            let back = try await library.circulation.giveBack.execute(try parseLoan(loanID), by: principal)
+            let list = library.circulation.list
+            if global.json { return try printJSON(Components.Schemas.ReturnedLoan(back, overdue: list.isOverdue(back.loan))) }
+            printLoans([back.loan], list)
+            if let kept = back.setAsideFor {
+                print(
+                    t(
+                        "cli.loan.return.setAside", catalogue.member(of: kept), kept.pickupUntil.map { TableDates.minute($0) } ?? "",
+                        kept.id.description))
+            }
         }
     }
 

@@ -27,7 +27,8 @@ extension LibraryAPI {
     func returnLoan(_ input: Operations.ReturnLoan.Input) async throws -> Operations.ReturnLoan.Output {
         let id = try loanID(input.path.id)
         let returned = try await circulation.giveBack.execute(id, by: principal)
-        return .ok(.init(headers: .init(eTag: try await tag(id)), body: .json(loan(returned))))
+        let body = Components.Schemas.ReturnedLoan(returned, overdue: circulation.list.isOverdue(returned.loan))
+        return .ok(.init(headers: .init(eTag: try await tag(id)), body: .json(body)))
     }
 
     func renewLoan(_ input: Operations.RenewLoan.Input) async throws -> Operations.RenewLoan.Output {

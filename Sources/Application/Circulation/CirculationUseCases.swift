@@ -156,10 +156,12 @@ public struct CirculationDependencies: Sendable {
     /// The book's line after a copy came back to its shelf (a return, copies added): each copy
     /// kept for nobody is set aside for the next waiting member, in the same append. The line is
     /// expected unchanged even when nobody waits, so a hold placed meanwhile is served on retry.
-    func shelve(_ book: BookID, onShelf: Int, _ transaction: inout Transaction) async throws {
+    @discardableResult
+    func shelve(_ book: BookID, onShelf: Int, _ transaction: inout Transaction) async throws -> [HoldID] {
         let line = try await transaction.load(HoldQueueAggregate.self, .holds(book))
         transaction.expectUnchanged(line)
-        try transaction.decide(.shelve(onShelf: onShelf, now: now, policy: policy), on: line) { LoanRefused($0) }
+        let events = try transaction.decide(.shelve(onShelf: onShelf, now: now, policy: policy), on: line) { LoanRefused($0) }
+        return events.compactMap { if case .setAside(let e) = $0 { e.hold } else { nil } }
     }
 }
 

@@ -1,24 +1,34 @@
 import Domain
 import Foundation
 
+/// A loan given back, and the hold its copy now waits for when a member was in the book's line:
+/// that copy goes aside for them, not back on the shelf, and whoever takes it back must be told.
+public struct ReturnedLoan: Sendable {
+    /// The loan, returned.
+    public let loan: LoanSummary
+    /// The hold the returned copy was set aside for, or nil when it went back on the shelf.
+    public let setAsideFor: HoldSummary?
+}
+
 /// Returns a loan (by its borrower, a librarian or the operator): the copy is on the shelf at once, set aside
 /// for the first member in the book's line in the same append when someone waits. Twice is fine.
 public struct ReturnLoan: Sendable {
     let deps: CirculationDependencies
 
-    public func execute(_ id: LoanID, by principal: Principal) async throws -> LoanSummary {
+    public func execute(_ id: LoanID, by principal: Principal) async throws -> ReturnedLoan {
         try Authorization.require(.returnLoan, by: principal)
         let runner = deps.runner
-        try await runner.transact(by: principal, anticipating: true) { transaction in
+        let setAside: [HoldID] = try await runner.transact(by: principal, anticipating: true) { transaction in
             let (loaded, loan) = try await deps.loadLoan(id, by: principal)
             let title = loan.opened.bookTitle
             guard try !transaction.decide(.giveBack(now: deps.now), on: loaded, else: { LoanRefused($0, title: title) }).isEmpty else {
-                return
+                return []
             }
             let book = try await transaction.load(BookAggregate.self, .book(loan.opened.book))
             let back = try transaction.decide(.takeBack(id), on: book) { BookRefused(loan.opened.book, $0, title: title) }
+            var setAside: [HoldID] = []
             if case .inCatalogue(let shelf) = BookAggregate.fold(back, from: book.state) {
-                try await deps.shelve(shelf.id, onShelf: shelf.available, &transaction)
+                setAside = try await deps.shelve(shelf.id, onShelf: shelf.available, &transaction)
             }
             if let member = loan.opened.borrower {
                 let patron = try await transaction.load(PatronAggregate.self, .patron(member))
@@ -26,8 +36,16 @@ public struct ReturnLoan: Sendable {
             } else {
                 try await deps.endWalkIn(loan.opened, &transaction)
             }
+            return setAside
         }
-        return try await deps.summary(id)
+        // A staff member is told whom the copy is kept for; its borrower only that it was returned
+        // (another member's hold is not theirs to see).
+        var kept: HoldSummary?
+        if let hold = setAside.first {
+            let summary = try await deps.holdSummary(hold)
+            kept = Authorization.mayActOn(ownedBy: summary.member, by: principal) ? summary : nil
+        }
+        return ReturnedLoan(loan: try await deps.summary(id), setAsideFor: kept)
     }
 }
 

@@ -51,17 +51,10 @@ struct DeskActions: Sendable {
         let raw = site.form["loan"] ?? ""
         do {
             guard let id = LoanID(raw) else { throw NotFound(.loan, raw) }
-            // The copies kept for members before and after: a copy this return set aside is said, so
-            // that it goes aside and not back on the shelf (found by an outside walk at the desk).
-            let holds = site.library.circulation.holds.list
-            let keptBefore = Set(
-                try await holds.ready(page: try PageRequest(limit: DeskPages.listLimit), by: site.visit.principal).items.map(\.id))
-            let loan = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
-            var said = t("web.desk.returned", loan.bookTitle, Words.catalogue.borrower(of: loan))
-            let keptNow = try await holds.ready(page: try PageRequest(limit: DeskPages.listLimit), by: site.visit.principal).items
-            if let kept = keptNow.first(where: { $0.book == loan.book && !keptBefore.contains($0.id) }) {
-                said += " " + t("web.desk.setItAside", Words.catalogue.member(of: kept))
-            }
+            let returned = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
+            var said = t("web.desk.returned", returned.loan.bookTitle, Words.catalogue.borrower(of: returned.loan))
+            // A copy this return set aside is said, so that it goes aside and not back on the shelf.
+            if let kept = returned.setAsideFor { said += " " + t("web.desk.setItAside", Words.catalogue.member(of: kept)) }
             return Redirect.see(back(), flash: said)
         } catch {
             guard let text = Words.say(error: error), !(error is Forbidden) else { throw error }

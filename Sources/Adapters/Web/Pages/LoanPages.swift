@@ -45,8 +45,10 @@ struct LoanPages: Sendable {
     func giveBack(_ raw: String) async throws -> Response {
         let id = try Self.loanID(raw)
         return try await site.act(to: site.back(or: "/loans")) {
-            let loan = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
-            return t("web.loans.returnedFlash", loan.bookTitle)
+            let back = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
+            let said = t("web.loans.returnedFlash", back.loan.bookTitle)
+            guard let kept = back.setAsideFor else { return said }
+            return said + " " + t("web.desk.setItAside", Words.catalogue.member(of: kept))
         }
     }
 
