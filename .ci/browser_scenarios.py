@@ -507,6 +507,20 @@ def hold_ready_and_borrow(world):
     log_in_page(b, *LIBRARIAN, name="desk librarian")
     b.go("/desk")
     b.page("front desk")
+    # Found by looking at the desk: each book's checkbox stretched the form's width, a line above its title.
+    boxes = b.finds("#books input[type=checkbox]")
+    labels = b.finds("#books input[type=checkbox] + label")
+    if boxes and labels:
+        box, label = boxes[0].rect, labels[0].rect
+        centre = box["y"] + box["height"] / 2
+        check(box["width"] < 40 and label["y"] <= centre <= label["y"] + label["height"],
+              "desk: a book's checkbox sits beside its title", f"checkbox {box}, label {label}")
+    # Renewing at the desk a loan someone waits for: refused, with the reason, on the desk again.
+    renew = f"form[action$='/desk/renew']:has([name='loan'][value='{loan}'])"
+    need(b.has(renew), "desk: each loan out has a Renew button", b.where())
+    b.submit(renew)
+    flash = b.finds("#flash")
+    check(b.path == "/desk" and flash and "cannot be renewed" in flash[0].text, "desk: a renewal refused says why", b.where())
     form = f"form[action$='/desk/return']:has([name='loan'][value='{loan}'])"
     if not b.has(form):  # a form where the loan is typed in
         form = "form[action$='/desk/return']"

@@ -138,6 +138,34 @@ struct WebLibrarianDeskTests {
         }
     }
 
+    /// Found by an outside walk at the desk: a loan could be returned from the desk's list but not
+    /// renewed (a walk-in borrower, who has no account, could not be renewed from a page at all).
+    @Test func theDeskRenewsALoanOrSaysWhyNot() async throws {
+        try await withAPI { api in
+            let (dune, _, _, heldLoan) = try await Self.duneWithBobWaiting(api)
+            let emma = try await api.addBook("Emma")
+            let walkIn = try await api.send(.post, "/api/v1/books/\(emma)/checkout", json: #"{"borrowerName":"Mrs Hudson"}"#).object
+            let hudsons = try #require(walkIn["id"] as? String)
+            let librarian = Browser(api, session: api.librarianToken)
+            let desk = try await librarian.get("/desk")
+            #expect(desk.text.contains(#"<form class="renew" method="post" action="/desk/renew">"#), "\(desk.text)")
+
+            // Mrs Hudson's Emma: renewed, and the list says the new due date
+            let renewed = try await librarian.follow(try await librarian.post("/desk/renew", [("loan", hudsons), ("back", "/desk")]))
+            #expect(renewed.shows("“Emma” renewed for Mrs Hudson: now due on "), "\(renewed.text)")
+            let loans = try await api.send(.get, "/api/v1/loans?book=\(emma)").object["items"] as? [[String: Any]]
+            #expect(loans?.first?["renewals"] as? Int == 1)
+            // Ada's Dune, which Bob waits for: refused, with the reason, and nothing changed
+            let refused = try await librarian.follow(try await librarian.post("/desk/renew", [("loan", heldLoan), ("back", "/desk")]))
+            #expect(refused.shows("“Dune” cannot be renewed: another member is waiting for the book"), "\(refused.text)")
+            let held = try await api.send(.get, "/api/v1/loans?book=\(dune)").object["items"] as? [[String: Any]]
+            #expect(held?.first?["renewals"] as? Int == 0)
+            // A loan that is not one: said, not a crash
+            let unknown = try await librarian.follow(try await librarian.post("/desk/renew", [("loan", "nope"), ("back", "/desk")]))
+            #expect(unknown.status == .ok && unknown.shows("There is no loan with id &#39;nope&#39;."), "\(unknown.text)")
+        }
+    }
+
     /// Found by an outside test: after a refused lend, the page's Return buttons came back to the
     /// lend's own address, a "Page not found".
     @Test func aReturnFromThePageOfARefusedLendComesBackToTheDesk() async throws {

@@ -5,7 +5,7 @@ import Hummingbird
 import Wording
 
 /// What a librarian does at the desk: lend books to a member found by card number or email,
-/// take a loan back, issue a password reset code, check a book out to a walk-in borrower.
+/// take a loan back or renew it, issue a password reset code, check a book out to a walk-in borrower.
 struct DeskActions: Sendable {
     let site: Site
     let desk: DeskPages
@@ -18,6 +18,7 @@ struct DeskActions: Sendable {
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.post("/desk/lend") { _, _ in try await lend() }
         router.post("/desk/return") { _, _ in try await giveBack() }
+        router.post("/desk/renew") { _, _ in try await renew() }
         router.post("/desk/reset-code") { _, _ in try await issueResetCode() }
         router.post("/desk/walk-in") { _, _ in try await checkOut() }
     }
@@ -48,14 +49,29 @@ struct DeskActions: Sendable {
 
     func giveBack() async throws -> Response {
         try Authorization.require(.listLoans, by: site.visit.principal)
+        return try await onTheLoan { id in
+            let returned = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
+            let said = t("web.desk.returned", returned.loan.bookTitle, Words.catalogue.borrower(of: returned.loan))
+            // A copy this return set aside is said, so that it goes aside and not back on the shelf.
+            guard let kept = returned.setAsideFor else { return said }
+            return said + " " + t("web.desk.setItAside", Words.catalogue.member(of: kept))
+        }
+    }
+
+    func renew() async throws -> Response {
+        try Authorization.require(.listLoans, by: site.visit.principal)
+        return try await onTheLoan { id in
+            let loan = try await site.library.circulation.renew.execute(id, by: site.visit.principal)
+            return t("web.desk.renewed", loan.bookTitle, Words.catalogue.borrower(of: loan), Dates.day(loan.dueAt))
+        }
+    }
+
+    /// Runs `action` on the loan the form names, and goes back with what it did or why it could not.
+    private func onTheLoan(_ action: (LoanID) async throws -> String) async throws -> Response {
         let raw = site.form["loan"] ?? ""
         do {
             guard let id = LoanID(raw) else { throw NotFound(.loan, raw) }
-            let returned = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
-            var said = t("web.desk.returned", returned.loan.bookTitle, Words.catalogue.borrower(of: returned.loan))
-            // A copy this return set aside is said, so that it goes aside and not back on the shelf.
-            if let kept = returned.setAsideFor { said += " " + t("web.desk.setItAside", Words.catalogue.member(of: kept)) }
-            return Redirect.see(back(), flash: said)
+            return Redirect.see(back(), flash: try await action(id))
         } catch {
             guard let text = Words.say(error: error), !(error is Forbidden) else { throw error }
             return Redirect.see(back(), flash: text, refused: true)
