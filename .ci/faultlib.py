@@ -111,15 +111,17 @@ def run(args, tests, prefix):
 
 class Server:
     """One `shelfmark serve --port 0 --db DB` process, its stderr log and its port. `nofile` is a
-    (soft, hard) limit on open files (None in either keeps the inherited one)."""
+    (soft, hard) limit on open files (None in either keeps the inherited one); with `database_url`,
+    the library is on that PostgreSQL database instead (DB names its log)."""
 
     started = 0
 
-    def __init__(self, binary, db, env=None, nofile=None):
+    def __init__(self, binary, db, env=None, nofile=None, database_url=None):
         Server.started += 1
         self.binary, self.db, self.log_path = binary, db, f"{db}.serve-{Server.started}.log"
         self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--db", db], env=dict(ENV, **(env or {})),
+        store = ["--database-url", database_url] if database_url else ["--db", db]
+        self.process = subprocess.Popen([binary, "serve", "--port", "0", *store], env=dict(ENV, **(env or {})),
                                         stdout=subprocess.DEVNULL, stderr=self.log,
                                         preexec_fn=(lambda: _limit_open_files(*nofile)) if nofile else None)
         self.port = self._wait_for_port()

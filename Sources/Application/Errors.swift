@@ -40,6 +40,13 @@ public struct TooMuchContention: MessageConvertible, Equatable, Sendable {
     public var message: Message { .contention }
 }
 
+/// The library's database did not answer (its server down or out of reach): the request may be
+/// sent again in a moment. The store's adapter says so instead of its driver's error.
+public struct StoreUnreachable: MessageConvertible, Equatable, Sendable {
+    public init() {}
+    public var message: Message { .storeUnreachable }
+}
+
 /// A setting (environment variable or option) that cannot be used, said in one line; the
 /// command line exits with status 2 on it, before anything is served or changed.
 public struct ConfigurationError: MessageConvertible, Equatable, Sendable {

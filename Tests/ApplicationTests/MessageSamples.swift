@@ -12,8 +12,8 @@ enum MessageKey: CaseIterable {
     case wrongPassword, resetCodeRefused
     case lastLibrarian, librarianOnlyOnCommandLine
     case closingWithLoans, closingWithHolds
-    case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, staleVersion, rateLimited, upstreamUnavailable,
-        done
+    case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, storeUnreachable, staleVersion, rateLimited,
+        upstreamUnavailable, done
     case backup
     case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet, appKey
     case appRequest
@@ -79,6 +79,7 @@ enum MessageSamples {
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
         case .contention: .contention
+        case .storeUnreachable: .storeUnreachable
         case .staleVersion: .staleVersion
         case .rateLimited: .rateLimited
         case .upstreamUnavailable: .upstreamUnavailable
@@ -148,6 +149,7 @@ enum MessageSamples {
         case .serverBusy: .serverBusy
         case .serverFailed: .serverFailed
         case .contention: .contention
+        case .storeUnreachable: .storeUnreachable
         case .staleVersion: .staleVersion(current: "7.2")
         case .rateLimited: .rateLimited(retryAfterSeconds: 30)
         case .upstreamUnavailable: .upstreamUnavailable(.openLibrary)

@@ -28,6 +28,7 @@ struct ProblemKind {
         case let error as LoanRefused: self = Self.of(error)
         case is NotFound, is NoCardYet: self = .notFound
         case is TooMuchContention: self.init(status: 503, slug: "contention", title: "Busy")
+        case is StoreUnreachable: self.init(status: 503, slug: "unavailable", title: "Service Unavailable")
         case is StaleVersion: self.init(status: 412, slug: "stale-version", title: "Precondition Failed")
         case is Unauthenticated: self.init(status: 401, slug: "unauthenticated", title: "Unauthorized")
         case is InvalidCredentials: self.init(status: 401, slug: "invalid-credentials", title: "Unauthorized")

@@ -32,7 +32,7 @@ enum RetryAfter {
         case is TooMuchContention: seconds = TimeInterval(contention)
         case let error as SearchUnavailable: seconds = error.retryAfter
         case let error as CountryListUnavailable: seconds = error.retryAfter
-        case is StorageUnavailable: seconds = TimeInterval(other)
+        case is StorageUnavailable, is StoreUnreachable: seconds = TimeInterval(other)
         default: return nil
         }
         return max(1, Int(min(seconds, 86_400).rounded(.up)))

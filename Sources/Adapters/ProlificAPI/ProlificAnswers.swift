@@ -77,7 +77,7 @@ enum ProlificAnswer {
         case .request(.methodNotAllowed): .methodNotAllowed
         case .unauthenticated: .unauthorized
         case .forbidden: .forbidden
-        case .contention, .serverBusy: .serviceUnavailable
+        case .contention, .serverBusy, .storeUnreachable: .serviceUnavailable
         case .rateLimited, .tooManyAttempts, .loginThrottled: .tooManyRequests
         case .serverFailed, .upstreamUnavailable: .internalServerError
         default: .conflict

@@ -71,6 +71,7 @@ extension Wording {
         case .serverBusy: t("message.serverBusy")
         case .serverFailed: t("message.serverFailed")
         case .contention: t("message.contention")
+        case .storeUnreachable: t("message.storeUnreachable")
         case .staleVersion(let current): t("message.staleVersion", current)
         case .upstreamUnavailable(.openLibrary): t("message.upstreamUnavailable.openLibrary")
         case .upstreamUnavailable(.restCountries): t("message.upstreamUnavailable.restCountries")

@@ -123,6 +123,8 @@ public enum Message: Equatable, Sendable {
     case serverFailed
     /// The data kept changing under the request.
     case contention
+    /// The library's database did not answer.
+    case storeUnreachable
     /// The record changed since the client read it (`If-Match`): its version now.
     case staleVersion(current: String)
     /// A source of book records outside the library cannot be reached; the local catalogue still works.

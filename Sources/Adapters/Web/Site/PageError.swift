@@ -44,6 +44,7 @@ struct PageError: Error {
         case let error as Forbidden: return PageError(.forbidden, message: Words.say(error.message))
         case let error as InvalidInput: return PageError(.badRequest, message: Words.say(error.message))
         case let error as TooMuchContention: return PageError(.serviceUnavailable, message: Words.say(error.message), retryAfter: 1)
+        case let error as StoreUnreachable: return PageError(.serviceUnavailable, message: Words.say(error.message), retryAfter: 5)
         case let error as any MessageConvertible: return PageError(.conflict, message: Words.say(error.message))
         case let error as any HTTPResponseError where error.status == .notFound: return PageError(.notFound, .noSuchPage)
         case let error as any HTTPResponseError where (400..<500).contains(error.status.code): return PageError(error.status, .unreadable)
