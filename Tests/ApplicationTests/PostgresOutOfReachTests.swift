@@ -38,7 +38,8 @@ struct PostgresOutOfReachTests {
         struct Refusal: Error {}
         #expect(OutOfReach.said(Refusal(), leased: false) is StoreUnreachable, "no connection came")
         #expect(OutOfReach.said(Refusal(), leased: true) is Refusal, "the statement's own error")
-        #expect(OutOfReach.said(AppendConflict(stream: .book(BookID(UUID())), expected: .noStream, actual: 1), leased: true) is AppendConflict)
+        let conflict = AppendConflict(stream: .book(BookID(UUID())), expected: .noStream, actual: 1)
+        #expect(OutOfReach.said(conflict, leased: true) is AppendConflict)
         #expect(OutOfReach.said(CancellationError(), leased: false) is CancellationError)
     }
 }
