@@ -46,7 +46,7 @@ struct CLIAccountTests {
     @Test(
         "account errors: one line, non-zero exit",
         arguments: [
-            (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "email: must be an email address"),
+            (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "--email: must be an email address"),
             (["signup", "--email", "a@b.org", "--country", "ZZ"], "Valid-Pass1\n", "not a country code we know"),
             (["login", "--email", "ghost@example.org"], "Valid-Pass1\n", "wrong email address, username or password"),
             (["login", "--email", "ghost@example.org"], nil, "password: is required"),

@@ -37,6 +37,22 @@ struct CLICatalogueTests {
         #expect(try await run("book", "list").stdout.contains("No books."))
     }
 
+    /// Found by a walk at the command line: a field error named the API's field (`authors: is
+    /// required`, `borrowerName: …`), not the option the librarian typed.
+    @Test func aFieldErrorNamesTheOptionTheJSONProblemTheAPIsField() async throws {
+        let empty = try await run("book", "add", "--title", "", "--author", "Frank Herbert")
+        #expect(empty.status != 0 && empty.stderr.hasPrefix("Error: --title: is required"), "\(empty.stderr)")
+        let long = try await run("book", "add", "--title", "Dune", "--author", "A", "--author", String(repeating: "x", count: 300))
+        #expect(long.stderr.contains("--author number 2: must be at most"), "\(long.stderr)")
+        let id = try await addedID(try await run("--json", "book", "add", "--title", "Dune", "--author", "F"))
+        let nameless = try await run("loan", "checkout", id, "--name", " ")
+        #expect(nameless.stderr == "Error: --name: is required\n", "\(nameless.stderr)")
+        // --json prints the API's problem document, with the API's names
+        let json = try await run("--json", "book", "add", "--title", "", "--author", "F")
+        let problem = try #require(try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: Any], "\(json.stderr)")
+        #expect((problem["errors"] as? [[String: Any]])?.first?["field"] as? String == "title")
+    }
+
     @Test func globalOptionsWorkBeforeAndAfterTheSubcommand() async throws {
         let other = TemporaryDatabase()
         let added = try await run("--db", other.path, "--json", "book", "add", "--title", "T", "--author", "A")

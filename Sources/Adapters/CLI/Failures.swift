@@ -1,6 +1,7 @@
 import APIContract
 import Application
 import ArgumentParser
+import Domain
 import Foundation
 
 /// How a failed command is told: the problem the API would answer for the same error, as one
@@ -14,7 +15,7 @@ enum FailureReport {
             write(document)
         } else {
             // A failure on a library this run created says so in the same line: the path may be a typo.
-            let detail = actingAsRefusal(error) ?? problem.detail ?? problem.title
+            let detail = actingAsRefusal(error) ?? withOptionNames(error) ?? problem.detail ?? problem.title
             write(t("cli.error", detail + (CommandLineNotes.take().map { " (\($0))" } ?? "")))
         }
         return status
@@ -27,6 +28,14 @@ enum FailureReport {
         guard (error as? Forbidden)?.reason == .librarianOnly, case .member(let member, _)? = SavedSession.actingAs.withLock({ $0 })
         else { return nil }
         return catalogue.text(.librarianOnlyOnCommandLine(actingAs: member))
+    }
+
+    /// Field errors said with the command line's names for the fields (`--author is required`, not
+    /// the API's `authors`); nil for any other error. `--json` keeps the API's names, as its problem
+    /// document is the API's.
+    static func withOptionNames(_ error: any Error) -> String? {
+        guard let convertible = error as? any MessageConvertible, case .invalidInput(let errors) = convertible.message else { return nil }
+        return catalogue.text(Message.invalidInput(errors.map(OptionNames.field)))
     }
 
     /// The problem an error stands for, worded by the catalogue, and the status to exit with.
@@ -88,5 +97,27 @@ enum FailureReport {
 
     private static func write(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// The command line's options for the fields the use cases name as the API does.
+enum OptionNames {
+    /// The option of each field the commands take as one (a member's name is `--name` at signup,
+    /// a walk-in's at checkout).
+    static let options = [
+        "title": "--title", "authors": "--author", "isbn": "--isbn", "publisher": "--publisher", "categories": "--category",
+        "coverUrl": "--cover-url", "description": "--description", "copies": "--copies", "borrowerName": "--name",
+        "displayName": "--name", "email": "--email", "country": "--country", "language": "--language", "username": "--username",
+        "card": "--card",
+    ]
+
+    /// `error` with its field named by its option (`authors[1]` is the second `--author`), or as it was.
+    static func field(_ error: FieldError) -> FieldError {
+        let name = String(error.field.prefix { $0 != "[" })
+        guard let option = options[name] else { return error }
+        guard let index = Int(error.field.dropFirst(name.count).dropFirst().dropLast()) else {
+            return error.field == name ? FieldError(option, error.problem) : error
+        }
+        return FieldError(t("cli.field.nth", option, String(index + 1)), error.problem)
     }
 }
