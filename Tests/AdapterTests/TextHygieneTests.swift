@@ -87,7 +87,9 @@ struct TextHygieneTests {
             #expect(user.status != 0 && user.stderr.contains("--name: \(Self.refusal)"), "\(Self.hex(scalar)): \(user.stderr)")
             let book = try await shelfmark(["book", "add", "--title", text, "--author", text], database: db.path)
             #expect(book.status != 0, "\(Self.hex(scalar))")
-            #expect(book.stderr.contains("--title: \(Self.refusal)") && book.stderr.contains("--author number 1: \(Self.refusal)"), "\(book.stderr)")
+            #expect(
+                book.stderr.contains("--title: \(Self.refusal)") && book.stderr.contains("--author number 1: \(Self.refusal)"),
+                "\(book.stderr)")
         }
         let users = try await shelfmark(["user", "list"], database: db.path)
         #expect(!users.stdout.contains("example.org"), "no account was created: \(users.stdout)")
