@@ -21,7 +21,9 @@ enum Words {
     /// What is wrong with a field, named by its label ("Password must be at least 8 characters long.",
     /// "Mot de passe : …").
     static func say(_ error: FieldError) -> String {
-        sentence(t("web.sentence.fieldError", label(error.field), text(error.problem)))
+        // Books are chosen, not typed: "Book is required" named a field nobody sees.
+        if error.problem == .required, error.field == "book" || error.field == "books" { return t("web.field.chooseABook") }
+        return sentence(t("web.sentence.fieldError", label(error.field), text(error.problem)))
     }
 
     /// A field's problem in the pages' words: where the catalogue's advice names the API's
