@@ -34,6 +34,32 @@ struct HTTPProfileTests {
         }
     }
 
+    /// Found by an outside walk: `null` for a field read as the field left out, so a client that
+    /// meant to clear something was told 200 and nothing changed. No field of the contract is nullable.
+    @Test func aNullIsRefusedNamingItsFieldWhereverTheBodyHasOne() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            for (body, field, says) in [
+                (#"{"displayName":null}"#, "displayName", "displayName: must be text"),
+                (#"{"country":"GB","language":null}"#, "language", "language: must be text"),
+            ] {
+                let refused = try await api.send(.patch, "/api/v1/me", json: body, token: ada)
+                let problem = try refused.object
+                #expect(refused.status == .badRequest && refused.problemType == "urn:shelfmark:problem:malformed-request", "\(refused.text)")
+                #expect((problem["errors"] as? [[String: Any]])?.first?["field"] as? String == field, "\(refused.text)")
+                #expect((problem["detail"] as? String)?.hasPrefix(says) == true, "\(refused.text)")
+            }
+            #expect(try await me(api, ada)["country"] as? String == "FR", "nothing of a refused body was applied")
+            // Deeper in a body: the list's place is named
+            let book = try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["F",null],"copies":1}"#)
+            let bookErrors = try book.object["errors"] as? [[String: Any]]
+            #expect(book.status == .badRequest && bookErrors?.first?["field"] as? String == "authors[1]", "\(book.text)")
+            // The word inside a text is text
+            let nullable = try await api.send(.post, "/api/v1/books", json: #"{"title":"null","authors":["Nullity"],"copies":1}"#)
+            #expect(nullable.status == .created, "\(nullable.text)")
+        }
+    }
+
     @Test func invalidFieldsAreListedAndUnknownOnesRefused() async throws {
         try await withAPI { api in
             let ada = try await api.signUpMember("ada@example.org")

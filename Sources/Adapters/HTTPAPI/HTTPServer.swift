@@ -41,7 +41,8 @@ public enum HTTPServer {
         try LibraryAPI(library: library).registerHandlers(
             on: router, serverURL: try Servers.Server1.url(),
             configuration: Configuration(
-                dateTranscoder: WholeSecondDates(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]))
+                dateTranscoder: WholeSecondDates(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+            middlewares: [NullsRefused(contract: shapes, maxBytes: bodies.maxBytes)])
         // Added after every route, so it stands only in front of the router's "not found".
         router.add(middleware: AllowedMethods(routes: router.routes, headWithGet: true))
         return router

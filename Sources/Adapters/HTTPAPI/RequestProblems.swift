@@ -25,7 +25,9 @@ struct RequestProblems: Sendable {
             return Problem(status: 406, slug: "not-acceptable", title: "Not Acceptable", detail: TransportTexts.notAcceptable)
         default: break
         }
-        guard error.operationInput == nil, let operation = contract.operation(error.operationID) else { return nil }
+        // A refusal of the contract's middlewares (`NullsRefused`) says itself.
+        guard error.operationInput == nil, !(error.underlyingError is Problem), let operation = contract.operation(error.operationID)
+        else { return nil }
         let parameters = parameterErrors(operation, request: error.request, pathParameters: error.requestMetadata.pathParameters)
         if !parameters.isEmpty { return TransportTexts.malformed(parameters) }
         guard let body = operation.body else { return TransportTexts.malformed(TransportTexts.unreadable) }

@@ -1,0 +1,59 @@
+import APIContract
+import Domain
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Refuses a JSON body that sends `null` where the contract says what the field holds: no schema
+/// of the contract is nullable, and the generated code reads a `null` as a field left out, so
+/// `{"displayName": null}` changed nothing and answered 200 (found by an outside walk). The
+/// answer names the field and what it takes, as for any other value of the wrong kind. Only a
+/// body with the bytes `null` in it is parsed a second time.
+struct NullsRefused: ServerMiddleware {
+    let contract: ContractShapes
+    /// The most a body may hold; `AdmissionMiddleware` refused anything larger before this runs.
+    let maxBytes: Int
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let body, let shape = contract.operation(operationID)?.body else { return try await next(request, body, metadata) }
+        let bytes = try await [UInt8](collecting: body, upTo: maxBytes)
+        if let field = Self.null(in: bytes, shape) { throw TransportTexts.malformed([field]) }
+        return try await next(request, HTTPBody(bytes), metadata)
+    }
+
+    /// The first `null` in a JSON body at a field the contract describes, as the error to answer.
+    static func null(in bytes: [UInt8], _ shape: ContractShapes.Shape) -> FieldError? {
+        guard mentionsNull(bytes), let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) else {
+            return nil
+        }
+        return null(in: json, shape, at: "")
+    }
+
+    /// Whether the bytes `null` occur anywhere (in a text too): the only bodies worth parsing again.
+    static func mentionsNull(_ bytes: [UInt8]) -> Bool {
+        let word = Array("null".utf8)
+        guard bytes.count >= word.count else { return false }
+        return (0...(bytes.count - word.count)).contains { at in
+            bytes[at] == word[0] && bytes[at + 1] == word[1] && bytes[at + 2] == word[2] && bytes[at + 3] == word[3]
+        }
+    }
+
+    private static func null(in value: Any, _ shape: ContractShapes.Shape, at path: String) -> FieldError? {
+        if value is NSNull {
+            guard !path.isEmpty, let expected = shape.expectation else { return nil }
+            return FieldError(path, expected)
+        }
+        switch (shape, value) {
+        case (.object(let properties, _), let object as [String: Any]):
+            return object.keys.sorted().lazy.compactMap { key in
+                properties[key].flatMap { null(in: object[key]!, $0, at: path.isEmpty ? key : "\(path).\(key)") }
+            }.first
+        case (.list(let element), let items as [Any]):
+            return items.enumerated().lazy.compactMap { null(in: $1, element, at: "\(path)[\($0)]") }.first
+        default: return nil
+        }
+    }
+}
