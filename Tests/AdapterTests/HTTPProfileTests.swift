@@ -45,7 +45,8 @@ struct HTTPProfileTests {
             ] {
                 let refused = try await api.send(.patch, "/api/v1/me", json: body, token: ada)
                 let problem = try refused.object
-                #expect(refused.status == .badRequest && refused.problemType == "urn:shelfmark:problem:malformed-request", "\(refused.text)")
+                #expect(refused.status == .badRequest, "\(refused.text)")
+                #expect(refused.problemType == "urn:shelfmark:problem:malformed-request")
                 #expect((problem["errors"] as? [[String: Any]])?.first?["field"] as? String == field, "\(refused.text)")
                 #expect((problem["detail"] as? String)?.hasPrefix(says) == true, "\(refused.text)")
             }
