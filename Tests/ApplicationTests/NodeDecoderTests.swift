@@ -75,6 +75,20 @@ struct NodeDecoderTests {
         #expect((try? both.get()) == (try? alone.get()))
     }
 
+    @Test(arguments: [#"{}"#, #"{"a":null,"b":null,"c":null}"#, #"{"a":"x","b":2,"c":{"s":"y"}}"#, #"{"a":1}"#, #"{"c":{"s":null}}"#])
+    func optionalFieldsAbsentNullOrThereReadTheSameBothWays(_ text: String) throws {
+        struct S: Codable, Equatable { let s: String }
+        struct O: Codable, Equatable {
+            let a: String?
+            let b: Int?
+            let c: S?
+        }
+        let both = Result { try EventCodec.decodeJSON(O.self, text) }
+        let alone = Result { try foundation(O.self, text) }
+        #expect((try? both.get()) == (try? alone.get()), "\(text)")
+        #expect((try? both.get()) != nil || (try? alone.get()) == nil)
+    }
+
     @Test func numbersItDoesNotReadGoToFoundation() throws {
         // `Float.init(from:)` asks its decoder for a Float: read here, it would ask again forever.
         struct F: Codable, Equatable {
