@@ -15,23 +15,24 @@ struct PostgresOutOfReachTests {
     @Test func aPoolThatGetsNoConnectionSaysTheStoreIsUnreachableAfterTheWaitThenAtOnce() async throws {
         // Given a pool whose server refuses every connection (nothing listens on port 1)
         let address = try PostgresAddress("postgres://shelfmark@127.0.0.1:1/library?sslmode=disable")
-        let client = PostgresClient(configuration: address.configuration, backgroundLogger: Logger(label: "test"))
-        let running = Task { await client.run() }
+        let pool = PostgresPool(PostgresClient(configuration: address.configuration, backgroundLogger: Logger(label: "test")))
+        let running = Task { await pool.run() }
         defer { running.cancel() }
         let logger = Logger(label: "test")
 
         // When a statement is run, it is told the store is unreachable once the wait is over
         let clock = ContinuousClock()
         let first = clock.now
-        await #expect(throws: StoreUnreachable.self) { try await client.session(logger) { try await $0.value("SELECT 1", as: Int.self) } }
+        await #expect(throws: StoreUnreachable.self) { try await pool.session(logger) { try await $0.value("SELECT 1", as: Int.self) } }
         let waited = clock.now - first
-        #expect(waited >= OutOfReach.wait && waited < OutOfReach.wait * 4, "\(waited)")
+        // (the pool itself gives up after a minute: well before that, even on a loaded machine)
+        #expect(waited >= OutOfReach.wait && waited < .seconds(30), "\(waited)")
 
         // And while it is out, the next statement is told after the shorter wait
         let second = clock.now
-        await #expect(throws: StoreUnreachable.self) { try await client.session(logger) { try await $0.value("SELECT 1", as: Int.self) } }
+        await #expect(throws: StoreUnreachable.self) { try await pool.session(logger) { try await $0.value("SELECT 1", as: Int.self) } }
         let again = clock.now - second
-        #expect(again >= OutOfReach.waitWhileOut && again < OutOfReach.wait, "\(again)")
+        #expect(again >= OutOfReach.waitWhileOut && again < waited, "\(again) after \(waited)")
     }
 
     @Test func aConnectionLostUnderAStatementIsUnreachableAndOtherErrorsStayThemselves() {

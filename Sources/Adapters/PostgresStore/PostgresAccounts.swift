@@ -6,7 +6,7 @@ import PostgresNIO
 
 /// The accounts read model on PostgreSQL (`accounts` and `sessions`), read as `SQLiteAccounts` reads it.
 public struct PostgresAccounts: Accounts {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
     private typealias AccountRow = (String, String, String, String, String, String, String?, String?, String?)
     private static let columns = "id, email, display_name, country, role, registered_at, card_number, username, language"

@@ -46,7 +46,7 @@ struct PostgresAppKeysProjection: PostgresProjection {
 /// The app-key read model on PostgreSQL, read as `SQLiteAppKeys` reads it (a key is live while
 /// not revoked and its account, in `accounts`, is a librarian's).
 public struct PostgresAppKeys: AppKeyRegister {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     public func appKey(digest: String) async throws -> AppKeyRecord? {

@@ -67,7 +67,7 @@ struct PostgresBookmarksProjection: PostgresProjection {
 /// The bookmarks read model on PostgreSQL, shaped like search results (covers built from the
 /// covers base URL), in SQLite's orders (`SQLiteBookmarks`).
 public struct PostgresBookmarks: BookmarkShelf {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
     let coversURL: String
     private typealias BookmarkRow = (String, String?, String, [String], Int?, Int?, Double?, String)

@@ -7,7 +7,7 @@ import PostgresNIO
 /// The catalogue read model on PostgreSQL, queried from `catalogue_books` in SQLite's orders
 /// (`SQLiteCatalogue`), searched through the words its projection keeps (`FullTextSearch`).
 public struct PostgresCatalogue: Catalogue {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// A book's row with its active holds and the copies kept for members, from the holds read model.

@@ -38,7 +38,7 @@ struct PostgresCatalogueNumbersProjection: PostgresProjection {
 
 /// The catalogue numbers read model on PostgreSQL.
 public struct PostgresCatalogueNumbers: CatalogueNumbers {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     public func number(of book: BookID) async throws -> Int? {

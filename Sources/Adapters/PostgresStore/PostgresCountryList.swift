@@ -8,7 +8,7 @@ import PostgresNIO
 /// transaction, the table locked against other saves (never against loads): two servers saving
 /// at once leave one list or the other, never a mix.
 public struct PostgresCountryList: CountryListStore {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     public func load() async throws -> [Country]? {

@@ -13,7 +13,7 @@ import PostgresNIO
 public final class PostgresEventStore: EventStore, Sendable {
     private typealias Job = PendingAppend
 
-    private let client: PostgresClient
+    private let client: PostgresPool
     private let projections: PostgresProjections
     private let chain: ChainHasher
     private let cipher: any PersonalCipher
@@ -25,7 +25,7 @@ public final class PostgresEventStore: EventStore, Sendable {
     private let metrics: StoreMetrics
 
     init(
-        client: PostgresClient, projections: PostgresProjections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher,
+        client: PostgresPool, projections: PostgresProjections, chain: ChainHasher, claimNames: ClaimNames, cipher: any PersonalCipher,
         logger: Logger, metrics: StoreMetrics
     ) {
         self.metrics = metrics

@@ -8,7 +8,7 @@ import PostgresNIO
 /// hold's place in line and the book's copies (from the catalogue's `catalogue_books`), in
 /// SQLite's orders (`SQLiteHolds`).
 public struct PostgresHolds: HoldRegister {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// A hold's columns with its place among the waiting of its book (null unless waiting) and the copies owned.

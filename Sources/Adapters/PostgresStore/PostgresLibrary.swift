@@ -14,7 +14,7 @@ public final class PostgresLibrary: Sendable {
     public let address: String
     /// The schema's migrations this open applied (none when it was up to date).
     public let migrated: [String]
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
     let projections: PostgresProjections
     /// How events are chained: keyed with the chain key from its first position on.
@@ -41,7 +41,7 @@ public final class PostgresLibrary: Sendable {
         }
         var configuration = address.configuration
         configuration.options.maximumConnections = maximumConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresPool(PostgresClient(configuration: configuration, backgroundLogger: logger))
         let running = await started(client)
         do {
             let projections = PostgresProjections(all: PostgresReadModels.projections, cipher: cipher)
@@ -73,7 +73,7 @@ public final class PostgresLibrary: Sendable {
 
     /// Runs the client's pool in a task of its own, once the task has begun running it (a
     /// connection leased before that is served, with a warning in the log).
-    private static func started(_ client: PostgresClient) async -> Task<Void, Never> {
+    private static func started(_ client: PostgresPool) async -> Task<Void, Never> {
         let (begun, begin) = AsyncStream<Void>.makeStream()
         let task = Task {
             begin.finish()
@@ -84,7 +84,7 @@ public final class PostgresLibrary: Sendable {
     }
 
     private init(
-        client: PostgresClient, running: Task<Void, Never>, logger: Logger, projections: PostgresProjections, chain: ChainHasher,
+        client: PostgresPool, running: Task<Void, Never>, logger: Logger, projections: PostgresProjections, chain: ChainHasher,
         cipher: any PersonalCipher, eventStore: PostgresEventStore, address: String, migrated: [String], metrics: StoreMetrics
     ) {
         self.metrics = metrics

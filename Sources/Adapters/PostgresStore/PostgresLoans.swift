@@ -7,7 +7,7 @@ import PostgresNIO
 /// The loans and notices read models on PostgreSQL, queried from `loans` and `notices` a page at a
 /// time, in SQLite's orders (`SQLiteLoans`).
 public struct PostgresLoans: LoanRegister, NoticeBoard {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// Active loans by due date, then returned ones newest first; the id breaks ties, so pages never overlap.

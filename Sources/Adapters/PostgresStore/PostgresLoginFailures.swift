@@ -10,7 +10,7 @@ import PostgresNIO
 /// none; pruning skips the rows another server is pruning or changing at that moment (it never
 /// waits on them, so two servers never deadlock), and the next failure prunes what is left.
 public struct PostgresLoginFailures: LoginFailures {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
     /// The most rows kept; the oldest (by insertion) go first.
     let maxRows: Int

@@ -7,7 +7,7 @@ import PostgresNIO
 /// written by the event store in the transaction of the request's first events (`check`,
 /// `record`); the sealed answer comes after. Shared by every server of the library.
 public struct PostgresRequestReceipts: RequestReceipts {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// Throws `RequestAlreadyRecorded` when another attempt holds `receipt`'s key and it has not expired.

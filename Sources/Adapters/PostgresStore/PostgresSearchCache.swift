@@ -9,7 +9,7 @@ import PostgresNIO
 /// table against other stores (never against look-ups) for its two statements, so servers
 /// storing at once neither deadlock on each other's rows nor leave more than `maxEntries`.
 public struct PostgresSearchCache: SearchCache {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
     let maxEntries: Int
     let metrics: StoreMetrics

@@ -65,71 +65,81 @@ struct SQLSession {
     }
 }
 
-extension PostgresClient {
-    /// Runs `body` with a connection of the pool, as a session. A database that does not answer
-    /// is `StoreUnreachable` (a 503 to the API's clients), not the driver's error: when no
-    /// connection comes within `OutOfReach.wait` (the pool retries a server that refuses for a
-    /// minute before it gives up; during an outage, `waitWhileOut`), or the connection is lost
-    /// under a statement.
+/// The pool of connections to the library's database (PostgresNIO's client), and what its
+/// sessions have learnt of the database's reach.
+final class PostgresPool: Sendable {
+    let client: PostgresClient
+    private let reach = OutOfReach.Reach()
+
+    init(_ client: PostgresClient) { self.client = client }
+
+    /// Runs the pool until its task is cancelled.
+    func run() async { await client.run() }
+
+    /// Runs `body` with a connection of the pool, as a session, in the caller's task. A database
+    /// that does not answer is `StoreUnreachable` (a 503 to the API's clients), not the driver's
+    /// error: when no connection comes within `OutOfReach.wait` while no other session of the
+    /// pool got one either (the pool retries a server that refuses for a minute before it gives
+    /// up; a busy pool keeps its callers waiting as before), or the connection is lost under a statement.
     func session<T: Sendable>(_ logger: Logger, _ body: (SQLSession) async throws -> T) async throws -> T {
-        let leased = OutOfReach.Lease()
-        let wait = OutOfReach.gate.wait(for: self)
-        do {
-            return try await withoutActuallyEscaping(body) { body in
-                let work = OutOfReach.Work(body)
-                return try await withThrowingTaskGroup(of: T?.self) { group in
-                    group.addTask {
-                        try await self.withConnection { connection in
-                            leased.taken()
-                            OutOfReach.gate.reached(self)
-                            return try await work.body(SQLSession(connection: connection, logger: logger))
-                        }
-                    }
-                    group.addTask {
-                        try? await Task.sleep(for: wait)
-                        if !leased.isTaken && !Task.isCancelled {
-                            OutOfReach.gate.missed(self)
-                            throw StoreUnreachable()
-                        }
-                        return nil
-                    }
-                    defer { group.cancelAll() }
-                    while let next = try await group.next() {
-                        if let value = next { return value }
-                    }
-                    throw StoreUnreachable()
+        let lease = OutOfReach.Lease()
+        // The lease is taken in a task of its own, so that giving up on it never waits for the
+        // pool (a request cancelled at the wrong moment stays queued until the pool gives up).
+        let leasing = Task { [client, reach] in
+            do {
+                try await client.withConnection { connection in
+                    reach.leased()
+                    guard lease.offer(connection) else { throw CancellationError() }
+                    await lease.handedBack()
                 }
+            } catch {
+                lease.fail(error)
             }
+        }
+        let timer = Task { [reach] in
+            var wait = reach.wait
+            while (try? await Task.sleep(for: wait)) != nil {
+                // A connection given to another session meanwhile: the database answers, the pool is busy.
+                guard reach.unanswered(for: wait) else {
+                    wait = OutOfReach.wait
+                    continue
+                }
+                reach.missed()
+                lease.giveUp(StoreUnreachable())
+                return
+            }
+        }
+        let connection: PostgresConnection
+        do {
+            connection = try await withTaskCancellationHandler {
+                try await lease.connection()
+            } onCancel: {
+                lease.giveUp(CancellationError())
+            }
+            timer.cancel()
         } catch {
+            timer.cancel()
+            leasing.cancel()
             // A request given up (its client gone) stays cancelled.
             if Task.isCancelled { throw error }
-            throw OutOfReach.said(error, leased: leased.isTaken)
+            throw OutOfReach.said(error, leased: false)
+        }
+        defer { lease.handBack() }
+        do {
+            return try await body(SQLSession(connection: connection, logger: logger))
+        } catch {
+            throw OutOfReach.said(error, leased: true)
         }
     }
 }
 
-/// The database out of reach, told from the driver's errors.
+/// The database out of reach, told from the driver's errors and from the pool's leases.
 enum OutOfReach {
-    /// How long a statement waits for a connection of the pool.
+    /// How long a statement waits for a connection while no session of its pool gets one.
     static let wait: Duration = .seconds(5)
     /// How long it waits once a wait went unanswered, until a connection is leased again: during
     /// an outage each request is told at once rather than after `wait` per statement.
     static let waitWhileOut: Duration = .seconds(1)
-    /// The clients whose last wait went unanswered.
-    static let gate = Gate()
-
-    /// The pools out of reach, by identity (an entry lives from a wait that went unanswered to
-    /// the next connection leased).
-    final class Gate: @unchecked Sendable {
-        private let lock = NSLock()
-        private var out: Set<ObjectIdentifier> = []
-
-        func wait(for client: PostgresClient) -> Duration {
-            lock.withLock { out.contains(ObjectIdentifier(client)) ? waitWhileOut : OutOfReach.wait }
-        }
-        func missed(_ client: PostgresClient) { _ = lock.withLock { out.insert(ObjectIdentifier(client)) } }
-        func reached(_ client: PostgresClient) { _ = lock.withLock { out.remove(ObjectIdentifier(client)) } }
-    }
 
     /// `StoreUnreachable` for an error that says the database could not be reached or was lost;
     /// any other error as it is. Before a connection was leased, every failure is one of reach.
@@ -143,18 +153,114 @@ enum OutOfReach {
     /// The codes of a connection that broke under a statement.
     private static let lost: Set<PSQLError.Code> = [.connectionError, .serverClosedConnection, .uncleanShutdown]
 
-    /// Whether the session's connection was leased, set once from the pool's task.
-    final class Lease: @unchecked Sendable {
+    /// When the pool last gave a session a connection, and whether a wait went unanswered since.
+    final class Reach: @unchecked Sendable {
         private let lock = NSLock()
-        private var leased = false
-        func taken() { lock.withLock { leased = true } }
-        var isTaken: Bool { lock.withLock { leased } }
+        private var lastLease: ContinuousClock.Instant?
+        private var out = false
+
+        /// How long the next session waits.
+        var wait: Duration { lock.withLock { out ? waitWhileOut : OutOfReach.wait } }
+        func leased() { lock.withLock { (lastLease, out) = (.now, false) } }
+        func missed() { lock.withLock { out = true } }
+        /// True when no session got a connection in the last `duration`.
+        func unanswered(for duration: Duration) -> Bool {
+            lock.withLock { lastLease.map { ContinuousClock.now - $0 >= duration } ?? true }
+        }
     }
 
-    /// The session's body, carried into the task group that runs it; the group ends before
-    /// `session` returns, so the body never outlives its caller, and it runs in one task at a time.
-    struct Work<T>: @unchecked Sendable {
-        let body: (SQLSession) async throws -> T
-        init(_ body: @escaping (SQLSession) async throws -> T) { self.body = body }
+    /// One session's connection, handed from the task that leases it to the session, and back.
+    final class Lease: @unchecked Sendable {
+        private let lock = NSLock()
+        private var waiter: CheckedContinuation<PostgresConnection, any Error>?
+        private var offered: PostgresConnection?
+        private var failure: (any Error)?
+        private var givenUp: (any Error)?
+        private var taken = false
+        private var back = false
+        private var returning: CheckedContinuation<Void, Never>?
+
+        /// The leasing task's connection; false when the session gave up (the pool gets it back).
+        func offer(_ connection: PostgresConnection) -> Bool {
+            let waiting: CheckedContinuation<PostgresConnection, any Error>? = lock.withLock {
+                guard givenUp == nil else { return nil }
+                taken = waiter != nil
+                if !taken { offered = connection }
+                defer { waiter = nil }
+                return waiter
+            }
+            if let waiting {
+                waiting.resume(returning: connection)
+                return true
+            }
+            return lock.withLock { givenUp == nil }
+        }
+
+        /// The pool could not give a connection.
+        func fail(_ error: any Error) {
+            let waiting: CheckedContinuation<PostgresConnection, any Error>? = lock.withLock {
+                defer { waiter = nil }
+                if waiter == nil { failure = error }
+                return waiter
+            }
+            waiting?.resume(throwing: error)
+        }
+
+        /// The session waits for its connection (or the failure, or its giving up).
+        func connection() async throws -> PostgresConnection {
+            try await withCheckedThrowingContinuation { continuation in
+                let now: Result<PostgresConnection, any Error>? = lock.withLock {
+                    if let givenUp { return .failure(givenUp) }
+                    if let offered {
+                        taken = true
+                        return .success(offered)
+                    }
+                    if let failure { return .failure(failure) }
+                    waiter = continuation
+                    return nil
+                }
+                if let now { continuation.resume(with: now) }
+            }
+        }
+
+        /// The session stops waiting: its waiter is told `error`, and a connection offered but
+        /// not taken goes back to the pool.
+        func giveUp(_ error: any Error) {
+            let (waiting, release): (CheckedContinuation<PostgresConnection, any Error>?, CheckedContinuation<Void, Never>?) =
+                lock.withLock {
+                    guard !taken, givenUp == nil else { return (nil, nil) }
+                    givenUp = error
+                    defer { waiter = nil }
+                    guard offered != nil else { return (waiter, nil) }
+                    offered = nil
+                    back = true
+                    defer { returning = nil }
+                    return (waiter, returning)
+                }
+            waiting?.resume(throwing: error)
+            release?.resume()
+        }
+
+        /// The session is done with the connection.
+        func handBack() {
+            let release: CheckedContinuation<Void, Never>? = lock.withLock {
+                back = true
+                defer { returning = nil }
+                return returning
+            }
+            release?.resume()
+        }
+
+        /// The leasing task holds the connection until the session hands it back.
+        func handedBack() async {
+            await withCheckedContinuation { continuation in
+                let now: Bool = lock.withLock {
+                    if back { return true }
+                    returning = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
     }
 }
