@@ -51,6 +51,13 @@ struct HTTPProfileTests {
                 #expect((problem["detail"] as? String)?.hasPrefix(says) == true, "\(refused.text)")
             }
             #expect(try await me(api, ada)["country"] as? String == "FR", "nothing of a refused body was applied")
+            // The same body in UTF-16, which the decoder reads too (found by an outside walk)
+            let utf16 = Data(#"{"country":"GB","language":null}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            let wide = try await api.client.execute(
+                uri: "/api/v1/me", method: .patch, headers: [.contentType: "application/json", .authorization: "Bearer \(ada)"],
+                body: ByteBuffer(bytes: utf16))
+            #expect(wide.status == .badRequest && wide.text.contains("language"), "\(wide.status) \(wide.text)")
+            #expect(try await me(api, ada)["country"] as? String == "FR")
             // Deeper in a body: the list's place is named
             let book = try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["F",null],"copies":1}"#)
             let bookErrors = try book.object["errors"] as? [[String: Any]]

@@ -8,7 +8,7 @@ import OpenAPIRuntime
 /// of the contract is nullable, and the generated code reads a `null` as a field left out, so
 /// `{"displayName": null}` changed nothing and answered 200 (found by an outside walk). The
 /// answer names the field and what it takes, as for any other value of the wrong kind. Only a
-/// body with the bytes `null` in it is parsed a second time.
+/// body with the bytes `null` in it (or not in UTF-8) is parsed a second time.
 struct NullsRefused: ServerMiddleware {
     let contract: ContractShapes
     /// The most a body may hold; `AdmissionMiddleware` refused anything larger before this runs.
@@ -26,7 +26,11 @@ struct NullsRefused: ServerMiddleware {
 
     /// The first `null` in a JSON body at a field the contract describes, as the error to answer.
     static func null(in bytes: [UInt8], _ shape: ContractShapes.Shape) -> FieldError? {
-        guard mentionsNull(bytes), let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) else {
+        // A body in UTF-16 or UTF-32 (which the decoder reads too) has zero bytes, and its `null`
+        // other bytes than UTF-8's: it is always parsed again (found by an outside walk).
+        guard mentionsNull(bytes) || bytes.contains(0),
+            let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
+        else {
             return nil
         }
         return null(in: json, shape, at: "")
