@@ -47,6 +47,11 @@ struct CLICatalogueTests {
         let id = try await addedID(try await run("--json", "book", "add", "--title", "Dune", "--author", "F"))
         let nameless = try await run("loan", "checkout", id, "--name", " ")
         #expect(nameless.stderr == "Error: --name: is required\n", "\(nameless.stderr)")
+        // Only an option the command was given is named: a search's title is a word, not --title
+        let search = try await run("search")
+        #expect(search.status != 0 && !search.stderr.contains("--title"), "\(search.stderr)")
+        let query = try await run("book", "list", "--query", "foo:bar")
+        #expect(query.stderr.hasPrefix("Error: --query: 'foo:' is not a field to search in"), "\(query.stderr)")
         // --json prints the API's problem document, with the API's names
         let json = try await run("--json", "book", "add", "--title", "", "--author", "F")
         let problem = try #require(try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: Any], "\(json.stderr)")

@@ -9,13 +9,13 @@ import Foundation
 /// status says which kind of failure it was (`ExitStatus`).
 enum FailureReport {
     /// Tells `error` on standard error and returns the status to exit with.
-    static func report(_ error: any Error, json: Bool) -> ExitStatus {
+    static func report(_ error: any Error, json: Bool, arguments: [String] = []) -> ExitStatus {
         let (problem, status) = classify(error)
         if json, let document = try? ContractJSON.encode(problem.schema) {
             write(document)
         } else {
             // A failure on a library this run created says so in the same line: the path may be a typo.
-            let detail = actingAsRefusal(error) ?? withOptionNames(error) ?? problem.detail ?? problem.title
+            let detail = actingAsRefusal(error) ?? withOptionNames(error, typed: arguments) ?? problem.detail ?? problem.title
             write(t("cli.error", detail + (CommandLineNotes.take().map { " (\($0))" } ?? "")))
         }
         return status
@@ -31,11 +31,13 @@ enum FailureReport {
     }
 
     /// Field errors said with the command line's names for the fields (`--author is required`, not
-    /// the API's `authors`); nil for any other error. `--json` keeps the API's names, as its problem
-    /// document is the API's.
-    static func withOptionNames(_ error: any Error) -> String? {
+    /// the API's `authors`) where the command was given that option (`typed`, its arguments: a
+    /// search's title is a word, not `--title`); nil for any other error. `--json` keeps the API's
+    /// names, as its problem document is the API's.
+    static func withOptionNames(_ error: any Error, typed arguments: [String]) -> String? {
         guard let convertible = error as? any MessageConvertible, case .invalidInput(let errors) = convertible.message else { return nil }
-        return catalogue.text(Message.invalidInput(errors.map(OptionNames.field)))
+        let typed = Set(arguments.map { String($0.prefix { $0 != "=" }) })
+        return catalogue.text(Message.invalidInput(errors.map { OptionNames.field($0, typed: typed) }))
     }
 
     /// The problem an error stands for, worded by the catalogue, and the status to exit with.
@@ -108,13 +110,14 @@ enum OptionNames {
         "title": "--title", "authors": "--author", "isbn": "--isbn", "publisher": "--publisher", "categories": "--category",
         "coverUrl": "--cover-url", "description": "--description", "copies": "--copies", "borrowerName": "--name",
         "displayName": "--name", "email": "--email", "country": "--country", "language": "--language", "username": "--username",
-        "card": "--card",
+        "card": "--card", "q": "--query", "author": "--author", "code": "--code", "limit": "--limit", "offset": "--offset",
     ]
 
-    /// `error` with its field named by its option (`authors[1]` is the second `--author`), or as it was.
-    static func field(_ error: FieldError) -> FieldError {
+    /// `error` with its field named by its option (`authors[1]` is the second `--author`) when that
+    /// option was typed, or as it was.
+    static func field(_ error: FieldError, typed: Set<String>) -> FieldError {
         let name = String(error.field.prefix { $0 != "[" })
-        guard let option = options[name] else { return error }
+        guard let option = options[name], typed.contains(option) else { return error }
         guard let index = Int(error.field.dropFirst(name.count).dropFirst().dropLast()) else {
             return error.field == name ? FieldError(option, error.problem) : error
         }

@@ -79,7 +79,7 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data((FailureReport.usageText(fullMessage(for: error)) + "\n").utf8))
                 Foundation.exit(ExitCode.validationFailure.rawValue)
             }
-            Foundation.exit(FailureReport.report(error, json: json).rawValue)
+            Foundation.exit(FailureReport.report(error, json: json, arguments: arguments).rawValue)
         }
     }
 }
