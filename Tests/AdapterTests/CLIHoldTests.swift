@@ -45,9 +45,12 @@ struct CLIHoldTests {
         let said = "Set this copy aside for ada, who waited for it: ready for pickup until "
         #expect(back.status == 0 && back.stdout.contains(said), "\(back.stdout)")
         #expect(try await run("hold", "list", "--ready").stdout.contains("ready until"))
-        // Returned again, or as JSON: nothing more is set aside
+        // Returned again, or as JSON: nothing more is set aside, and it had been returned
+        let retried = try await run("loan", "return", walkIn)
+        #expect(
+            retried.status == 0 && retried.stdout.contains("It had been returned already, on ") && !retried.stdout.contains("Set this copy"))
         let again = try await json(try await run("--json", "loan", "return", walkIn))
-        #expect(again["returnedAt"] != nil && again["setAsideFor"] == nil)
+        #expect(again["returnedAt"] != nil && again["setAsideFor"] == nil && again["returnedBefore"] as? Bool == true)
 
         #expect(try await run("login", "--email", "ada@example.org", stdin: "Member-Pass1\n").status == 0)
         #expect(try await run("notices", "list").stdout.contains("ready-for-pickup"))

@@ -107,6 +107,10 @@ struct HTTPHoldTests {
             // Dune, which Bob waits for: the answer names his hold, ready for pickup
             let back = try await api.send(.post, "/api/v1/loans/\(try #require(lent["id"] as? String))/return")
             let kept = try #require(try back.object["setAsideFor"] as? [String: Any], "\(back.text)")
+            #expect(try back.object["returnedBefore"] as? Bool == false)
+            // Again (a retry): it had been returned; nothing is said of the copy
+            let retried = try await api.send(.post, "/api/v1/loans/\(try #require(lent["id"] as? String))/return").object
+            #expect(retried["returnedBefore"] as? Bool == true && retried["setAsideFor"] == nil)
             #expect(back.status == .ok && kept["memberName"] as? String == "bob")
             #expect(kept["status"] as? String == "ready" && kept["pickupUntil"] != nil && kept["bookId"] as? String == dune)
             // Emma, which nobody waits for: back on the shelf, no hold named

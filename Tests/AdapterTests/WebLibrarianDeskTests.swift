@@ -135,6 +135,9 @@ struct WebLibrarianDeskTests {
             try await librarian.get("/desk")
             let returned = try await librarian.follow(try await librarian.post("/desk/return", [("loan", loan), ("back", "/desk")]))
             #expect(returned.shows("is back from") && returned.shows("Set it aside for Bob Baker, who waited for it."), "\(returned.text)")
+            // A second click: said, and nothing said of the copy (found by an outside walk)
+            let again = try await librarian.follow(try await librarian.post("/desk/return", [("loan", loan), ("back", "/desk")]))
+            #expect(again.shows("“Dune” had been returned already, on ") && !again.shows("is back from"), "\(again.text)")
         }
     }
 

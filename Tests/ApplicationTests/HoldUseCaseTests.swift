@@ -101,9 +101,10 @@ struct HoldUseCaseTests {
         let back = try await h.circulation.giveBack.execute(dunes.id, by: lib)
         let kept = try #require(back.setAsideFor)
         #expect(kept.memberName == "bob" && kept.status == .ready && kept.book == dune && kept.pickupUntil != nil)
-        #expect(back.loan.returnedAt != nil)
-        // Returned again: nothing more is set aside
-        #expect(try await h.circulation.giveBack.execute(dunes.id, by: lib).setAsideFor == nil)
+        #expect(back.loan.returnedAt != nil && !back.returnedBefore)
+        // Returned again: nothing more is set aside, and the answer says it had been returned
+        let retried = try await h.circulation.giveBack.execute(dunes.id, by: lib)
+        #expect(retried.setAsideFor == nil && retried.returnedBefore && retried.loan.returnedAt == back.loan.returnedAt)
         // Solaris, which nobody waits for, goes back on the shelf
         #expect(try await h.circulation.giveBack.execute(solariss.id, by: lib).setAsideFor == nil)
 

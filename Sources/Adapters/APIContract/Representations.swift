@@ -50,7 +50,7 @@ extension Components.Schemas.ReturnedLoan {
     public init(_ r: ReturnedLoan, overdue: Bool, in catalogue: any MessageCatalogue = Wording.reader) {
         self.init(
             value1: .init(r.loan, overdue: overdue, in: catalogue),
-            value2: .init(setAsideFor: r.setAsideFor.map { .init($0, in: catalogue) }))
+            value2: .init(setAsideFor: r.setAsideFor.map { .init($0, in: catalogue) }, returnedBefore: r.returnedBefore))
     }
 }
 

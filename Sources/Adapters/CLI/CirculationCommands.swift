@@ -40,6 +40,9 @@ struct LoanCommand: AsyncParsableCommand {
             let list = library.circulation.list
             if global.json { return try printJSON(Components.Schemas.ReturnedLoan(back, overdue: list.isOverdue(back.loan))) }
             printLoans([back.loan], list)
+            if back.returnedBefore, let returned = back.loan.returnedAt {
+                print(t("cli.loan.return.before", TableDates.minute(returned)))
+            }
             if let kept = back.setAsideFor {
                 print(
                     t(

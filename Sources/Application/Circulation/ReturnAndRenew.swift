@@ -6,8 +6,12 @@ import Foundation
 public struct ReturnedLoan: Sendable {
     /// The loan, returned.
     public let loan: LoanSummary
-    /// The hold the returned copy was set aside for, or nil when it went back on the shelf.
+    /// The hold the returned copy was set aside for, or nil when it went back on the shelf (or
+    /// was returned before).
     public let setAsideFor: HoldSummary?
+    /// True when the loan had been returned before: nothing changed, and nothing is said of the
+    /// copy (a retry, a second click), whose place the first return decided.
+    public let returnedBefore: Bool
 }
 
 /// Returns a loan (by its borrower, a librarian or the operator): the copy is on the shelf at once, set aside
@@ -18,11 +22,11 @@ public struct ReturnLoan: Sendable {
     public func execute(_ id: LoanID, by principal: Principal) async throws -> ReturnedLoan {
         try Authorization.require(.returnLoan, by: principal)
         let runner = deps.runner
-        let setAside: [HoldID] = try await runner.transact(by: principal, anticipating: true) { transaction in
+        let (setAside, returnedBefore): ([HoldID], Bool) = try await runner.transact(by: principal, anticipating: true) { transaction in
             let (loaded, loan) = try await deps.loadLoan(id, by: principal)
             let title = loan.opened.bookTitle
             guard try !transaction.decide(.giveBack(now: deps.now), on: loaded, else: { LoanRefused($0, title: title) }).isEmpty else {
-                return []
+                return ([], true)
             }
             let book = try await transaction.load(BookAggregate.self, .book(loan.opened.book))
             let back = try transaction.decide(.takeBack(id), on: book) { BookRefused(loan.opened.book, $0, title: title) }
@@ -36,7 +40,7 @@ public struct ReturnLoan: Sendable {
             } else {
                 try await deps.endWalkIn(loan.opened, &transaction)
             }
-            return setAside
+            return (setAside, false)
         }
         // A staff member is told whom the copy is kept for; its borrower only that it was returned
         // (another member's hold is not theirs to see).
@@ -45,7 +49,7 @@ public struct ReturnLoan: Sendable {
             let summary = try await deps.holdSummary(hold)
             kept = Authorization.mayActOn(ownedBy: summary.member, by: principal) ? summary : nil
         }
-        return ReturnedLoan(loan: try await deps.summary(id), setAsideFor: kept)
+        return ReturnedLoan(loan: try await deps.summary(id), setAsideFor: kept, returnedBefore: returnedBefore)
     }
 }
 

@@ -51,6 +51,7 @@ struct DeskActions: Sendable {
         try Authorization.require(.listLoans, by: site.visit.principal)
         return try await onTheLoan { id in
             let returned = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
+            if returned.returnedBefore { return Self.returnedBefore(returned.loan) }
             let said = t("web.desk.returned", returned.loan.bookTitle, Words.catalogue.borrower(of: returned.loan))
             // A copy this return set aside is said, so that it goes aside and not back on the shelf.
             guard let kept = returned.setAsideFor else { return said }
@@ -64,6 +65,11 @@ struct DeskActions: Sendable {
             let loan = try await site.library.circulation.renew.execute(id, by: site.visit.principal)
             return t("web.desk.renewed", loan.bookTitle, Words.catalogue.borrower(of: loan), Dates.day(loan.dueAt))
         }
+    }
+
+    /// A second return of one loan (a retry, a second click) says so, and not where the copy goes.
+    static func returnedBefore(_ loan: LoanSummary) -> String {
+        t("web.desk.returnedBefore", loan.bookTitle, loan.returnedAt.map { Dates.day($0) } ?? "")
     }
 
     /// Runs `action` on the loan the form names, and goes back with what it did or why it could not.

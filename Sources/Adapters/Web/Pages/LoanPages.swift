@@ -46,6 +46,7 @@ struct LoanPages: Sendable {
         let id = try Self.loanID(raw)
         return try await site.act(to: site.back(or: "/loans")) {
             let back = try await site.library.circulation.giveBack.execute(id, by: site.visit.principal)
+            if back.returnedBefore { return DeskActions.returnedBefore(back.loan) }
             let said = t("web.loans.returnedFlash", back.loan.bookTitle)
             guard let kept = back.setAsideFor else { return said }
             return said + " " + t("web.desk.setItAside", Words.catalogue.member(of: kept))
