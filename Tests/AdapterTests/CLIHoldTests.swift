@@ -48,7 +48,8 @@ struct CLIHoldTests {
         // Returned again, or as JSON: nothing more is set aside, and it had been returned
         let retried = try await run("loan", "return", walkIn)
         #expect(
-            retried.status == 0 && retried.stdout.contains("It had been returned already, on ") && !retried.stdout.contains("Set this copy"))
+            retried.status == 0 && retried.stdout.contains("It had been returned already, on ") && !retried.stdout.contains("Set this copy")
+        )
         let again = try await json(try await run("--json", "loan", "return", walkIn))
         #expect(again["returnedAt"] != nil && again["setAsideFor"] == nil && again["returnedBefore"] as? Bool == true)
 
