@@ -34,14 +34,12 @@ struct NodeDecoder: Decoder {
     /// The node as `T`: the types JSON holds read from their bytes, dates and UUIDs from their
     /// text, anything else by its own `init(from:)`.
     func value<T: Decodable>(_ type: T.Type) throws -> T {
-        // Comparing metatypes costs a pointer comparison; a protocol cast asks the runtime.
-        if type == String.self { return try String.read(node, bytes) as! T }
+        if let scalar = type as? any JSONScalar.Type { return try scalar.read(node, bytes) as! T }
         if type == Date.self { return try Timestamp.parse(String.read(node, bytes)) as! T }
         if type == UUID.self {
             guard let uuid = UUIDText.parse(try String.read(node, bytes)) else { throw NotFastJSON() }
             return uuid as! T
         }
-        if let scalar = type as? any JSONScalar.Type { return try scalar.read(node, bytes) as! T }
         // Types Foundation reads its own way, and numbers not read here (`Float`, `Int128`…), whose
         // `init(from:)` would ask this decoder for themselves again.
         if type == URL.self || type == Data.self || type == Decimal.self || type is any BinaryFloatingPoint.Type
@@ -56,8 +54,6 @@ struct NodeDecoder: Decoder {
 extension NodeDecoder: SingleValueDecodingContainer {
     func decodeNil() -> Bool { if case .null = node { true } else { false } }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try value(type) }
-    /// A typed id's or a name's text, read at once.
-    func decode(_ type: String.Type) throws -> String { try String.read(node, bytes) }
 }
 
 struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -85,25 +81,6 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { node(key) != nil }
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(key).decodeNil() }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decoder(key).value(type) }
-    // The kinds most fields hold, read without asking the runtime what `T` is (a conformance
-    // lookup per value: bench/PROFILE.md, the replay's reader).
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try String.read(try decoder(key).node, bytes) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Int.read(try decoder(key).node, bytes) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try Int64.read(try decoder(key).node, bytes) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Bool.read(try decoder(key).node, bytes) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Double.read(try decoder(key).node, bytes) }
-
-    /// A field that may be absent or `null`, found once (the protocol's default looks it up three times).
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let node = node(key) else { return nil }
-        if case .null = node { return nil }
-        return try NodeDecoder(node: node, bytes: bytes).value(type)
-    }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let node = node(key) else { return nil }
-        if case .null = node { return nil }
-        return try String.read(node, bytes)
-    }
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try decoder(key).container(keyedBy: type)
     }
