@@ -76,6 +76,9 @@ final class PostgresPool: Sendable {
     /// Runs the pool until its task is cancelled.
     func run() async { await client.run() }
 
+    /// How long the next session would wait for a connection before saying the store is unreachable.
+    var nextWait: Duration { reach.wait }
+
     /// Runs `body` with a connection of the pool, as a session, in the caller's task. A database
     /// that does not answer is `StoreUnreachable` (a 503 to the API's clients), not the driver's
     /// error: when no connection comes within `OutOfReach.wait` while no other session of the
