@@ -62,6 +62,10 @@ struct HTTPProfileTests {
             let book = try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["F",null],"copies":1}"#)
             let bookErrors = try book.object["errors"] as? [[String: Any]]
             #expect(book.status == .badRequest && bookErrors?.first?["field"] as? String == "authors[1]", "\(book.text)")
+            // Every null is named at once, not one per round trip
+            let both = try await api.send(.patch, "/api/v1/me", json: #"{"displayName":null,"country":null}"#, token: ada)
+            let named = try both.object["errors"] as? [[String: Any]]
+            #expect(named?.compactMap { $0["field"] as? String } == ["country", "displayName"], "\(both.text)")
             // The word inside a text is text
             let nullable = try await api.send(.post, "/api/v1/books", json: #"{"title":"null","authors":["Nullity"],"copies":1}"#)
             #expect(nullable.status == .created, "\(nullable.text)")

@@ -20,20 +20,22 @@ struct NullsRefused: ServerMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard let body, let shape = contract.operation(operationID)?.body else { return try await next(request, body, metadata) }
         let bytes = try await [UInt8](collecting: body, upTo: maxBytes)
-        if let field = Self.null(in: bytes, shape) { throw TransportTexts.malformed([field]) }
+        let nulls = Self.nulls(in: bytes, shape)
+        if !nulls.isEmpty { throw TransportTexts.malformed(nulls) }
         return try await next(request, HTTPBody(bytes), metadata)
     }
 
-    /// The first `null` in a JSON body at a field the contract describes, as the error to answer.
-    static func null(in bytes: [UInt8], _ shape: ContractShapes.Shape) -> FieldError? {
+    /// Each `null` in a JSON body at a field the contract describes, as the errors to answer
+    /// (every one: a client told of one at a time would send the body again for each).
+    static func nulls(in bytes: [UInt8], _ shape: ContractShapes.Shape) -> [FieldError] {
         // A body in UTF-16 or UTF-32 (which the decoder reads too) has zero bytes, and its `null`
         // other bytes than UTF-8's: it is always parsed again (found by an outside walk).
         guard mentionsNull(bytes) || bytes.contains(0),
             let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
         else {
-            return nil
+            return []
         }
-        return null(in: json, shape, at: "")
+        return nulls(in: json, shape, at: "")
     }
 
     /// Whether the bytes `null` occur anywhere (in a text too): the only bodies worth parsing again.
@@ -45,19 +47,19 @@ struct NullsRefused: ServerMiddleware {
         }
     }
 
-    private static func null(in value: Any, _ shape: ContractShapes.Shape, at path: String) -> FieldError? {
+    private static func nulls(in value: Any, _ shape: ContractShapes.Shape, at path: String) -> [FieldError] {
         if value is NSNull {
-            guard !path.isEmpty, let expected = shape.expectation else { return nil }
-            return FieldError(path, expected)
+            guard !path.isEmpty, let expected = shape.expectation else { return [] }
+            return [FieldError(path, expected)]
         }
         switch (shape, value) {
         case (.object(let properties, _), let object as [String: Any]):
-            return object.keys.sorted().lazy.compactMap { key in
-                properties[key].flatMap { null(in: object[key]!, $0, at: path.isEmpty ? key : "\(path).\(key)") }
-            }.first
+            return object.keys.sorted().flatMap { key in
+                properties[key].map { nulls(in: object[key]!, $0, at: path.isEmpty ? key : "\(path).\(key)") } ?? []
+            }
         case (.list(let element), let items as [Any]):
-            return items.enumerated().lazy.compactMap { null(in: $1, element, at: "\(path)[\($0)]") }.first
-        default: return nil
+            return items.enumerated().flatMap { nulls(in: $1, element, at: "\(path)[\($0)]") }
+        default: return []
         }
     }
 }

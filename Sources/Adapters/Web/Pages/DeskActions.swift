@@ -32,8 +32,9 @@ struct DeskActions: Sendable {
         let books = site.form.all("book")
         do {
             let who = DeskMember(typed: typed)
-            guard !typed.isEmpty else { throw InvalidInput("member", .required) }
-            guard !books.isEmpty else { throw InvalidInput("book", .required) }
+            // Both said at once: a form sent with neither is told of both (found by an outside walk).
+            let missing = [("member", typed.isEmpty), ("book", books.isEmpty)].filter(\.1).map { FieldError($0.0, .required) }
+            guard missing.isEmpty else { throw InvalidInput(missing) }
             let ids = try books.map { try BookID.parse($0) }
             let (member, loans) = try await site.library.desk.lend.execute(to: who, books: ids, by: site.visit.principal)
             let said = Words.say(.lentAtDesk(member: member.displayName, card: member.cardNumber?.grouped, books: loans.count))
