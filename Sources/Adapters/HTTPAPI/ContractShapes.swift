@@ -121,6 +121,22 @@ extension ContractShapes.Shape {
         }
     }
 
+    /// The errors `check` finds in a parsed JSON `value` of this shape and in every field and item
+    /// the contract describes inside it, named as a client names fields (`address.city`,
+    /// `authors[1]`), keys in sorted order.
+    func errors(in value: Any, at path: String = "", _ check: (Any, Self, String) -> FieldError?) -> [FieldError] {
+        if let found = check(value, self, path) { return [found] }
+        switch (self, value) {
+        case (.object(let properties, _), let object as [String: Any]):
+            return object.keys.sorted().flatMap { key in
+                properties[key].map { $0.errors(in: object[key]!, at: path.isEmpty ? key : "\(path).\(key)", check) } ?? []
+            }
+        case (.list(let element), let items as [Any]):
+            return items.enumerated().flatMap { element.errors(in: $1, at: "\(path)[\($0)]", check) }
+        default: return []
+        }
+    }
+
     /// What a value of this shape must be, said as a field problem; nil for free text.
     var expectation: FieldProblem? {
         switch self {

@@ -35,7 +35,10 @@ struct NullsRefused: ServerMiddleware {
         else {
             return []
         }
-        return nulls(in: json, shape, at: "")
+        return shape.errors(in: json) { value, shape, path in
+            guard value is NSNull, !path.isEmpty, let expected = shape.expectation else { return nil }
+            return FieldError(path, expected)
+        }
     }
 
     /// Whether the bytes `null` occur anywhere (in a text too): the only bodies worth parsing again.
@@ -44,22 +47,6 @@ struct NullsRefused: ServerMiddleware {
         guard bytes.count >= word.count else { return false }
         return (0...(bytes.count - word.count)).contains { at in
             bytes[at] == word[0] && bytes[at + 1] == word[1] && bytes[at + 2] == word[2] && bytes[at + 3] == word[3]
-        }
-    }
-
-    private static func nulls(in value: Any, _ shape: ContractShapes.Shape, at path: String) -> [FieldError] {
-        if value is NSNull {
-            guard !path.isEmpty, let expected = shape.expectation else { return [] }
-            return [FieldError(path, expected)]
-        }
-        switch (shape, value) {
-        case (.object(let properties, _), let object as [String: Any]):
-            return object.keys.sorted().flatMap { key in
-                properties[key].map { nulls(in: object[key]!, $0, at: path.isEmpty ? key : "\(path).\(key)") } ?? []
-            }
-        case (.list(let element), let items as [Any]):
-            return items.enumerated().flatMap { nulls(in: $1, element, at: "\(path)[\($0)]") }
-        default: return []
         }
     }
 }

@@ -81,22 +81,11 @@ struct RequestProblems: Sendable {
 
     /// The first number in `value` that its field, a whole number, cannot take.
     private static func misfit(_ value: Any, _ shape: ContractShapes.Shape, at path: String) -> FieldError? {
-        switch (shape, value) {
-        case (.object(let properties, _), let object as [String: Any]):
-            for key in object.keys.sorted() {
-                guard let inner = properties[key], let found = misfit(object[key]!, inner, at: path.isEmpty ? key : "\(path).\(key)") else {
-                    continue
-                }
-                return found
-            }
-            return nil
-        case (.list(let element), let items as [Any]):
-            return items.enumerated().lazy.compactMap { misfit($1, element, at: "\(path)[\($0)]") }.first
-        case (.integer, let number as NSNumber):
+        shape.errors(in: value, at: path) { value, shape, path in
+            guard case .integer = shape, let number = value as? NSNumber else { return nil }
             let double = number.doubleValue
             return double.rounded() == double && abs(double) < 9.2e18 ? nil : FieldError(path, .wrongType(.integer))
-        default: return nil
-        }
+        }.first
     }
 
     /// Where a decoding error happened (nil at the root) and what it already says.
