@@ -49,7 +49,10 @@ struct CLIAccountTests {
             (["signup", "--email", "nope", "--country", "FR"], "Weak\n", "--email: must be an email address"),
             (["signup", "--email", "a@b.org", "--country", "ZZ"], "Valid-Pass1\n", "not a country code we know"),
             (["login", "--email", "ghost@example.org"], "Valid-Pass1\n", "wrong email address, username or password"),
-            (["login", "--email", "ghost@example.org"], nil, "password: is required"),
+            // The password is read from standard input, which the message names: no option is `password`.
+            (["login", "--email", "ghost@example.org"], nil, "the password on standard input: is required"),
+            (["signup", "--email", "a@b.org", "--country", "FR"], "short\n", "the password on standard input: must be at least"),
+            (["signup", "--email", "a..b@b.org", "--country", "FR"], "Valid-Pass1\n", "--email: must be an email address"),
             (["user", "promote", "ghost@example.org"], nil, "'ghost@example.org'"),
         ])
     func errors(arguments: [String], stdin: String?, message: String) async throws {

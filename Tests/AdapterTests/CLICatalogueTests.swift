@@ -50,6 +50,9 @@ struct CLICatalogueTests {
         // Only an option the command was given is named: a search's title is a word, not --title
         let search = try await run("search")
         #expect(search.status != 0 && !search.stderr.contains("--title"), "\(search.stderr)")
+        #expect(search.stderr == "Error: give at least one of a title, --author or --query\n", "\(search.stderr)")
+        let blank = try await run("search", " ", "--author", "")
+        #expect(blank.stderr == "Error: give at least one of a title, --author or --query\n", "\(blank.stderr)")
         let query = try await run("book", "list", "--query", "foo:bar")
         #expect(query.stderr.hasPrefix("Error: --query: 'foo:' is not a field to search in"), "\(query.stderr)")
         // --json prints the API's problem document, with the API's names

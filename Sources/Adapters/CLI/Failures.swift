@@ -37,7 +37,20 @@ enum FailureReport {
     static func withOptionNames(_ error: any Error, typed arguments: [String]) -> String? {
         guard let convertible = error as? any MessageConvertible, case .invalidInput(let errors) = convertible.message else { return nil }
         let typed = Set(arguments.map { String($0.prefix { $0 != "=" }) })
-        return catalogue.text(Message.invalidInput(errors.map { OptionNames.field($0, typed: typed) }))
+        return catalogue.separated(errors.map { said(OptionNames.field($0, typed: typed)) })
+    }
+
+    /// A field error in the command line's words: the catalogue's advice to list a walk-in's loans
+    /// by `borrower` names the API's parameter, where the command line has `--borrower`; a search
+    /// needs a title or one of its options, not one of the API's `title`, `author` or `q`.
+    private static func said(_ error: FieldError) -> String {
+        if error.field == "--member", case .notAMemberReference(let typed) = error.problem {
+            return t("cli.problem.notAMemberReference", error.field, String(typed.prefix(100)))
+        }
+        if case .atLeastOneOf(let fields) = error.problem, let named = OptionNames.searchWords(fields) {
+            return catalogue.text(FieldProblem.atLeastOneOf(named))
+        }
+        return catalogue.text(error)
     }
 
     /// The problem an error stands for, worded by the catalogue, and the status to exit with.
@@ -111,11 +124,28 @@ enum OptionNames {
         "coverUrl": "--cover-url", "description": "--description", "copies": "--copies", "borrowerName": "--name",
         "displayName": "--name", "email": "--email", "country": "--country", "language": "--language", "username": "--username",
         "card": "--card", "q": "--query", "author": "--author", "code": "--code", "limit": "--limit", "offset": "--offset",
+        "member": "--member", "borrower": "--borrower",
     ]
 
+    /// The passwords, which the command line reads from its standard input (`PasswordPrompt`), not
+    /// from options: their text keys, said as typed at a prompt or as read from a pipe.
+    static let passwords = ["password": "cli.field.password", "newPassword": "cli.field.newPassword",
+        "currentPassword": "cli.field.currentPassword"]
+
+    /// A search's words as `shelfmark search` takes them (a title, `--author`, `--query`), or nil
+    /// for fields that are not a search's.
+    static func searchWords(_ fields: [String]) -> [String]? {
+        let words = ["title": t("cli.field.searchTitle"), "author": "--author", "q": "--query"]
+        let named = fields.compactMap { words[$0] }
+        return named.count == fields.count ? named : nil
+    }
+
     /// `error` with its field named by its option (`authors[1]` is the second `--author`) when that
-    /// option was typed, or as it was.
+    /// option was typed, a password as the command reads it, or as it was.
     static func field(_ error: FieldError, typed: Set<String>) -> FieldError {
+        if let key = passwords[error.field] {
+            return FieldError(t(key + (PasswordPrompt.onTerminal ? ".typed" : ".piped")), error.problem)
+        }
         let name = String(error.field.prefix { $0 != "[" })
         guard let option = options[name], typed.contains(option) else { return error }
         guard let index = Int(error.field.dropFirst(name.count).dropFirst().dropLast()) else {

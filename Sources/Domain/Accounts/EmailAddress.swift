@@ -30,18 +30,37 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
     /// was a fiftieth of every signed-in request (issue 20).
     public init(checked value: String) { self.value = value }
 
-    /// An address for a new account or an address change: as `init(parsing:)`, and refusing
-    /// characters that have a plainer twin (fullwidth `ａ`, ligatures such as `ﬁ`, superscripts),
-    /// which would make a second account look like someone else's. Addresses already registered
+    /// An address for a new account or an address change: as `init(parsing:)`, well formed
+    /// (`wellFormed`: `a..b@` could never receive mail), and refusing characters that have a
+    /// plainer twin (fullwidth `ａ`, ligatures such as `ﬁ`, superscripts), which would make a
+    /// second account look like someone else's. Addresses already registered
     /// keep working: only `parsing` is used to find them.
     public init(registering raw: String) throws(FieldError) {
         try self.init(parsing: raw)
+        guard Self.wellFormed(value) else { throw FieldError("email", .notAnEmailAddress) }
         guard Self.normalized(value.precomposedStringWithCompatibilityMapping) == value else {
             throw FieldError("email", .lookalikeCharacters)
         }
     }
 
     public var description: String { value }
+
+    /// An unquoted address as mail servers take it (RFC 5321's dot-atoms, with any script): the
+    /// local part neither starts nor ends with a dot nor holds two in a row, nor any character it
+    /// may only hold in quotes; each label of the domain is letters, digits and inner hyphens.
+    /// `email` holds one `@` between non-empty parts (`init(parsing:)` checked it).
+    static func wellFormed(_ email: String) -> Bool {
+        let parts = email.split(separator: "@")
+        guard parts.count == 2 else { return false }
+        let (local, domain) = (parts[0], parts[1])
+        guard !local.hasPrefix("."), !local.hasSuffix("."), !local.contains(".."),
+            !local.contains(where: { "\"(),:;<>[\\]".contains($0) })
+        else { return false }
+        return domain.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            !label.isEmpty && !label.hasPrefix("-") && !label.hasSuffix("-")
+                && !label.contains { $0.isASCII && !($0.isLetter || $0.isNumber || $0 == "-") }
+        }
+    }
 
     /// NFC, then Unicode case folding (`ß` → `ss`), then NFC again since folding may decompose.
     static func normalized(_ text: String) -> String {
