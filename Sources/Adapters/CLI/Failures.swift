@@ -129,8 +129,10 @@ enum OptionNames {
 
     /// The passwords, which the command line reads from its standard input (`PasswordPrompt`), not
     /// from options: their text keys, said as typed at a prompt or as read from a pipe.
-    static let passwords = ["password": "cli.field.password", "newPassword": "cli.field.newPassword",
-        "currentPassword": "cli.field.currentPassword"]
+    static let passwords = [
+        "password": "cli.field.password", "newPassword": "cli.field.newPassword",
+        "currentPassword": "cli.field.currentPassword",
+    ]
 
     /// A search's words as `shelfmark search` takes them (a title, `--author`, `--query`), or nil
     /// for fields that are not a search's.
