@@ -49,7 +49,7 @@ import Wording
             .integrity(.keyOfAnotherDatabase(path: "k", keyedFrom: 5, head: 9)), .integrity(.keyFileMissing(path: "k", keyedFrom: 1)),
             .integrity(.keyDisagrees(path: "k", fileKeyedFrom: 1, fileKey: "a", keyedFrom: 2, key: "b")),
             .integrity(.anchorFileUnwritable(path: "a")), .integrity(.anchorNeedsKey),
-            .backup(.fileExists("b")), .backup(.sameAsLibrary("b")), .backup(.backupMissing("b")), .backup(.notALibrary("b")),
+            .backup(.fileExists("b")), .backup(.sameAsLibrary("b")), .backup(.libraryFile("b.key")), .backup(.backupMissing("b")), .backup(.notALibrary("b")),
             .backup(.backupKeyMissing("b", key: "b.key", keyedFrom: 3)), .backup(.keyUnusable("b", .notAKeyFile(path: "k"))),
             .backup(.doesNotVerify("b", failed: AuditCheck(.hashChain, passed: false, .exportChainBreaks(position: 4)))),
             .backup(.libraryInUse("b")),

@@ -80,7 +80,7 @@ struct ProblemKind {
         switch refused.problem {
         case .backupMissing: .notFound
         case .lockUnusable: ProblemKind(status: 503, slug: "unavailable", title: "Service Unavailable")
-        case .fileExists, .sameAsLibrary, .notALibrary, .backupKeyMissing, .keyUnusable, .doesNotVerify, .libraryInUse:
+        case .fileExists, .sameAsLibrary, .libraryFile, .notALibrary, .backupKeyMissing, .keyUnusable, .doesNotVerify, .libraryInUse:
             ProblemKind(status: 409, slug: "backup-refused", title: "Backup or restore refused")
         }
     }

@@ -95,7 +95,7 @@ extension AuditCommand {
             let secrets: ExportedSecrets = includeSecrets ? .included : .redacted
             if includeSecrets { try Authorization.requireSecrets(by: principal) }
             // Written beside the file and moved over it once complete: a refused export leaves it as it was.
-            let file = try output.map { try OutputFile($0, option: "--output") }
+            let file = try output.map { try OutputFile($0, option: "--output", library: library) }
             let handle = file?.handle ?? FileHandle.standardOutput
             let count = try await library.exportLog.execute(from: from, secrets: secrets, by: principal) { line in
                 handle.write(Data((line + "\n").utf8))

@@ -90,6 +90,7 @@ extension AccountCommand {
             let (library, principal) = try await global.acting()
             let (_, card) = try await library.desk.myCard.execute(by: principal)
             if let svg {
+                try library.backUp.refuseOwnFile(svg)
                 guard !FileManager.default.fileExists(atPath: svg) else { throw InvalidInput([FieldError("--svg", .fileExists(svg))]) }
                 guard FileManager.default.createFile(atPath: svg, contents: Data(CardImage.svg(card).utf8)) else {
                     throw InvalidInput([FieldError("--svg", .fileUnusable(svg))])

@@ -21,8 +21,10 @@ final class OutputFile {
     private var done = false
 
     /// Opens the new file beside `path`, refusing (as `option`'s field error) a path that names
-    /// something other than a file, or where no file can be made.
-    init(_ path: String, option: String) throws {
+    /// something other than a file, or where no file can be made; and one of `library`'s own files
+    /// (found by an outside test: `audit export -o library.sqlite` replaced the library).
+    init(_ path: String, option: String, library: Library) throws {
+        try library.backUp.refuseOwnFile(path)
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { throw InvalidInput([FieldError(option, .fileUnusable(path))]) }
         self.path = path

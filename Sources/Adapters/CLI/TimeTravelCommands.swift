@@ -21,6 +21,7 @@ extension AuditCommand {
                 } else { .end }
             let (library, principal) = try await global.acting()
             let progress = Progress(label: t("cli.progress.replaying"))
+            try library.backUp.refuseOwnFile(into)
             let count = try await library.replay.execute(into: into, until: limit, by: principal) { progress.update($0, of: $1) }
             progress.finish()
             if global.json { return try printJSON(["replayed": count]) }

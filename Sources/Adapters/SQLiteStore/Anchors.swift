@@ -18,8 +18,10 @@ extension AnchorFile {
 }
 
 extension LibraryDatabase {
-    /// Appends a signed checkpoint of the head to the anchor file at `path`.
+    /// Appends a signed checkpoint of the head to the anchor file at `path`, which may be the
+    /// library's own anchor file but no other of its files (`isOwnFile`: its database, its key).
     public func anchor(to path: String, at time: Date) async throws -> LogAnchor {
+        if isOwnFile(path), !LibraryFiles.same(path, self.path + ".anchors") { throw BackupRefused(.libraryFile(path)) }
         let tip = try reads.read { db in try SQLiteHashChain.tip(db) }
         try await eventStore.flushNow()  // the head anchored is on disk: a power cut cannot take it back
         let anchor = LogAnchor(position: tip.position, hash: tip.hash, time: Timestamp.format(time))

@@ -13,6 +13,13 @@ extension LibraryDatabase: LibraryBackup {
     /// The file's pages, copied as they are.
     public var progressUnit: BackupProgressUnit { .pages }
 
+    /// The database, what SQLite and Shelfmark keep beside it (`LibraryFiles.suffixes`), and the
+    /// chain key wherever it is (`SHELFMARK_CHAIN_KEY` may put it elsewhere).
+    public func isOwnFile(_ path: String) -> Bool {
+        let own = LibraryFiles.suffixes.map { pool.path + $0 } + (chain.key.map { [$0.path] } ?? [])
+        return own.contains { LibraryFiles.same(path, $0) }
+    }
+
     public func backUp(
         to file: String, anchors: String?, replacing: Bool, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> BackupReport {
@@ -24,6 +31,8 @@ extension LibraryDatabase: LibraryBackup {
         to file: String, anchors: String?, replacing: Bool, pagesPerStep: Int32, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> BackupReport {
         guard !LibraryFiles.same(file, pool.path) else { throw BackupRefused(.sameAsLibrary(file)) }
+        // The copy's own key and anchors are written beside it: none may land on the library's.
+        if let own = [file, file + ".key", file + ".anchors"].first(where: isOwnFile) { throw BackupRefused(.libraryFile(own)) }
         let partial = try LibraryFiles.partialBackup(to: file, replacing: replacing)
         defer { LibraryFiles.removeAll(partial) }
         do {

@@ -64,9 +64,13 @@ enum LibraryFiles {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
 
+    /// What a library's files add to its database's path: the database itself, SQLite's WAL, shared
+    /// memory and journal, and Shelfmark's chain key, anchors and lock.
+    static let suffixes = ["", "-wal", "-shm", "-journal", ".key", ".anchors", ".lock"]
+
     /// Removes the database at `path` with everything SQLite and Shelfmark keep beside it.
     static func removeAll(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal", ".key", ".anchors", ".lock"] {
+        for suffix in suffixes {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
     }

@@ -52,6 +52,9 @@ public struct SQLiteCopy: LogReplayer, LibraryBackup {
     /// The log's events, copied one after another.
     public var progressUnit: BackupProgressUnit { .events }
 
+    /// A library whose log is not in a SQLite file keeps none of its files on this machine.
+    public func isOwnFile(_ path: String) -> Bool { false }
+
     /// The whole log as a SQLite library at `file` (its chain key at `<file>.key`, the anchors at
     /// `<file>.anchors`), written under temporary names and moved into place at the end, the
     /// database last. Reports (done, total) events.

@@ -7,6 +7,7 @@ extension Wording {
         switch problem {
         case .fileExists(let path): t("message.backup.fileExists", path)
         case .sameAsLibrary(let path): t("message.backup.sameAsLibrary", path)
+        case .libraryFile(let path): t("message.backup.libraryFile", path)
         case .backupMissing(let path): t("message.backup.backupMissing", path)
         case .notALibrary(let path): t("message.backup.notALibrary", path)
         case .backupKeyMissing(let path, let key, let keyedFrom): t("message.backup.backupKeyMissing", path, key, "\(keyedFrom)")

@@ -14,6 +14,12 @@ public struct BackUpLibrary: Sendable {
     /// What `execute`'s progress counts.
     public var progressUnit: BackupProgressUnit { backup.progressUnit }
 
+    /// Refuses (`BackupProblem.libraryFile`) a file a command would write that is one of the
+    /// library's own (`LibraryBackup.isOwnFile`): an export, a backup, a card drawn to a file.
+    public func refuseOwnFile(_ path: String) throws {
+        if backup.isOwnFile(path) { throw BackupRefused(.libraryFile(path)) }
+    }
+
     /// Writes a consistent copy to `file` (and its key and anchors beside it); an existing file is
     /// replaced only when `replacing`.
     public func execute(
@@ -80,6 +86,9 @@ public enum BackupProblem: Equatable, Sendable {
     case fileExists(String)
     /// The backup would be written over the library itself, or restored onto itself.
     case sameAsLibrary(String)
+    /// The file to write is one the library keeps beside its database (its chain key, its lock,
+    /// SQLite's WAL, its anchors): writing it would lose the library or its proof.
+    case libraryFile(String)
     /// There is no backup at this path.
     case backupMissing(String)
     /// The file is not a Shelfmark library (not SQLite, or no event log in it).

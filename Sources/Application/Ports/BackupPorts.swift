@@ -37,6 +37,9 @@ public protocol LibraryBackup: Sendable {
         async throws -> BackupReport
     /// What a backup's progress counts: the database's pages, or the log's events.
     var progressUnit: BackupProgressUnit { get }
+    /// Whether `path` names one of the files the library keeps on this machine (its database, the
+    /// files SQLite keeps beside it, its chain key, lock and anchors), existing or not yet.
+    func isOwnFile(_ path: String) -> Bool
 }
 
 /// What a backup's progress counts.
