@@ -49,6 +49,12 @@ struct AuditPathTests {
         #expect(try await shelfmark(["audit", "verify", "--file", file], database: db.path).stdout.contains("The log verifies."))
         // …and not with another library's key: without the key, no one can recompute the hashes.
         let other = TemporaryDatabase()
+        // A mistyped --db is no library: nothing is made there, and the export is not called altered
+        // for want of the key a new library would have drawn (found by an outside test).
+        let nowhere = try await shelfmark(["audit", "verify", "--file", file], database: other.path)
+        #expect(nowhere.status == 2 && nowhere.stderr.contains(other.path), "\(nowhere.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other.path) && !FileManager.default.fileExists(atPath: other.path + ".key"))
+        _ = try await shelfmark(["book", "add", "--title", "Elsewhere", "--author", "B"], database: other.path)
         #expect(
             try await shelfmark(["audit", "verify", "--file", file], database: other.path).stdout.contains("the chain breaks at position 1")
         )

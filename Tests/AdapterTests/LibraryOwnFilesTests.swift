@@ -15,9 +15,10 @@ struct LibraryOwnFilesTests {
     /// The files beside the database that SQLite does not rewrite as it opens and closes it, by
     /// name, and their bytes (nil: not there); the database itself is checked by `audit verify`.
     func files() -> [String: Data?] {
-        Dictionary(uniqueKeysWithValues: ["-journal", ".key", ".anchors", ".lock"].map { suffix in
-            (suffix, FileManager.default.contents(atPath: db.path + suffix))
-        })
+        Dictionary(
+            uniqueKeysWithValues: ["-journal", ".key", ".anchors", ".lock"].map { suffix in
+                (suffix, FileManager.default.contents(atPath: db.path + suffix))
+            })
     }
 
     @Test func exportsBackupsAnchorsAndReplaysRefuseTheLibrarysFiles() async throws {

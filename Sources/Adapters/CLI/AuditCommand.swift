@@ -28,7 +28,7 @@ struct AuditCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (library, principal) = try await global.acting(existing: file == nil)
+            let (library, principal) = try await global.acting(existing: true)
             let checks: [AuditCheck]
             if let file {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
