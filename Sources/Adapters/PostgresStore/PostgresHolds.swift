@@ -60,7 +60,7 @@ public struct PostgresHolds: HoldRegister {
     public func booksWithPickupOver(at now: Date) async throws -> [BookID] {
         try await client.session(logger) { session in
             try await session.column(
-                "SELECT DISTINCT book_id FROM holds WHERE status = 'ready' AND pickup_until <= \(Timestamp.format(now)) ORDER BY book_id",
+                "SELECT DISTINCT book_id FROM holds WHERE status = 'ready' AND pickup_until <= \(Timestamp.bound(now)) ORDER BY book_id",
                 as: String.self
             ).compactMap(BookID.init)
         }

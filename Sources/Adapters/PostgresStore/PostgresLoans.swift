@@ -75,7 +75,7 @@ public struct PostgresLoans: LoanRegister, NoticeBoard {
         let book = filter.book?.description
         let walkIn = filter.walkIn.map(WalkInName.key)
         let activeOnly = !filter.includeReturned || filter.dueBy != nil
-        let dueBy = filter.dueBy.map(Timestamp.format)
+        let dueBy = filter.dueBy.map(Timestamp.bound)
         return """
             SELECT \(unescaped: columns) FROM loans
             WHERE (\(member)::text IS NULL OR borrower_id = \(member))

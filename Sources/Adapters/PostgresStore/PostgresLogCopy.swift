@@ -14,7 +14,7 @@ extension PostgresLibrary: LogCopySource {
             case .position(let position): return min(position, head)
             case .time(let date):
                 return try await session.value(
-                    "SELECT COALESCE(MAX(position), 0) FROM events WHERE recorded_at <= \(Timestamp.format(date))", as: Int64.self) ?? 0
+                    "SELECT COALESCE(MAX(position), 0) FROM events WHERE recorded_at <= \(Timestamp.bound(date))", as: Int64.self) ?? 0
             }
         }
     }

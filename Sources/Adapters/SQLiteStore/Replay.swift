@@ -25,7 +25,7 @@ extension LibraryDatabase: LogCopySource {
             case .position(let position): return min(position, try EventRows.head(db))
             case .time(let date):
                 return try Int64.fetchOne(
-                    db, sql: "SELECT MAX(position) FROM events WHERE recorded_at <= ?", arguments: [Timestamp.format(date)]) ?? 0
+                    db, sql: "SELECT MAX(position) FROM events WHERE recorded_at <= ?", arguments: [Timestamp.bound(date)]) ?? 0
             }
         }
     }

@@ -46,7 +46,7 @@ public struct SQLiteHolds: HoldRegister {
         try reads.read { db in
             try String.fetchAll(
                 db.cachedStatement(sql: "SELECT DISTINCT book_id FROM holds WHERE status = 'ready' AND pickup_until <= ? ORDER BY book_id"),
-                arguments: [Timestamp.format(now)]
+                arguments: [Timestamp.bound(now)]
             ).compactMap(BookID.init)
         }
     }

@@ -71,7 +71,7 @@ public struct SQLiteLoans: LoanRegister, NoticeBoard {
         // (not returned, due at or before the instant): timestamps are fixed-width UTC text, so text
         // order is time order, to the millisecond the log stores. OverdueMirrorTests keeps them equal.
         if !filter.includeReturned || filter.dueBy != nil { clauses.append("returned_at IS NULL") }
-        if let dueBy = filter.dueBy { clauses.append("due_at <= ?"); arguments += [Timestamp.format(dueBy)] }
+        if let dueBy = filter.dueBy { clauses.append("due_at <= ?"); arguments += [Timestamp.bound(dueBy)] }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
     }
 

@@ -14,6 +14,19 @@ public enum Timestamp {
             ?? Date(timeIntervalSince1970: Double(millis) / 1000).formatted(parser)  // beyond year 9999
     }
 
+    /// `date` written to be compared, as text, with stored times (`recorded_at <= ?`): within the
+    /// years four digits write, so a moment past 9999 comes after every stored time and one before
+    /// year 0 before them all. `format` writes those as `+10000-…`, which sorts among them (found
+    /// by an outside test: time travel to 10000-01-01 showed an empty library).
+    public static func bound(_ date: Date) -> String {
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        let clamped = millis.isNaN ? 0 : Int64(min(max(millis, Double(firstMillis)), Double(lastMillis)))
+        return UTCTime.format(millis: clamped, milliseconds: true) ?? format(date)
+    }
+
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    private static let (firstMillis, lastMillis): (Int64, Int64) = (-62_167_219_200_000, 253_402_300_799_999)
+
     public static func parse(_ text: String) throws -> Date {
         guard let millis = UTCTime.parse(text) else { return try parser.parse(text) }
         return Date(timeIntervalSince1970: Double(millis) / 1000)

@@ -62,6 +62,14 @@ public enum UTCTime {
         return count * dayMillis + ((hour * 60 + minute) * 60 + second) * 1000 + milli
     }
 
+    /// Whether `text` begins with a date and a time of day that exist (`YYYY-MM-DDTHH:MM:SS`, years
+    /// 0 to 9999): Foundation's ISO 8601 parser rolls 30 February into March and 25:00 into the
+    /// next day, whatever offset follows.
+    public static func beginsWithRealTime(_ text: String) -> Bool {
+        let head = text.utf8.prefix(19)
+        return head.count == 19 && parse(String(decoding: head, as: UTF8.self) + "Z") != nil
+    }
+
     /// Year, month, day of a count of days since 1970-01-01 (civil_from_days).
     private static func civil(_ days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
