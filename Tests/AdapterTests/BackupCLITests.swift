@@ -242,11 +242,16 @@ struct BackupRotationServeTests {
 
     @Test func aBadDurationOrCountStopsServeWithOneLine() async throws {
         let db = TemporaryDatabase()
+        let file = db.folder.appendingPathComponent("a-file").path
         for (arguments, line) in [
             (["--backup-every", "6x"], "--backup-every must be a duration from 1s to 365d"),
             (["--backup-every", "0m"], "--backup-every must be a duration from 1s to 365d"),
             (["--backup-every", "1h", "--keep", "0"], "--keep must be "),
+            // A folder that cannot be one stops serve at once, not each backup later (found by an outside test).
+            (["--backup-every", "1h", "--backup-dir", file], "--backup-dir needs the folder \(file), which cannot be created"),
+            (["--backup-every", "1h", "--backup-dir", file + "/inside"], "--backup-dir needs the folder \(file)/inside"),
         ] {
+            try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
             let refused = try await shelfmark(["serve", "--port", "0"] + arguments, database: db.path)
             #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
             #expect(refused.stderr.hasPrefix("Error: \(line)"), "\(refused.stderr)")

@@ -36,6 +36,22 @@ public struct BackupSettings: Sendable, Equatable {
         return settings
     }
 
+    /// With backups scheduled, makes their folder (and its parents) now, so that a folder that
+    /// cannot be one (a file's path, a folder this user may not write) stops `serve` at start-up,
+    /// as every unusable setting does, not each backup later (found by an outside test). `option`
+    /// names the option that gave the folder, else the variable, else the default's.
+    func prepareFolder(for database: String, named option: String?) throws {
+        guard interval != nil else { return }
+        let path = folder(for: database)
+        var isFolder: ObjCBool = false
+        let made = (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
+        guard made, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+            FileManager.default.isWritableFile(atPath: path)
+        else {
+            throw ConfigurationError(option ?? (folder != nil ? "SHELFMARK_BACKUP_DIR" : "the backup folder"), .folderUnusable(path))
+        }
+    }
+
     /// The folder the backups of the database at `database` go to.
     public func folder(for database: String) -> String {
         folder ?? URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("backups").path

@@ -62,6 +62,7 @@ struct LiveEnvironment: CLIEnvironment {
         var configuration = try configuration(options.library)
         configuration.backups = try configuration.backups.overridden(
             every: options.backupEvery, keep: options.keep, folder: options.backupDir)
+        try configuration.backups.prepareFolder(for: configuration.databasePath, named: options.backupDir != nil ? "--backup-dir" : nil)
         configuration.host = options.host
         configuration.prolificForced = options.prolific
         configuration.port = options.port
