@@ -57,9 +57,17 @@ public struct LogWalk {
 /// an event holds an erased member's data in clear when its stream is their legacy claim stream
 /// (named by the address before sealing; events written there since are sealed, but the name is
 /// not), or when its payload, not sealed, holds personal data of a member since erased.
+///
+/// It also checks the keys against the log: a member's key may only be gone, and the member
+/// recorded erased, by the event that closed their account (found by an outside test: deleting a
+/// key row erased a member, skipping every rule of closing, and verify passed).
 public struct PersonalDataCount {
     private var sealed = 0
     private var clearOfErased = 0
+    /// The events that erased a member, by member.
+    private var erasures: [UserID: Int64] = [:]
+    /// The first problem of the keys found while counting.
+    private var problem: AuditFinding?
 
     public init() {}
 
@@ -70,6 +78,15 @@ public struct PersonalDataCount {
     ) throws {
         let isSealed = fields.payload.hasPrefix(#"{"$sealed":"#)
         if isSealed { sealed += 1 }
+        if let member = recorded.event.erases {
+            erasures[member] = erasures[member] ?? recorded.position
+            if case .active = try key(member), problem == nil {
+                problem = .keyAfterErasure(member: member.description, position: recorded.position)
+            }
+        }
+        if isSealed, let subject = recorded.event.personalData?.subject, try key(subject) == .none, problem == nil {
+            problem = .personalKeyMissing(member: subject.description, position: recorded.position)
+        }
         if try isErasedStream(fields.streamID) {
             clearOfErased += 1
         } else if !isSealed, let subject = recorded.event.personalData?.subject, try key(subject) == .erased {
@@ -77,8 +94,19 @@ public struct PersonalDataCount {
         }
     }
 
-    /// The check, with the number of members erased.
-    public func check(erasedMembers: Int) -> AuditCheck {
-        AuditCheck(.personalData, passed: true, .personalData(sealed: sealed, erasedMembers: erasedMembers, inClear: clearOfErased))
+    /// The check, with the members recorded erased and the position of the event that erased each:
+    /// each must be the event of the log that closed that member's account, which only a count of
+    /// the `wholeLog` can tell (a replay stopped at an unreadable event says so in its own check).
+    public func check(erasedMembers: [(subject: String, position: Int64)], wholeLog: Bool) -> AuditCheck {
+        let unclosed = erasedMembers.sorted { $0.position < $1.position }.first { member in
+            guard wholeLog else { return false }
+            return
+                UserID(member.subject).map { erasures[$0] != member.position } ?? true
+        }
+        if let problem = problem ?? unclosed.map({ .erasedWithoutClosing(member: $0.subject, position: $0.position) }) {
+            return AuditCheck(.personalData, passed: false, problem)
+        }
+        return AuditCheck(
+            .personalData, passed: true, .personalData(sealed: sealed, erasedMembers: erasedMembers.count, inClear: clearOfErased))
     }
 }

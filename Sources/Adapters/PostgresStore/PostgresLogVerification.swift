@@ -108,8 +108,10 @@ extension PostgresLibrary: LogVerifier {
             } else {
                 try await compare(tables, replayed: replayed, session)
             }
-        let erased = try await session.value("SELECT count(*) FROM erased_members", as: Int64.self) ?? 0
-        var checks = [key, chained, contiguity, triggers, replay, personal.check(erasedMembers: Int(erased))]
+        let erased = try await session.rows("SELECT subject, position FROM erased_members", as: (String, Int64).self).map {
+            (subject: $0.0, position: $0.1)
+        }
+        var checks = [key, chained, contiguity, triggers, replay, personal.check(erasedMembers: erased, wholeLog: unreadable == nil)]
         if let anchorFile {
             let read = AnchorFile.read(anchorFile, chain)
             let hashes = Dictionary(

@@ -129,9 +129,11 @@ extension LibraryDatabase: LogVerifier {
         progress(total, total)
         let seen = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM main.projection_positions") ?? 0
         let (chained, contiguity) = log.checks(total: total, seen: seen)
-        let erased = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM main.erased_members") ?? 0
+        let erased = try Row.fetchAll(db, sql: "SELECT subject, position FROM main.erased_members").map {
+            (subject: $0[0] as String, position: $0[1] as Int64)
+        }
         return Walk(
             chain: chained, contiguity: contiguity, replayed: replayed, unreadable: unreadable,
-            personalData: personal.check(erasedMembers: erased))
+            personalData: personal.check(erasedMembers: erased, wholeLog: unreadable == nil))
     }
 }

@@ -80,6 +80,9 @@ extension Wording {
             t(
                 "audit.personalData", t("audit.sealedEvents", count: sealed, n(sealed)), t("audit.erasedMembers", count: erased, n(erased)),
                 inClear == 0 ? t("audit.noneInClear") : t("audit.inClear", count: inClear, n(inClear)))
+        case .personalKeyMissing(let member, let position): t("audit.personalKeyMissing", member, n(position))
+        case .erasedWithoutClosing(let member, let position): t("audit.erasedWithoutClosing", member, n(position))
+        case .keyAfterErasure(let member, let position): t("audit.keyAfterErasure", member, n(position))
         case .erasedUnchecked(let positions): t("audit.erasedUnchecked", count: positions.count, n(positions.count), listed(positions))
         case .secretsUnchecked(let positions): t("audit.secretsUnchecked", count: positions.count, n(positions.count), listed(positions))
         case .notAnExportedEvent(let line): t("audit.notAnExportedEvent", n(line))

@@ -76,6 +76,13 @@ public indirect enum AuditFinding: Equatable, Sendable {
     // Personal data.
     /// Events sealed, members erased, and erased members' events still in clear in the file.
     case personalData(sealed: Int, erasedMembers: Int, inClear: Int)
+    /// A member's personal data was sealed (first at `position`) and their key is gone, though no
+    /// event closed their account: the data was erased outside the log.
+    case personalKeyMissing(member: String, position: Int64)
+    /// A member is recorded erased at `position`, where no event of the log closed their account.
+    case erasedWithoutClosing(member: String, position: Int64)
+    /// A member's key is there again after the event at `position` closed their account and erased it.
+    case keyAfterErasure(member: String, position: Int64)
     /// Exported events of erased members whose hashes cannot be recomputed from the export.
     case erasedUnchecked(positions: [Int64])
     /// Exported events whose secrets are redacted, whose hashes cannot be recomputed.
