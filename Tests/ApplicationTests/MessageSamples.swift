@@ -12,7 +12,8 @@ enum MessageKey: CaseIterable {
     case wrongPassword, resetCodeRefused
     case lastLibrarian, librarianOnlyOnCommandLine
     case closingWithLoans, closingWithHolds
-    case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, storeUnreachable, staleVersion, rateLimited,
+    case loginThrottled, tooManyAttempts, request, serverBusy, serverFailed, contention, storeUnreachable, logUnreadable, staleVersion,
+        rateLimited,
         upstreamUnavailable, done
     case backup
     case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet, appKey
@@ -80,6 +81,7 @@ enum MessageSamples {
         case .serverFailed: .serverFailed
         case .contention: .contention
         case .storeUnreachable: .storeUnreachable
+        case .logUnreadable: .logUnreadable
         case .staleVersion: .staleVersion
         case .rateLimited: .rateLimited
         case .upstreamUnavailable: .upstreamUnavailable
@@ -150,6 +152,7 @@ enum MessageSamples {
         case .serverFailed: .serverFailed
         case .contention: .contention
         case .storeUnreachable: .storeUnreachable
+        case .logUnreadable: .logUnreadable(position: 27, type: "book.added.v1", part: .eventID)
         case .staleVersion: .staleVersion(current: "7.2")
         case .rateLimited: .rateLimited(retryAfterSeconds: 30)
         case .upstreamUnavailable: .upstreamUnavailable(.openLibrary)

@@ -52,7 +52,10 @@ struct ProblemKind {
                 error.rejection == .lastLibrarian
                 ? ProblemKind(status: 409, slug: "last-librarian", title: "The last librarian")
                 : ProblemKind(status: 409, slug: "account-stays-open", title: "The account stays open")
-        default: return nil
+        default:
+            // The log's own adapters say an event they cannot read back with this message.
+            guard case .logUnreadable = error.message else { return nil }
+            self.init(status: 409, slug: "conflict", title: "Conflicts with the library's state")
         }
     }
 

@@ -54,8 +54,23 @@ public struct ExportedEvent: Codable, Equatable, Sendable {
 public enum LogExportFormat {
     /// An event as an export carries it: sealed personal data stays sealed; personal data in clear
     /// (written before sealing) of a member since erased reads `null`, and a legacy claim stream
-    /// named by their address is named by its digest; `fields` lists what was redacted so.
+    /// named by their address is named by its digest; `fields` lists what was redacted so. A
+    /// payload that cannot be read back (changed outside Shelfmark) stops the export, named as an
+    /// `UnreadableEvent`: what it holds, secrets included, cannot be told.
     public static func erased(
+        _ f: HashChain.Fields, keys: (UserID) throws -> SubjectKey, isErasedStream: (String) throws -> Bool,
+        redactedName: (String) -> String
+    ) throws -> (stream: String, payload: String, fields: [String]) {
+        do {
+            return try exported(f, keys: keys, isErasedStream: isErasedStream, redactedName: redactedName)
+        } catch is DecodingError {
+            throw UnreadableEvent(position: f.position, type: f.eventType, part: .payload)
+        } catch is EventCodec.UnknownEventType {
+            throw UnreadableEvent(position: f.position, type: f.eventType, part: .unknownType)
+        }
+    }
+
+    private static func exported(
         _ f: HashChain.Fields, keys: (UserID) throws -> SubjectKey, isErasedStream: (String) throws -> Bool,
         redactedName: (String) -> String
     ) throws -> (stream: String, payload: String, fields: [String]) {

@@ -2,7 +2,9 @@ import Application
 
 /// A stored event that cannot be read back (its payload no longer parses, its type is unknown):
 /// verify, a replay and the start-up catch-up name it instead of stopping on a decoding error.
-public struct UnreadableEvent: Error, Equatable, Sendable, CustomStringConvertible {
+/// Anywhere else it is said to people as `Message.logUnreadable`: the database was changed
+/// outside Shelfmark.
+public struct UnreadableEvent: MessageConvertible, Equatable, Sendable, CustomStringConvertible {
     public let position: Int64
     /// The event's type name, as stored.
     public let type: String
@@ -13,6 +15,8 @@ public struct UnreadableEvent: Error, Equatable, Sendable, CustomStringConvertib
         self.type = type
         self.part = part
     }
+    public var message: Message { .logUnreadable(position: position, type: type, part: part) }
+
     /// In English, for logs: "position 2: the payload of book.added.v1 cannot be read".
     public var description: String {
         let problem =

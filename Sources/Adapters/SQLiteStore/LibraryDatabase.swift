@@ -51,6 +51,9 @@ public final class LibraryDatabase: Sendable {
     let cipher: any PersonalCipher
     /// What the event store and the search cache count (`StoreMetrics`).
     let metrics: StoreMetrics
+    /// The event the read models could not catch up past as the library opened (the log was
+    /// changed outside Shelfmark; they stay at the last position they had); nil when up to date.
+    public let unreadable: UnreadableEvent?
 
     /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
     /// models up to the head of the log from their stored positions. With `keyFile`, the events
@@ -101,7 +104,12 @@ public final class LibraryDatabase: Sendable {
                     AppKeysProjection(), CatalogueNumbersProjection(),
                 ] : [],
             cipher: cipher)
-        try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
+        do {
+            try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
+            unreadable = nil
+        } catch let error as UnreadableEvent {
+            unreadable = error
+        }
         let wal = durability == .full && flush == nil ? try pool.writeWithoutTransaction { db in try WALFile(db) } : nil
         self.wal = wal
         let flushes = durability == .full ? SyncedAnswers(flush: flush ?? { try wal?.flush() }) : nil

@@ -104,7 +104,7 @@ extension Wording {
         positions.prefix(10).map { n($0) }.joined(separator: ", ") + (positions.count > 10 ? ", …" : "")
     }
 
-    private func unreadable(_ part: AuditFinding.EventPart, _ type: String) -> String {
+    func unreadable(_ part: AuditFinding.EventPart, _ type: String) -> String {
         switch part {
         case .eventID: t("audit.unreadable.eventID", type)
         case .time: t("audit.unreadable.time", type)

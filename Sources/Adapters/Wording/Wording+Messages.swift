@@ -72,6 +72,7 @@ extension Wording {
         case .serverFailed: t("message.serverFailed")
         case .contention: t("message.contention")
         case .storeUnreachable: t("message.storeUnreachable")
+        case .logUnreadable(let position, let type, let part): t("message.logUnreadable", n(position), unreadable(part, type))
         case .staleVersion(let current): t("message.staleVersion", current)
         case .upstreamUnavailable(.openLibrary): t("message.upstreamUnavailable.openLibrary")
         case .upstreamUnavailable(.restCountries): t("message.upstreamUnavailable.restCountries")

@@ -125,6 +125,9 @@ public enum Message: Equatable, Sendable {
     case contention
     /// The library's database did not answer.
     case storeUnreachable
+    /// The log's event at `position` cannot be read back: the database was changed outside
+    /// Shelfmark (`UnreadableEvent`, in the stores' adapters).
+    case logUnreadable(position: Int64, type: String, part: AuditFinding.EventPart)
     /// The record changed since the client read it (`If-Match`): its version now.
     case staleVersion(current: String)
     /// A source of book records outside the library cannot be reached; the local catalogue still works.

@@ -24,14 +24,19 @@ public enum Bootstrap {
     /// The event store, the search cache and Open Library's clients record their metrics through `metrics` (none: not kept).
     public static func openLibrary(
         _ configuration: ShelfmarkConfiguration, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDs(),
-        random: any RandomSource = SystemRandom(), logger: Logger? = nil, metrics: any MetricsFactory = NOOPMetricsHandler.instance
+        random: any RandomSource = SystemRandom(), logger: Logger? = nil, metrics: any MetricsFactory = NOOPMetricsHandler.instance,
+        diagnosing: Bool = false
     ) throws -> (Library, LibraryDatabase) {
-        let database = try openSQLite(configuration, metrics: metrics)
+        let database = try openSQLite(configuration, metrics: metrics, diagnosing: diagnosing)
         return (try library(database, configuration, clock: clock, ids: ids, random: random, logger: logger, metrics: metrics), database)
     }
 
-    /// The library's SQLite file, opened (see `openLibrary`).
-    static func openSQLite(_ configuration: ShelfmarkConfiguration, metrics: any MetricsFactory) throws -> LibraryDatabase {
+    /// The library's SQLite file, opened (see `openLibrary`). A log with an event that cannot be read
+    /// (`LogUnreadable`) opens only when `diagnosing` (`audit verify`, `export`, `backup`), which read
+    /// it to say what is wrong or to keep a copy; anything else (`serve`) stops with one line.
+    static func openSQLite(_ configuration: ShelfmarkConfiguration, metrics: any MetricsFactory, diagnosing: Bool = false) throws
+        -> LibraryDatabase
+    {
         let folder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
         if let setting = configuration.databaseNamedBy, !FileManager.default.fileExists(atPath: folder.path) {
             throw ConfigurationError(setting, .folderMissing(folder.path))
@@ -42,8 +47,9 @@ public enum Bootstrap {
             throw ConfigurationError("the database", .folderUnusable(folder.path))
         }
         let existed = FileManager.default.fileExists(atPath: configuration.databasePath)
+        let database: LibraryDatabase
         do {
-            return try LibraryDatabase(
+            database = try LibraryDatabase(
                 path: configuration.databasePath, durability: configuration.durability, keyFile: configuration.chainKeyPath,
                 cipher: SwiftCryptoPersonalCipher(), metrics: metrics)
         } catch {
@@ -56,6 +62,11 @@ public enum Bootstrap {
             }
             throw Self.openingRefusal(error, configuration)
         }
+        if let unreadable = database.unreadable, !diagnosing {
+            try? database.close()
+            throw unreadable
+        }
+        return database
     }
 
     /// What a failed open of the SQLite file is said as: a key file that is missing, unreadable or

@@ -22,7 +22,7 @@ struct LiveEnvironment: CLIEnvironment {
         if options.mustExist, !FileManager.default.fileExists(atPath: configuration.databasePath) {
             throw ConfigurationError(configuration.databaseNamedBy ?? "the database", .noLibrary(configuration.databasePath))
         }
-        let open = { try Bootstrap.openLibrary(configuration, logger: logger).0 }
+        let open = { try Bootstrap.openLibrary(configuration, logger: logger, diagnosing: options.mustExist).0 }
         return try NewLibraryNote.noting(configuration.databasePath, open) { CommandLineNotes.libraryCreated(at: $0) }
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import Testing
+
+/// An event appended to the file outside Shelfmark that cannot be read back (found by an outside
+/// test: every command, `audit verify` included, then stopped with "failed unexpectedly" or a
+/// decoding error, exit 70, so verify could not say what was wrong).
+@Suite("A log with an event that cannot be read, through the CLI")
+struct UnreadableLogTests {
+    @Test func verifySaysWhatIsWrongBackupKeepsACopyAndEveryOtherCommandStopsWithOneLine() async throws {
+        let db = TemporaryDatabase()
+        #expect(try await shelfmark(["book", "add", "--title", "Dune", "--author", "F"], database: db.path).status == 0)
+        let raw = try DatabaseQueue(path: db.path)
+        try await raw.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO events (position, stream_id, stream_version, event_type, payload, event_id, recorded_at, actor,
+                                        correlation_id, causation_id, hash)
+                    VALUES (2, 'book-zzz', 1, 'book.added.v1', '{}', 'e1', '2026-11-29T00:00:00.000Z', 'x', 'c1', NULL, '00')
+                    """)
+        }
+        try raw.close()
+
+        let verify = try await shelfmark(["audit", "verify"], database: db.path)
+        #expect(verify.status == 1, "\(verify.stdout)\(verify.stderr)")
+        #expect(
+            verify.stdout.contains("FAIL replay: stopped: position 2: the event id of book.added.v1 cannot be read"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("FAIL hash chain: the chain breaks at position 2"), "\(verify.stdout)")
+        let said = "Error: the log cannot be read at position 2 ("
+        for arguments in [["book", "list"], ["serve", "--port", "0"], ["audit", "export"]] {
+            let stopped = try await shelfmark(arguments, database: db.path)
+            #expect(stopped.status == 1, "\(arguments): \(stopped.stderr)")
+            #expect(
+                stopped.stderr.hasPrefix(said) && stopped.stderr.contains("changed outside Shelfmark"), "\(arguments): \(stopped.stderr)")
+            #expect(stopped.stderr.split(separator: "\n").count == 1, "\(stopped.stderr)")
+        }
+        let copy = db.folder.appendingPathComponent("kept.sqlite").path
+        let backup = try await shelfmark(["backup", "--to", copy], database: db.path)
+        #expect(backup.status == 0 && FileManager.default.fileExists(atPath: copy), "\(backup.stderr)")
+    }
+}
