@@ -23,6 +23,7 @@ public enum HTTPServer {
     ) throws -> Router<LibraryRequestContext> {
         let shapes = try ContractShapes(contract: String(decoding: try contract(), as: UTF8.self))
         let router = Router(context: LibraryRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: NoStore())
         router.add(middleware: ProblemMiddleware(requests: RequestProblems(contract: shapes)))
         router.add(middleware: AuthenticationMiddleware(authenticate: library.accounts.authenticate, trustedProxies: trustedProxies))
         // The two busiest reads, right after authentication: the middlewares after them cost a

@@ -42,6 +42,12 @@ struct PageError: Error {
             return PageError(.tooManyRequests, message: Words.say(error.message), retryAfter: Self.seconds(until: error.until))
         case let error as NotFound: return PageError(.notFound, message: Words.say(error.message))
         case let error as Forbidden: return PageError(.forbidden, message: Words.say(error.message))
+        // As the API answers them (found by an outside walk: a wrong current password was a 409 here, a 403 there).
+        case let error as WrongPassword: return PageError(.forbidden, message: Words.say(error.message))
+        case let error as ResetCodeRefused: return PageError(.forbidden, message: Words.say(error.message))
+        case let error as NoCardYet: return PageError(.notFound, message: Words.say(error.message))
+        case let error as SearchUnavailable: return PageError(.serviceUnavailable, message: Words.say(error.message))
+        case let error as CountryListUnavailable: return PageError(.serviceUnavailable, message: Words.say(error.message))
         case let error as InvalidInput: return PageError(.badRequest, message: Words.say(error.message))
         case let error as TooMuchContention: return PageError(.serviceUnavailable, message: Words.say(error.message), retryAfter: 1)
         case let error as StoreUnreachable: return PageError(.serviceUnavailable, message: Words.say(error.message), retryAfter: 5)
