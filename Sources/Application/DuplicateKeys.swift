@@ -51,6 +51,35 @@ public enum DuplicateKeys {
         return nil
     }
 
+    /// Whether a comma stands where JSON has none: before a closing `}` or `]`, after an opening
+    /// one, or after another comma. Foundation's decoder takes `{"a":1,}` as `{"a":1}` (found by an
+    /// outside walk), which JSON is not; refused alike by the adapters that refuse repeated keys.
+    /// One pass outside strings; text that is not JSON otherwise is left for the decoder.
+    public static func strayComma<Bytes: RandomAccessCollection>(in bytes: Bytes) -> Bool
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var previous: UInt8 = 0  // the last byte outside strings and white space
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): break
+            case UInt8(ascii: "\""):
+                guard let end = closingQuote(bytes, after: index) else { return false }
+                index = end
+                previous = byte
+            case UInt8(ascii: ","):
+                if previous == UInt8(ascii: ",") || previous == UInt8(ascii: "{") || previous == UInt8(ascii: "[") { return true }
+                previous = byte
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if previous == UInt8(ascii: ",") { return true }
+                previous = byte
+            default: previous = byte
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// The index of the quote that ends the string opened at `start`.
     private static func closingQuote<Bytes: RandomAccessCollection>(_ bytes: Bytes, after start: Int) -> Int?
     where Bytes.Element == UInt8, Bytes.Index == Int {

@@ -160,6 +160,19 @@ struct HardeningHTTPTests {
         }
     }
 
+    /// Found by an outside walk: a trailing comma, which JSON has not, logged in and changed a profile.
+    @Test func aTrailingCommaIsNotJSON() async throws {
+        try await withAPI { api in
+            let ada = try await api.signUpMember("ada@example.org")
+            let login = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1",}"#, token: .none)
+            #expect(login.status == .badRequest && login.text.contains("not valid JSON"), "\(login.text)")
+            let profile = try await api.send(.patch, "/api/v1/me", json: #"{"displayName":"Two",}"#, token: ada)
+            #expect(profile.status == .badRequest, "\(profile.text)")
+            #expect(try await api.send(.get, "/api/v1/me", token: ada).object["displayName"] as? String != "Two")
+        }
+    }
+
     @Test func aProfileChangeNamingAFieldTwiceWithoutAContentTypeChangesNothing() async throws {
         try await withAPI { api in
             let ada = try await api.signUpMember("ada@example.org")

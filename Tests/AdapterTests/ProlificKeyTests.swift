@@ -102,6 +102,7 @@ struct ProlificKeyTests {
                 Case("a field twice", Array("title=A&title=B&author=A".utf8), form, .badRequest),
                 // Found by an outside test: JSON naming a key twice was taken, the last value winning.
                 Case("a key twice", Array(#"{"title":"A","title":"B","author":"x"}"#.utf8), json, .badRequest),
+                Case("a trailing comma", Array(#"{"title":"A","author":"x",}"#.utf8), json, .badRequest),
                 Case("a key twice, escaped", Array(#"{"title":"A","t\u0069tle":"B","author":"x"}"#.utf8), json, .badRequest),
                 Case("too large", Array(repeating: UInt8(ascii: "a"), count: 70_000), json, .contentTooLarge),
                 Case("another type", Array("<book/>".utf8), "application/xml", .unsupportedMediaType),

@@ -23,4 +23,15 @@ struct DuplicateKeysTests {
         #expect(first("{" + keys.joined(separator: ",") + "}") == nil)
         #expect(first("{" + keys.joined(separator: ",") + #","k7":1}"#) == "k7")
     }
+
+    /// Found by an outside walk: Foundation's decoder took `{"a":1,}` and `["x",]`, which are not JSON.
+    @Test func aCommaWhereJSONHasNoneIsFoundAndOneInAStringIsNot() {
+        func stray(_ text: String) -> Bool { DuplicateKeys.strayComma(in: Array(text.utf8)) }
+        for text in [#"{"a":1,}"#, #"["x",]"#, "[1,,2]", "[,1]", #"{,"a":1}"#, "{\"a\":[1, 2 ,\n ]}", #"{"a":{"b":2,},"c":3}"#] {
+            #expect(stray(text), "\(text)")
+        }
+        for text in [#"{"a":1}"#, #"["x","y"]"#, #"{"a":",}","b":"[,"}"#, #"{"a":"\",]"}"#, "[]", "{}", #"{"a":[],"b":{}}"#] {
+            #expect(!stray(text), "\(text)")
+        }
+    }
 }

@@ -57,6 +57,8 @@ enum BodyRefused: ProblemConvertible, Equatable {
     case incomplete
     case tooSlow(Duration)
     case duplicateKey(String)
+    /// JSON the decoder would take though it is not JSON (a trailing comma).
+    case notJSON
 
     var problem: Problem {
         switch self {
@@ -67,6 +69,7 @@ enum BodyRefused: ProblemConvertible, Equatable {
         case .tooSlow(let timeout):
             Problem(status: 408, slug: "too-slow", title: "Request Timeout", detail: TransportTexts.bodyTooSlow(timeout))
         case .duplicateKey(let key): TransportTexts.malformed(TransportTexts.duplicateKey(key))
+        case .notJSON: TransportTexts.malformed(TransportTexts.notJSON)
         }
     }
 }
@@ -134,6 +137,7 @@ struct AdmissionMiddleware: RouterMiddleware {
         if json, let key = DuplicateKeys.first(in: collected) {
             throw BodyRefused.duplicateKey(key)
         }
+        if json, DuplicateKeys.strayComma(in: collected) { throw BodyRefused.notJSON }
         var request = request
         ReceivedBody.current?.keep(collected)
         request.body = .init(buffer: collected)
@@ -194,5 +198,11 @@ extension DuplicateKeys {
     /// The first repeated key of a body, or nil when every object's keys are distinct.
     static func first(in buffer: ByteBuffer) -> String? {
         buffer.readableBytesView.withContiguousStorageIfAvailable { first(in: $0) } ?? first(in: Array(buffer.readableBytesView))
+    }
+
+    /// Whether a body holds a comma where JSON has none.
+    static func strayComma(in buffer: ByteBuffer) -> Bool {
+        buffer.readableBytesView.withContiguousStorageIfAvailable { strayComma(in: $0) }
+            ?? strayComma(in: Array(buffer.readableBytesView))
     }
 }

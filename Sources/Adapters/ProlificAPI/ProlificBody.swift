@@ -49,6 +49,7 @@ struct ProlificBookBody: Equatable {
         guard let dictionary = object as? [String: Any] else { throw ProlificRequestRefused.notAnObject }
         // Foundation keeps one of a key given twice: refused, as forms naming a field twice are.
         if let key = DuplicateKeys.first(in: bytes) { throw ProlificRequestRefused.duplicateKey(key) }
+        if DuplicateKeys.strayComma(in: bytes) { throw ProlificRequestRefused.notJSON }
         var body = ProlificBookBody()
         var errors: [FieldError] = []
         for name in fields {
