@@ -48,6 +48,21 @@ struct CLIPasswordTests {
         #expect(login.status == 64 && login.stderr.contains("must be UTF-8 text"), "\(login.stderr)")
     }
 
+    /// Found by an outside walk: `signup < /dev/zero` never returned, reading a line that never ends.
+    @Test func aLineWithoutEndIsRefusedNotWaitedFor() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SHELFMARK_DB"] = db.path
+        environment["XDG_CONFIG_HOME"] = db.folder.appendingPathComponent("config").path
+        let executable = try shelfmarkExecutable().path
+        let signup = try await offPool { [environment] in
+            try runToEnd(
+                "/bin/sh", ["-c", #"exec "$0" signup --email eve@example.org --country GB < /dev/zero"#, executable],
+                environment: environment, input: nil)
+        }
+        let said = String(decoding: signup.stderr, as: UTF8.self)
+        #expect(signup.status == 64 && said.contains("the password on standard input: must be at most 72 bytes"), "\(said)")
+    }
+
     @Test func aChangeNeedsALoginBeforeAnyPasswordIsRead() async throws {
         let refused = try await run("password", "change")
         #expect(refused.status == 1 && refused.stderr.contains("please log in first"), "\(refused.stderr)")

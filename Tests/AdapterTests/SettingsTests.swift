@@ -57,6 +57,24 @@ struct SettingsTests {
         }
     }
 
+    /// Found by an outside walk: `--openlibrary-url file:///x` was refused naming the variable, which nobody had set.
+    @Test func aURLThatIsNoWebAddressIsNamedAsItWasGiven() {
+        func refusal(_ body: () throws -> ShelfmarkConfiguration) -> String {
+            do { _ = try body() } catch { return (error as? ConfigurationError)?.english ?? "\(error)" }
+            return "taken"
+        }
+        let option = refusal {
+            try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", openLibraryURL: "file:///x", environment: [:])
+        }
+        #expect(option.hasPrefix("--openlibrary-url "), "\(option)")
+        let variable = refusal {
+            try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_COVERS_URL": "ftp://x"])
+        }
+        #expect(variable.hasPrefix("SHELFMARK_COVERS_URL "), "\(variable)")
+        let geo = refusal { try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", geoURL: "x", environment: [:]) }
+        #expect(geo.hasPrefix("--geo-url "), "\(geo)")
+    }
+
     @Test func theWalkInLimitDefaultsToTheMembersLimit() throws {
         let members = try ShelfmarkConfiguration.resolve(database: "/tmp/x.sqlite", environment: ["SHELFMARK_MAX_LOANS": "3"])
         #expect(members.loanPolicy.maxWalkInLoans == 3)

@@ -45,11 +45,13 @@ enum PasswordPrompt {
 
     /// The next line of standard input as bytes, without its `\n` or `\r\n`; nil at the end of the
     /// input. At most `kept` bytes are kept of a longer line (a password is at most 72: a longer one
-    /// is refused as such), so a line without end cannot fill the memory.
+    /// is refused as such), so a line without end cannot fill the memory; and reading stops after
+    /// `kept` more, so one without end (`< /dev/zero`) cannot keep the command waiting either
+    /// (found by an outside walk).
     private static func lineOfBytes(kept: Int = 4_096) -> [UInt8]? {
         var bytes: [UInt8] = []
         var read = 0
-        while true {
+        while read <= 2 * kept {
             let next = getchar()
             if next == EOF { return read == 0 ? nil : bytes }
             read += 1

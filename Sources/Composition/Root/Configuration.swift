@@ -176,9 +176,14 @@ public struct ShelfmarkConfiguration: Sendable {
         configuration.geoToken = value(geoToken, "SHELFMARK_GEO_TOKEN")
         configuration.openLibraryURL = value(openLibraryURL, "SHELFMARK_OPENLIBRARY_URL") ?? configuration.openLibraryURL
         configuration.coversURL = value(coversURL, "SHELFMARK_COVERS_URL") ?? configuration.coversURL
+        // Each named as it was given: the option when there was one (found by an outside walk:
+        // `--openlibrary-url file:///x` was refused naming the variable nobody had set).
+        func named(_ option: String, _ given: String?, _ variable: String) -> String { given != nil ? option : variable }
         let urls = [
-            ("SHELFMARK_COUNTRIES_URL", configuration.countriesURL), ("SHELFMARK_GEO_URL", configuration.geoURL),
-            ("SHELFMARK_OPENLIBRARY_URL", configuration.openLibraryURL), ("SHELFMARK_COVERS_URL", configuration.coversURL),
+            (named("--countries-url", countriesURL, "SHELFMARK_COUNTRIES_URL"), configuration.countriesURL),
+            (named("--geo-url", geoURL, "SHELFMARK_GEO_URL"), configuration.geoURL),
+            (named("--openlibrary-url", openLibraryURL, "SHELFMARK_OPENLIBRARY_URL"), configuration.openLibraryURL),
+            (named("--covers-url", coversURL, "SHELFMARK_COVERS_URL"), configuration.coversURL),
         ]
         for case (let name, let url?) in urls where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ConfigurationError(name, value: url, .notAWebAddress)
