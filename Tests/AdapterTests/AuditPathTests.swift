@@ -37,6 +37,18 @@ struct AuditPathTests {
         let broken = try await shelfmark(["--json", "audit", "verify"], database: db.path)
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("the chain breaks at position 2") && broken.stdout.contains("\"ok\" : false"), "\(broken.stdout)")
+        // A hash altered in its last character is shown long enough to see where the two differ
+        // (found by an outside walk: both were shown as the same 12 characters).
+        let last = try await DatabaseQueue(path: db.path).write { db in
+            try db.execute(sql: "DROP TRIGGER IF EXISTS events_no_update")
+            try db.execute(sql: "UPDATE events SET payload = replace(payload, 'Book Two', 'Book 2') WHERE position = 2")
+            let hash = try String.fetchOne(db, sql: "SELECT hash FROM events WHERE position = 3") ?? ""
+            let altered = String(hash.dropLast()) + (hash.last == "0" ? "1" : "0")
+            try db.execute(sql: "UPDATE events SET hash = ? WHERE position = 3", arguments: [altered])
+            return (hash, altered)
+        }
+        let shown = try await shelfmark(["audit", "verify"], database: db.path)
+        #expect(shown.stdout.contains("chain breaks at position 3 (stored \(last.1), computed \(last.0))"), "\(shown.stdout)")
     }
 
     @Test func exportedLogsVerifyOffline() async throws {

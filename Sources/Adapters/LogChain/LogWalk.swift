@@ -45,9 +45,19 @@ public struct LogWalk {
 
     private func describeBreak(_ fields: HashChain.Fields, stored: String?, computed: String) -> AuditFinding {
         let unkeyed = fields.position >= chain.keyedFrom && stored == HashChain.hash(previous: previous, fields)
+        let shown = Self.shownLength(stored, computed)
         return .chainBreaks(
-            position: fields.position, stored: stored.map { String($0.prefix(12)) }, computed: String(computed.prefix(12)),
+            position: fields.position, stored: stored.map { String($0.prefix(shown)) }, computed: String(computed.prefix(shown)),
             unkeyedFrom: unkeyed ? chain.keyedFrom : nil)
+    }
+
+    /// How much of two hashes a finding shows: 12 characters, or as many as it takes to tell them
+    /// apart (found by an outside walk: a hash altered in its last character was shown as
+    /// "stored 7b203a3c505c, computed 7b203a3c505c").
+    static func shownLength(_ stored: String?, _ computed: String) -> Int {
+        guard let stored else { return 12 }
+        let same = zip(stored, computed).prefix { $0 == $1 }.count
+        return max(12, same + 1)
     }
 }
 
