@@ -24,6 +24,12 @@ public final class LibraryDatabase: Sendable {
         return [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_CANTOPEN].contains(error.resultCode)
     }
 
+    /// Whether opening failed because this user may not write the file (SQLite writes beside a
+    /// library, its WAL, even to read it).
+    public static func isReadOnlyFile(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_READONLY
+    }
+
     public let eventStore: SQLiteEventStore
     public let catalogue: SQLiteCatalogue
     public let accounts: SQLiteAccounts

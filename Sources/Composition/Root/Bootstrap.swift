@@ -73,6 +73,9 @@ public enum Bootstrap {
     /// not one, or a file SQLite cannot read, is a setting that cannot be used; anything else as it is.
     private static func openingRefusal(_ error: any Error, _ configuration: ShelfmarkConfiguration) -> any Error {
         if let error = error as? ChainKeyError { return ConfigurationError(error.message) }
+        if LibraryDatabase.isReadOnlyFile(error) {
+            return ConfigurationError(configuration.databaseNamedBy ?? "the database", .fileUnusable(configuration.databasePath))
+        }
         guard LibraryDatabase.isUnreadableFile(error) else { return error }
         return ConfigurationError(configuration.databaseNamedBy ?? "the database", .notALibraryFile(configuration.databasePath))
     }
