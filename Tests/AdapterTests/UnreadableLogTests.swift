@@ -38,4 +38,24 @@ struct UnreadableLogTests {
         let backup = try await shelfmark(["backup", "--to", copy], database: db.path)
         #expect(backup.status == 0 && FileManager.default.fileExists(atPath: copy), "\(backup.stderr)")
     }
+
+    /// Found by an outside walk: a file too damaged to open was exit 2, "a setting cannot be used",
+    /// which a monitor watching verify's exit 1 would miss.
+    @Test func aFileTooDamagedToOpenFailsVerifyLikeAnyDamage() async throws {
+        let db = TemporaryDatabase()
+        for n in 1...20 { _ = try await shelfmark(["book", "add", "--title", "Book \(n)", "--author", "F"], database: db.path) }
+        #expect(try await shelfmark(["audit", "verify"], database: db.path).status == 0)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: db.path))
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 100))  // the header SQLite recognises a database by
+        try handle.close()
+        let verify = try await shelfmark(["audit", "verify"], database: db.path)
+        #expect(verify.status == 1, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("FAIL database file: the file is damaged"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("The log does NOT verify."))
+        let json = try await shelfmark(["--json", "audit", "verify"], database: db.path)
+        #expect(json.status == 1 && json.stdout.contains("\"ok\" : false"), "\(json.stdout)")
+        // A folder is no damaged library: still a setting that cannot be used.
+        #expect(try await shelfmark(["audit", "verify"], database: db.folder.path).status == 2)
+    }
 }

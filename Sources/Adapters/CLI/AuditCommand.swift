@@ -28,7 +28,18 @@ struct AuditCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (library, principal) = try await global.acting(existing: true)
+            let library: Library
+            let principal: Principal
+            do {
+                (library, principal) = try await global.acting(existing: true)
+            } catch let error as ConfigurationError where file == nil {
+                // A library file so damaged that it does not open fails the first check, as one that
+                // opens and fails it does (found by an outside walk: it was exit 2, "a setting").
+                guard case .badSetting(_, _, .notALibraryFile(let path)) = error.message,
+                    (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+                else { throw error }
+                return try report([AuditCheck(.databaseFile, passed: false, .fileDamaged("it cannot be opened as a database"))])
+            }
             let checks: [AuditCheck]
             if let file {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
@@ -42,6 +53,11 @@ struct AuditCommand: AsyncParsableCommand {
                 }
                 progress.finish()
             }
+            try report(checks)
+        }
+
+        /// Prints the checks and exits 1 when one failed.
+        private func report(_ checks: [AuditCheck]) throws {
             let passed = checks.allSatisfy(\.passed)
             if global.json {
                 try printJSON(Operations.VerifyLog.Output.Ok.Body.JsonPayload(checks))
