@@ -69,6 +69,19 @@ struct WebHardeningTests {
         }
     }
 
+    /// Found by an outside walk: a search for `%00` or `%1b` put the raw byte in the search box's value.
+    @Test func controlCharactersTypedInAFormAreLeftOutOfThePage() async throws {
+        try await withAPI { api in
+            let browser = Browser(api)
+            for path in ["/books?q=%00", "/books?q=a%01%1b%7fb", "/audit/history?book=%00"] {
+                let page = try await browser.get(path)
+                let bytes = Array(page.body.readableBytesView)
+                #expect(!bytes.contains { ($0 < 0x20 && ![0x09, 0x0A, 0x0D].contains($0)) || $0 == 0x7F }, "\(path): \(page.status)")
+            }
+            #expect(try await browser.get("/books?q=a%01%1b%7fb").shows(#"value="ab""#))
+        }
+    }
+
     @Test func openLibrarysNumbersAreShownOnlyWhenTheyMakeSenseAndCountedInWords() {
         func work(rating: Double?, count: Int?, readers: Int?) -> WorkResult {
             WorkResult(

@@ -76,10 +76,19 @@ struct Pages: Sendable {
         return response
     }
 
-    /// `template` filled with `rendered`, in the reader's language.
+    /// `template` filled with `rendered`, in the reader's language, without control characters.
     private func html(_ template: String, _ rendered: Rendered<some Sendable>) -> String {
         let library = templates[Reader.language] ?? templates[.standard]
-        return library?.render(rendered, withTemplate: template) ?? ""
+        return Self.withoutControlCharacters(library?.render(rendered, withTemplate: template) ?? "")
+    }
+
+    /// `html` without the control characters (but tabs and line breaks) a visitor's text may bring
+    /// into a page, echoed in a form (found by an outside walk: `/books?q=%00` put a NUL in the
+    /// search box's value): HTML has no place for them, and escaping leaves them be.
+    static func withoutControlCharacters(_ html: String) -> String {
+        func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F }
+        guard html.utf8.contains(where: isControl) else { return html }
+        return String(decoding: html.utf8.filter { !isControl($0) }, as: UTF8.self)
     }
 
     /// An HTML response that no cache keeps: pages show who is logged in.
