@@ -19,6 +19,7 @@ struct SignUpCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp(t("cli.signup.login"))) var login = false
 
     func run() async throws {
+        if login { try SavedSession.prepareFolder() }
         let library = try await global.library()
         let actor = try await SavedSession.actor(library)
         let form = SignupForm(
@@ -47,6 +48,7 @@ struct LogInCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try SavedSession.prepareFolder()
         let library = try await global.library()
         let login = email ?? username ?? ""
         let signedIn = try await library.accounts.logIn.execute(login: login, password: try PasswordPrompt.existing())

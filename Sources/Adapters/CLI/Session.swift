@@ -19,6 +19,21 @@ enum SavedSession {
         (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Makes the folder the session is saved in before a login is recorded: a folder that cannot
+    /// be one (`XDG_CONFIG_HOME=/dev/null`) stops the command first, not once the log holds a login
+    /// whose token is then lost (found by an outside walk).
+    static func prepareFolder() throws {
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        let made = (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil
+        guard made, FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
+            FileManager.default.isWritableFile(atPath: folder.path)
+        else {
+            let named = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { $0.isEmpty ? "HOME" : "XDG_CONFIG_HOME" } ?? "HOME"
+            throw ConfigurationError(named, .folderUnusable(folder.path))
+        }
+    }
+
     static func save(_ token: String) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])

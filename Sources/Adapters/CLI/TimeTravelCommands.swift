@@ -21,6 +21,7 @@ extension AuditCommand {
                 } else { .end }
             let (library, principal) = try await global.acting()
             let progress = Progress(label: t("cli.progress.replaying"))
+            guard !into.isEmpty else { throw InvalidInput([FieldError("--into", .required)]) }
             try library.backUp.refuseOwnFile(into)
             let count = try await library.replay.execute(into: into, until: limit, by: principal) { progress.update($0, of: $1) }
             progress.finish()

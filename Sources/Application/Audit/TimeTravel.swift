@@ -12,6 +12,8 @@ public struct ReplayLog: Sendable {
         progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
     ) async throws -> Int64 {
         try Authorization.require(.replayLog, by: principal)
+        // An empty path names no file (found by an outside walk: it left a `.lock` where the command ran).
+        guard !path.isEmpty else { throw InvalidInput("into", .required) }
         return try await replayer.replay(into: path, until: until, progress: progress)
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Paths that name no file a command can use, each said in one line before anything is written
+/// (found by an outside walk: `--db /dev/null` made `/dev/null.lock`, a pipe "failed unexpectedly",
+/// `--into ""` left a `.lock` where the command ran, and a login whose session could not be saved
+/// was recorded in the log all the same).
+@Suite("Paths that name no usable file, through the CLI")
+struct CLIOddPathsTests {
+    let db = TemporaryDatabase()
+
+    @Test func aDeviceAPipeOrAFolderIsNoLibrary() async throws {
+        let pipe = db.folder.appendingPathComponent("a-pipe").path
+        try FileManager.default.createDirectory(at: db.folder, withIntermediateDirectories: true)
+        #expect(mkfifo(pipe, 0o600) == 0)
+        for path in ["/dev/null", pipe, db.folder.path] {
+            let refused = try await shelfmark(["--db", path, "book", "list"], database: db.path)
+            #expect(refused.status == 2, "\(path): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("Error: --db names \(path), which is not a library"), "\(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: pipe + ".lock"), "nothing written beside a pipe")
+    }
+
+    @Test func aReplayIntoNoPathAndALoginWhoseSessionCannotBeSavedAreRefusedFirst() async throws {
+        let signup = try await shelfmark(
+            ["signup", "--email", "ada@example.org", "--country", "GB"], database: db.path, stdin: "Member-Pass1\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        let events = try await shelfmark(["audit", "export"], database: db.path).stdout.split(separator: "\n").count
+        let replay = try await shelfmark(["audit", "replay", "--into", ""], database: db.path)
+        #expect(replay.status == 64 && replay.stderr == "Error: --into: is required\n", "\(replay.stderr)")
+        let login = try await shelfmark(
+            ["login", "--email", "ada@example.org"], database: db.path, stdin: "Member-Pass1\n",
+            environment: ["XDG_CONFIG_HOME": "/dev/null"])
+        #expect(
+            login.status == 2 && login.stderr.hasPrefix("Error: XDG_CONFIG_HOME needs the folder /dev/null/shelfmark"), "\(login.stderr)")
+        #expect(
+            try await shelfmark(["audit", "export"], database: db.path).stdout.split(separator: "\n").count == events, "no login recorded")
+    }
+}
