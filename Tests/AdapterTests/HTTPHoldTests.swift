@@ -74,7 +74,8 @@ struct HTTPHoldTests {
             #expect(notices?.first?["loanId"] == nil)
             let kept = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)"]}"#, token: cy)
             let keptProblem = try kept.object
-            #expect(kept.status == .conflict && keptProblem["type"] as? String == "urn:shelfmark:problem:hold-refused")
+            // A loan refused, not a hold: Cy placed none (found by an outside walk).
+            #expect(kept.status == .conflict && keptProblem["type"] as? String == "urn:shelfmark:problem:loan-refused")
 
             // Cancelling: anonymous 401; another member's hold is not found; its member and a librarian may.
             #expect(try await api.send(.delete, "/api/v1/holds/\(bobs)", token: .none).status == .unauthorized)

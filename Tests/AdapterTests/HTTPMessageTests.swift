@@ -93,6 +93,15 @@ struct HTTPMessageTests {
         #expect(Problem.of(overdue.ofAHold())?.title == "Hold refused")
     }
 
+    /// Found by an outside walk: a loan or a catalogue edit meeting copies kept for waiting members
+    /// was answered "Hold refused", though the caller placed no hold.
+    @Test func copiesKeptForOthersRefuseALoanOrAnEditNotAHold() throws {
+        let book = BookID(UUID())
+        #expect(Problem.of(LoanRefused(HoldRejection.setAsideForOthers(book: book, count: 1)))?.type == "urn:shelfmark:problem:loan-refused")
+        #expect(Problem.of(LoanRefused(HoldRejection.copiesSetAside(book: book, count: 1)))?.type == "urn:shelfmark:problem:conflict")
+        #expect(Problem.of(LoanRefused(HoldRejection.copyOnShelf(book: book, available: 1)))?.type == "urn:shelfmark:problem:hold-refused")
+    }
+
     @Test func upstreamTroubleIsA503WithoutItsTechnicalCause() throws {
         let cause = "DNS error: SocketAddressError.UnknownHost"
         for error in [SearchUnavailable(.unreachable, detail: cause), CountryListUnavailable(detail: cause)] as [any Error] {

@@ -107,10 +107,14 @@ struct ProblemKind {
         case .loan(.noSuchLoan), .hold(.noSuchHold): .notFound
         case .patron(.alreadyBorrowed), .patron(.holdLimitReached):
             ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")
+        // Every copy on the shelf kept for members who waited refuses a loan, not a hold the caller
+        // placed (found by an outside walk: a client branching on `loan-refused` misread it).
         case .loan(.alreadyReturned), .loan(.renewalLimitReached), .loan(.overdueCannotBeRenewed), .loan(.idInUse), .loan(.othersWaiting),
-            .patron, .walkIn:
+            .patron, .walkIn, .hold(.setAsideForOthers):
             ProblemKind(status: 409, slug: "loan-refused", title: "Loan refused")
-        case .hold(.copyOnShelf), .hold(.alreadyHolding), .hold(.setAsideForOthers), .hold(.copiesSetAside), .hold(.idInUse):
+        // Fewer copies than are kept for members: the catalogue's edit conflicts, as with copies on loan.
+        case .hold(.copiesSetAside): ProblemKind(status: 409, slug: "conflict", title: "Conflicts with the library's state")
+        case .hold(.copyOnShelf), .hold(.alreadyHolding), .hold(.idInUse):
             ProblemKind(status: 409, slug: "hold-refused", title: "Hold refused")
         }
     }
