@@ -97,7 +97,8 @@ struct HTTPMessageTests {
     /// was answered "Hold refused", though the caller placed no hold.
     @Test func copiesKeptForOthersRefuseALoanOrAnEditNotAHold() throws {
         let book = BookID(UUID())
-        #expect(Problem.of(LoanRefused(HoldRejection.setAsideForOthers(book: book, count: 1)))?.type == "urn:shelfmark:problem:loan-refused")
+        #expect(
+            Problem.of(LoanRefused(HoldRejection.setAsideForOthers(book: book, count: 1)))?.type == "urn:shelfmark:problem:loan-refused")
         #expect(Problem.of(LoanRefused(HoldRejection.copiesSetAside(book: book, count: 1)))?.type == "urn:shelfmark:problem:conflict")
         #expect(Problem.of(LoanRefused(HoldRejection.copyOnShelf(book: book, available: 1)))?.type == "urn:shelfmark:problem:hold-refused")
     }
