@@ -97,13 +97,13 @@ struct BackupCLITests {
         #expect(itself.status == 1 && itself.stderr.contains("is the library itself"), "\(itself.stderr)")
         let underAFile = try await shelfmark(["backup", "--to", db.path + "/b.sqlite"], database: db.path)
         #expect(underAFile.status == 64, "\(underAFile.stderr)")
-        #expect(underAFile.stderr == "Error: to: needs the folder \(db.path), which cannot be created\n")
+        #expect(underAFile.stderr == "Error: --to: needs the folder \(db.path), which cannot be created\n")
         // Found by an outside test: --force replaced a folder's key and anchors beside it, and a device (`/dev/null`).
         let folder = db.folder.appendingPathComponent("a-folder").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let overFolder = try await shelfmark(["backup", "--to", folder, "--force"], database: db.path)
         #expect(
-            overFolder.status == 64 && overFolder.stderr == "Error: to: '\(folder)' cannot be read or written\n", "\(overFolder.stderr)")
+            overFolder.status == 64 && overFolder.stderr == "Error: --to: '\(folder)' cannot be read or written\n", "\(overFolder.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + ".key") && !FileManager.default.fileExists(atPath: folder + ".anchors"))
     }
 
@@ -238,6 +238,31 @@ struct BackupRotationServeTests {
         for backup in backups {
             #expect(try await shelfmark(["audit", "verify"], database: folder.appendingPathComponent(backup).path).status == 0)
         }
+    }
+
+    /// Found by an outside walk: a chain key kept in the backup folder under an old backup's name
+    /// (`SHELFMARK_CHAIN_KEY`) was removed with that backup, and the library no longer opened.
+    @Test func theRotationNeverRemovesTheLibrarysOwnFiles() async throws {
+        let db = TemporaryDatabase()
+        let backups = db.folder.appendingPathComponent("bk").path
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        let old = backups + "/library-20200101-000000Z.sqlite"
+        let environment = [
+            "SHELFMARK_CHAIN_KEY": old + ".key", "SHELFMARK_BACKUP_EVERY": "1s", "SHELFMARK_BACKUP_KEEP": "1",
+            "SHELFMARK_BACKUP_DIR": backups,
+        ]
+        #expect(
+            try await shelfmark(["book", "add", "--title", "Dune", "--author", "F"], database: db.path, environment: environment).status
+                == 0)
+        try Data("an old backup".utf8).write(to: URL(fileURLWithPath: old))
+        let server = try await ServingShelfmark.start(
+            database: db.path, log: db.folder.appendingPathComponent("serve.log"), environment: environment)
+        for _ in 0..<200 where FileManager.default.fileExists(atPath: old) { try await Task.sleep(for: .milliseconds(100)) }
+        _ = await server.stop()
+        #expect(!FileManager.default.fileExists(atPath: old), "the rotation ran")
+        #expect(FileManager.default.fileExists(atPath: old + ".key"), "the library's key stays")
+        let listed = try await shelfmark(["book", "list"], database: db.path, environment: environment)
+        #expect(listed.status == 0 && listed.stdout.contains("Dune"), "\(listed.stderr)")
     }
 
     @Test func aBadDurationOrCountStopsServeWithOneLine() async throws {

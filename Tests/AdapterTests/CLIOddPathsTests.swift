@@ -23,6 +23,34 @@ struct CLIOddPathsTests {
             #expect(refused.stderr.hasPrefix("Error: --db names \(path), which is not a library"), "\(refused.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: pipe + ".lock"), "nothing written beside a pipe")
+        // Nor by a restore, which moved such a thing aside for the backup (found by an outside walk), or a migration.
+        #expect(try await shelfmark(["book", "add", "--title", "Dune", "--author", "F"], database: db.path).status == 0)
+        let backup = db.folder.appendingPathComponent("kept.sqlite").path
+        #expect(try await shelfmark(["backup", "--to", backup], database: db.path).status == 0)
+        for path in [pipe, db.folder.appendingPathComponent("a-folder").path] {
+            try? FileManager.default.createDirectory(
+                atPath: db.folder.appendingPathComponent("a-folder").path, withIntermediateDirectories: true)
+            for arguments in [["restore", "--from", backup], ["migrate"]] {
+                let refused = try await shelfmark(["--db", path] + arguments, database: db.path)
+                #expect(refused.status == 2 && refused.stderr.contains("which is not a library"), "\(arguments) \(path): \(refused.stderr)")
+            }
+        }
+        var info = stat()
+        #expect(lstat(pipe, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the pipe is still a pipe")
+    }
+
+    /// An empty file where a library should be (a truncated one) is not taken for a new library by
+    /// the commands that read one (found by an outside walk: verify passed on it).
+    @Test func anEmptyFileIsNoLibraryToVerifyExportOrBackUp() async throws {
+        try FileManager.default.createDirectory(atPath: (db.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: db.path, contents: Data())
+        let verify = try await shelfmark(["audit", "verify"], database: db.path)
+        #expect(verify.status == 1 && verify.stdout.contains("FAIL database file"), "\(verify.stdout)\(verify.stderr)")
+        for arguments in [["audit", "export"], ["backup", "--to", db.folder.appendingPathComponent("b.sqlite").path]] {
+            let refused = try await shelfmark(arguments, database: db.path)
+            #expect(refused.status == 2 && refused.stderr.contains("which is not a library"), "\(arguments): \(refused.stderr)")
+        }
+        #expect((try FileManager.default.attributesOfItem(atPath: db.path)[.size] as? NSNumber)?.intValue == 0, "left as it was")
     }
 
     @Test func aReplayIntoNoPathAndALoginWhoseSessionCannotBeSavedAreRefusedFirst() async throws {

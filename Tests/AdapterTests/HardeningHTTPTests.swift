@@ -160,6 +160,20 @@ struct HardeningHTTPTests {
         }
     }
 
+    /// Found by an outside walk: bcrypt stops at a NUL, so `Member-Pass1\u{0}garbage` logged in as
+    /// the account whose password is `Member-Pass1`.
+    @Test func aPasswordWithANULDoesNotLogIn() async throws {
+        try await withAPI { api in
+            _ = try await api.signUpMember("ada@example.org")
+            let nul = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1\u0000garbage"}"#, token: .none)
+            #expect(nul.status == .unauthorized, "\(nul.text)")
+            let right = try await api.send(
+                .post, "/api/v1/sessions", json: #"{"email":"ada@example.org","password":"Member-Pass1"}"#, token: .none)
+            #expect(right.status == .created)
+        }
+    }
+
     /// Found by an outside walk: a trailing comma, which JSON has not, logged in and changed a profile.
     @Test func aTrailingCommaIsNotJSON() async throws {
         try await withAPI { api in

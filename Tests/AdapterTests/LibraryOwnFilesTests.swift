@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// No command writes over the files a library keeps beside its database (found by an outside
 /// test: `audit export -o library.sqlite` replaced the library with its export, and `backup --to
 /// library.sqlite.key --force` put a database where the chain key was).
@@ -59,5 +63,49 @@ struct LibraryOwnFilesTests {
         let refused = try await run(["audit", "export", "-o", key], environment: environment)
         #expect(refused.status != 0 && refused.stderr.contains("is one of the library's own files"), "\(refused.stderr)")
         #expect(FileManager.default.contents(atPath: key) == secret)
+    }
+
+    /// Found by an outside walk: a link to an own file not made yet (the anchors, the journal) got
+    /// past the check, and a new file's `-shm` hard-linked to the library was written through.
+    @Test func linksToTheLibrarysFilesAreTheLibrarysFiles() async throws {
+        #expect(try await run(["book", "add", "--title", "Dune", "--author", "Frank Herbert"]).status == 0)
+        let folder = (db.path as NSString).deletingLastPathComponent
+        let toAnchors = folder + "/to-anchors"
+        let toJournal = folder + "/to-journal"
+        try FileManager.default.createSymbolicLink(atPath: toAnchors, withDestinationPath: db.path + ".anchors")
+        try FileManager.default.createSymbolicLink(
+            atPath: toJournal, withDestinationPath: (db.path as NSString).lastPathComponent + "-journal")
+        for arguments in [
+            ["audit", "replay", "--into", toAnchors], ["audit", "anchor", "--to", toJournal], ["audit", "replay", "--into", toJournal],
+        ] {
+            let refused = try await run(arguments)
+            #expect(refused.status != 0 && refused.stderr.contains("is one of the library's own files"), "\(arguments): \(refused.stderr)")
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: db.path + ".anchors") && !FileManager.default.fileExists(atPath: db.path + "-journal"))
+        let out = folder + "/out"
+        try FileManager.default.linkItem(atPath: db.path + ".key", toPath: out + "-shm")
+        let key = FileManager.default.contents(atPath: db.path + ".key")
+        let replay = try await run(["audit", "replay", "--into", out])
+        #expect(replay.status == 64 && replay.stderr.contains("exists already"), "\(replay.stderr)")
+        #expect(FileManager.default.contents(atPath: db.path + ".key") == key)
+        #expect(try await run(["audit", "verify"]).status == 0)
+    }
+
+    /// Found by an outside walk: a byte that is not UTF-8 appended to the anchor file made verify
+    /// say "no anchor file yet" and pass; an anchor to a pipe waited for a reader.
+    @Test func anAnchorFileThatCannotBeReadFailsAndAPipeIsNoAnchorFile() async throws {
+        #expect(try await run(["book", "add", "--title", "Dune", "--author", "Frank Herbert"]).status == 0)
+        #expect(try await run(["audit", "anchor"]).status == 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: db.path + ".anchors"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0xFF]))
+        try handle.close()
+        let verify = try await run(["audit", "verify"])
+        #expect(verify.status == 1 && verify.stdout.contains("FAIL anchors"), "\(verify.stdout)")
+        let pipe = (db.path as NSString).deletingLastPathComponent + "/a-pipe"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let anchored = try await run(["audit", "anchor", "--to", pipe])
+        #expect(anchored.status != 0, "\(anchored.stderr)")
     }
 }

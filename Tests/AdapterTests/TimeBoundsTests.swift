@@ -31,6 +31,9 @@ struct TimeBoundsTests {
     @Test(arguments: [
         "2026-02-30T00:00:00Z", "2026-02-29T10:00:00+01:00", "2026-01-01T25:00:00+00:00", "2026-01-01T12:30:60Z",
         "10000-01-01T00:00:00Z", "2026-13-01T00:00:00-05:00",
+        // Nor is one followed by anything, or offset by minutes past 59 (found by an outside walk).
+        "2026-01-01T12:00:00Zjunk", "2026-01-01T12:00:00ZZ", "2026-01-01T12:00:00Z+", "2026-01-01T12:00:00+00:99",
+        "2026-01-01T12:00:00+24:00", "2026-01-01T12:00:00.Z", "2026-01-01T12:00:00+0100",
     ])
     func anImpossibleTimeIsRefusedNotRolledOver(_ text: String) async throws {
         #expect(throws: DecodingError.self) { try WholeSecondDates().decode(text) }

@@ -24,7 +24,7 @@ public struct WholeSecondDates: DateTranscoder {
             guard let millis = UTCTime.parse(text) else { throw notADate(text) }
             return Date(timeIntervalSince1970: Double(millis) / 1000)
         }
-        guard UTCTime.beginsWithRealTime(text) else { throw notADate(text) }
+        guard UTCTime.isRealTime(text) else { throw notADate(text) }
         do { return try fallback.parse(text) } catch { throw notADate(text) }
     }
 

@@ -21,6 +21,7 @@ struct SignUpCommand: AsyncParsableCommand {
     func run() async throws {
         if login { try SavedSession.prepareFolder() }
         let library = try await global.library()
+        if login { try library.backUp.refuseOwnFile(SavedSession.url.path) }
         let actor = try await SavedSession.actor(library)
         let form = SignupForm(
             email: email, password: try PasswordPrompt.new(), displayName: name, country: country, username: username, language: language)
@@ -50,6 +51,7 @@ struct LogInCommand: AsyncParsableCommand {
     func run() async throws {
         try SavedSession.prepareFolder()
         let library = try await global.library()
+        try library.backUp.refuseOwnFile(SavedSession.url.path)  // a session saved over the library would be its end
         let login = email ?? username ?? ""
         let signedIn = try await library.accounts.logIn.execute(login: login, password: try PasswordPrompt.existing())
         if let session = signedIn.session { try SavedSession.save(session.token) }

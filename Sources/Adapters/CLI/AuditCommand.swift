@@ -31,7 +31,7 @@ struct AuditCommand: AsyncParsableCommand {
             let library: Library
             let principal: Principal
             do {
-                (library, principal) = try await global.acting(existing: true)
+                (library, principal) = try await global.acting(diagnosing: true)
             } catch let error as ConfigurationError where file == nil {
                 // A library file so damaged that it does not open fails the first check, as one that
                 // opens and fails it does (found by an outside walk: it was exit 2, "a setting").
@@ -107,7 +107,7 @@ extension AuditCommand {
         func validate() throws { if format != "jsonl" { throw usage("--format", .notOneOf(["jsonl"])) } }
 
         func run() async throws {
-            let (library, principal) = try await global.acting(existing: true)
+            let (library, principal) = try await global.acting(diagnosing: true)
             let secrets: ExportedSecrets = includeSecrets ? .included : .redacted
             if includeSecrets { try Authorization.requireSecrets(by: principal) }
             // Written beside the file and moved over it once complete: a refused export leaves it as it was.

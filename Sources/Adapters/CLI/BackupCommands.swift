@@ -14,7 +14,7 @@ struct BackupCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp(t("cli.backup.force"))) var force = false
 
     func run() async throws {
-        let (library, principal) = try await global.acting(existing: true)
+        let (library, principal) = try await global.acting(diagnosing: true)
         let unit = library.backUp.progressUnit == .pages ? t("cli.progress.pages") : t("cli.progress.events")
         let progress = Progress(label: t("cli.progress.backingUp"), unit: unit)
         let report = try await library.backUp.execute(to: to, replacing: force, by: principal) { progress.update($0, of: $1) }

@@ -33,6 +33,10 @@ public struct LibraryOptions: Sendable, Equatable {
     /// For a command that only reads the library (verify, export, history, backup): a SQLite file
     /// that does not exist is refused, not created empty.
     public var mustExist = false
+    /// For a command that reads the library whole to say what is wrong with it or keep a copy
+    /// (`audit verify`, `audit export`, `backup`): a log with an event that cannot be read opens
+    /// (`UnreadableEvent`), which every other command refuses.
+    public var diagnosing = false
 }
 
 /// Where and what `shelfmark serve` serves.
@@ -118,16 +122,17 @@ struct GlobalOptions: ParsableArguments {
             openLibraryURL: openLibraryURL, coversURL: coversURL)
     }
 
-    func library(existing: Bool = false) async throws -> Library {
+    func library(existing: Bool = false, diagnosing: Bool = false) async throws -> Library {
         var options = options
-        options.mustExist = existing
+        options.mustExist = existing || diagnosing
+        options.diagnosing = diagnosing
         return try await CLIContext.current().open(options)
     }
 
     /// The library and who the CLI acts as in it (the saved session's user, else the operator);
     /// `existing`: only a library that exists (a command that only reads it).
-    func acting(existing: Bool = false) async throws -> (Library, Principal) {
-        let library = try await library(existing: existing)
+    func acting(existing: Bool = false, diagnosing: Bool = false) async throws -> (Library, Principal) {
+        let library = try await library(existing: existing, diagnosing: diagnosing)
         return (library, try await SavedSession.principal(library))
     }
 }

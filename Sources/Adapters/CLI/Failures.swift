@@ -124,7 +124,7 @@ enum OptionNames {
         "coverUrl": "--cover-url", "description": "--description", "copies": "--copies", "borrowerName": "--name",
         "displayName": "--name", "email": "--email", "country": "--country", "language": "--language", "username": "--username",
         "card": "--card", "q": "--query", "author": "--author", "code": "--code", "limit": "--limit", "offset": "--offset",
-        "member": "--member", "borrower": "--borrower",
+        "member": "--member", "borrower": "--borrower", "into": "--into", "to": "--to",
     ]
 
     /// The passwords, which the command line reads from its standard input (`PasswordPrompt`), not

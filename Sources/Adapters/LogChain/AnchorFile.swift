@@ -21,6 +21,10 @@ public enum AnchorFile {
     /// serve and the CLI appending to one file never interleave their lines.
     public static func append(_ anchor: LogAnchor, signature: String, to path: String) throws {
         let bytes = Array("\(anchor.position) \(anchor.hash) \(anchor.time) \(signature)\n".utf8)
+        // Only a file: a pipe would hold the command until someone read it (found by an outside walk).
+        if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
+            throw AnchorFileError(.anchorFileUnwritable(path: path))
+        }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
         guard fd >= 0 else { throw AnchorFileError(.anchorFileUnwritable(path: path)) }
         defer { close(fd) }
@@ -46,7 +50,11 @@ public enum AnchorFile {
         case .ifPresent(let file): (path, required) = (file, false)
         }
         let text = try? String(contentsOfFile: path, encoding: .utf8)
-        return Loaded(path: path, lines: text.map { $0.split(separator: "\n", omittingEmptySubsequences: false) }, required: required)
+        // A file that is there but cannot be read is no missing file (found by an outside walk: a
+        // byte that is not UTF-8 appended to the data folder's anchors made them "no anchor file yet").
+        let there = FileManager.default.fileExists(atPath: path)
+        return Loaded(
+            path: path, lines: text.map { $0.split(separator: "\n", omittingEmptySubsequences: false) }, required: required || there)
     }
 
     /// One line, parsed: nil when it is not an anchor.

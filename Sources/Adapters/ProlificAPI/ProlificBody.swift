@@ -41,7 +41,7 @@ struct ProlificBookBody: Equatable {
     /// A JSON object; each field text or null (any other JSON type is refused, naming the field).
     static func json(_ bytes: [UInt8]) throws -> ProlificBookBody {
         guard String(validating: bytes, as: UTF8.self) != nil else { throw ProlificRequestRefused.notJSON }
-        guard nesting(bytes) <= 8 else { throw ProlificRequestRefused.notJSON }
+        guard nesting(bytes) <= 8, !DuplicateKeys.strayComma(in: bytes) else { throw ProlificRequestRefused.notJSON }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) } catch {
             throw ProlificRequestRefused.notJSON
@@ -49,7 +49,6 @@ struct ProlificBookBody: Equatable {
         guard let dictionary = object as? [String: Any] else { throw ProlificRequestRefused.notAnObject }
         // Foundation keeps one of a key given twice: refused, as forms naming a field twice are.
         if let key = DuplicateKeys.first(in: bytes) { throw ProlificRequestRefused.duplicateKey(key) }
-        if DuplicateKeys.strayComma(in: bytes) { throw ProlificRequestRefused.notJSON }
         var body = ProlificBookBody()
         var errors: [FieldError] = []
         for name in fields {

@@ -138,6 +138,7 @@ public final class LibraryDatabase: Sendable {
             ? try DatabaseQueue(path: path).read { db in try Schema.migrator.appliedIdentifiers(db) } : []
         let database = try LibraryDatabase(path: path, keyFile: keyFile, cipher: cipher)
         defer { try? database.close() }
+        if let unreadable = database.unreadable { throw unreadable }
         let after = try database.pool.read { db in try Schema.migrator.appliedIdentifiers(db) }
         return Schema.migrator.migrations.filter { after.contains($0) && !before.contains($0) }
     }

@@ -19,8 +19,22 @@ enum LibraryFiles {
         var first = stat()
         var second = stat()
         if stat(a, &first) == 0, stat(b, &second) == 0 { return first.st_dev == second.st_dev && first.st_ino == second.st_ino }
-        return URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
+        return canonical(a) == canonical(b)
     }
+
+    /// The path a file at `path` would be created at: symbolic links followed, dangling ones too
+    /// (found by an outside walk: a link to the library's anchor file, not made yet, let a replay
+    /// write there), and the folder's own links resolved.
+    static func canonical(_ path: String, hops: Int = 0) -> String {
+        if hops < 16, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            return canonical(target.hasPrefix("/") ? target : folder(of: path) + "/" + target, hops: hops + 1)
+        }
+        let folder = URL(fileURLWithPath: folder(of: path)).resolvingSymlinksInPath()
+        return folder.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).standardizedFileURL.path
+    }
+
+    /// Whether anything is at `path`, a dangling symbolic link included.
+    static func isPresent(_ path: String) -> Bool { (try? FileManager.default.attributesOfItem(atPath: path)) != nil }
 
     /// Renames `from` to `to`, replacing a file there, in one step.
     static func move(_ from: String, to: String) throws {

@@ -18,7 +18,9 @@ public struct SQLiteCopy: LogReplayer, LibraryBackup {
 
     /// The copy carries the chain key (`<path>.key`, the same secret) when the log has one, so it verifies on its own.
     public func replay(into path: String, until: ReplayLimit, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Int64 {
-        for file in [path, path + ".key"] where FileManager.default.fileExists(atPath: file) {
+        // Nor anything SQLite or Shelfmark would open beside it: a `-shm` hard-linked to the library
+        // was written through (found by an outside walk).
+        for file in LibraryFiles.suffixes.map({ path + $0 }) where LibraryFiles.isPresent(file) {
             throw InvalidInput("into", .fileExists(file))
         }
         return try await copy(into: path, until: until, carryingSecrets: true, progress: progress)

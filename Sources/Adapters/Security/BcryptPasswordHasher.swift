@@ -16,7 +16,11 @@ public struct BcryptPasswordHasher: PasswordHasher {
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
+    /// False for a password holding a NUL, which no password set here holds: bcrypt reads a C
+    /// string and stops there, so `Analytical-1\u{0}garbage` matched `Analytical-1` (found by an
+    /// outside walk).
     public func verify(_ password: String, against hash: String) async -> Bool {
-        (try? await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }) ?? false
+        guard !password.utf8.contains(0) else { return false }
+        return (try? await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }) ?? false
     }
 }

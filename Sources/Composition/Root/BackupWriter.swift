@@ -46,7 +46,11 @@ struct BackupWriter: Service {
             logger.info("backed up \(report.summary.events) events to \(file)")
             for name in try rotation.expired(FileManager.default.contentsOfDirectory(atPath: folder)) {
                 for suffix in ["", ".key", ".anchors"] {
-                    try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: folder).appendingPathComponent(name + suffix).path)
+                    let path = URL(fileURLWithPath: folder).appendingPathComponent(name + suffix).path
+                    // Never one of the library's own (found by an outside walk: a chain key kept in the
+                    // backup folder under a backup's name went with that backup).
+                    guard (try? backUp.refuseOwnFile(path)) != nil else { continue }
+                    try? FileManager.default.removeItem(atPath: path)
                 }
                 logger.info("removed the old backup \(name) (keeping \(rotation.keep))")
             }

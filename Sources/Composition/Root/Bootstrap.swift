@@ -47,14 +47,7 @@ public enum Bootstrap {
             throw ConfigurationError("the database", .folderUnusable(folder.path))
         }
         let existed = FileManager.default.fileExists(atPath: configuration.databasePath)
-        // Only a file is a library: a device or a pipe (`--db /dev/null`) is refused before SQLite or
-        // the lock writes anything beside it (found by an outside walk: /dev/null.lock was made).
-        if existed,
-            (try? FileManager.default.attributesOfItem(atPath: configuration.databasePath)[.type] as? FileAttributeType)
-                != .typeRegular
-        {
-            throw ConfigurationError(configuration.databaseNamedBy ?? "the database", .notALibraryFile(configuration.databasePath))
-        }
+        try configuration.refuseDatabaseThatIsNoFile()
         let database: LibraryDatabase
         do {
             database = try LibraryDatabase(

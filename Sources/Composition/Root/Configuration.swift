@@ -263,3 +263,19 @@ private func readMetricsToken(_ environment: [String: String]) throws -> String?
     }
     return token
 }
+
+extension ShelfmarkConfiguration {
+    /// Refuses a database path naming something that is no file: a device, a pipe or a folder
+    /// (`--db /dev/null`), before SQLite, the lock or a restore writes anything there or beside it
+    /// (found by outside walks: `/dev/null.lock` was made, and a restore moved `/dev/null` aside).
+    /// With `holdingALibrary` (a command that only reads one), an empty file is refused too: SQLite
+    /// would take it for a new library, and a truncated library would verify as an empty one.
+    func refuseDatabaseThatIsNoFile(holdingALibrary: Bool = false) throws {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: databasePath) else { return }
+        let isFile = attributes[.type] as? FileAttributeType == .typeRegular
+        let isEmpty = (attributes[.size] as? NSNumber)?.intValue == 0
+        if !isFile || (holdingALibrary && isEmpty) {
+            throw ConfigurationError(databaseNamedBy ?? "the database", .notALibraryFile(databasePath))
+        }
+    }
+}

@@ -22,7 +22,8 @@ struct LiveEnvironment: CLIEnvironment {
         if options.mustExist, !FileManager.default.fileExists(atPath: configuration.databasePath) {
             throw ConfigurationError(configuration.databaseNamedBy ?? "the database", .noLibrary(configuration.databasePath))
         }
-        let open = { try Bootstrap.openLibrary(configuration, logger: logger, diagnosing: options.mustExist).0 }
+        try configuration.refuseDatabaseThatIsNoFile(holdingALibrary: options.mustExist)
+        let open = { try Bootstrap.openLibrary(configuration, logger: logger, diagnosing: options.diagnosing).0 }
         return try NewLibraryNote.noting(configuration.databasePath, open) { CommandLineNotes.libraryCreated(at: $0) }
     }
 
@@ -43,6 +44,7 @@ struct LiveEnvironment: CLIEnvironment {
     func restoring(_ options: LibraryOptions) throws -> RestoreLibrary {
         let configuration = try configuration(options)
         if let named = configuration.databaseURLNamedBy { throw ConfigurationError(named, .restoreOnPostgres) }
+        try configuration.refuseDatabaseThatIsNoFile()
         return Bootstrap.restoreLibrary(configuration)
     }
 

@@ -21,6 +21,7 @@ enum StorageAdministration {
             throw ConfigurationError(setting, .folderMissing(folder))
         }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try configuration.refuseDatabaseThatIsNoFile()
         let applied = try LibraryDatabase.migrate(
             path: configuration.databasePath, keyFile: configuration.chainKeyPath, cipher: SwiftCryptoPersonalCipher())
         return (configuration.databasePath, applied)

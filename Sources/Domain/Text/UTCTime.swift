@@ -62,12 +62,29 @@ public enum UTCTime {
         return count * dayMillis + ((hour * 60 + minute) * 60 + second) * 1000 + milli
     }
 
-    /// Whether `text` begins with a date and a time of day that exist (`YYYY-MM-DDTHH:MM:SS`, years
-    /// 0 to 9999): Foundation's ISO 8601 parser rolls 30 February into March and 25:00 into the
-    /// next day, whatever offset follows.
-    public static func beginsWithRealTime(_ text: String) -> Bool {
-        let head = text.utf8.prefix(19)
-        return head.count == 19 && parse(String(decoding: head, as: UTF8.self) + "Z") != nil
+    /// Whether `text` is a date and a time of day that exist (`YYYY-MM-DDTHH:MM:SS`, years 0 to
+    /// 9999), then optional fractions of a second, then `Z` or an offset up to ±23:59, and nothing
+    /// else: Foundation's ISO 8601 parser rolls 30 February into March and 25:00 into the next
+    /// day, reads `+00:99` as 1 h 39, and ignores what follows (found by outside walks).
+    public static func isRealTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, parse(String(decoding: bytes[0..<19], as: UTF8.self) + "Z") != nil else { return false }
+        var rest = bytes[19...]
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        if rest.first == UInt8(ascii: ".") {
+            let digits = rest.dropFirst().prefix(while: isDigit)
+            guard !digits.isEmpty else { return false }
+            rest = rest.dropFirst(1 + digits.count)
+        }
+        if rest.elementsEqual([UInt8(ascii: "Z")]) { return true }
+        guard rest.count == 6, rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-"),
+            rest[rest.startIndex + 3] == UInt8(ascii: ":")
+        else { return false }
+        let offset = Array(rest)
+        guard [1, 2, 4, 5].allSatisfy({ isDigit(offset[$0]) }) else { return false }
+        let hours = Int(offset[1] - 48) * 10 + Int(offset[2] - 48)
+        let minutes = Int(offset[4] - 48) * 10 + Int(offset[5] - 48)
+        return hours < 24 && minutes < 60
     }
 
     /// Year, month, day of a count of days since 1970-01-01 (civil_from_days).

@@ -82,13 +82,24 @@ struct Pages: Sendable {
         return Self.withoutControlCharacters(library?.render(rendered, withTemplate: template) ?? "")
     }
 
-    /// `html` without the control characters (but tabs and line breaks) a visitor's text may bring
-    /// into a page, echoed in a form (found by an outside walk: `/books?q=%00` put a NUL in the
-    /// search box's value): HTML has no place for them, and escaping leaves them be.
+    /// `html` without the control characters (but tabs and line breaks; C1's too) a visitor's text
+    /// may bring into a page, echoed in a form (found by outside walks: `/books?q=%00` put a NUL in
+    /// the search box's value, `%C2%85` a NEL): HTML has no place for them, and escaping leaves them be.
     static func withoutControlCharacters(_ html: String) -> String {
-        func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F }
-        guard html.utf8.contains(where: isControl) else { return html }
-        return String(decoding: html.utf8.filter { !isControl($0) }, as: UTF8.self)
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || (0x7F...0x9F).contains(scalar.value)
+        }
+        // Bytes first, as most pages have none: C0 and DEL are single bytes, C1 is 0xC2 then 0x80–0x9F.
+        var previous: UInt8 = 0
+        let found = html.utf8.contains { byte in
+            defer { previous = byte }
+            return (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
+                || (previous == 0xC2 && (0x80...0x9F).contains(byte))
+        }
+        guard found else { return html }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: html.unicodeScalars.filter { !isControl($0) })
+        return String(kept)
     }
 
     /// An HTML response that no cache keeps: pages show who is logged in.
