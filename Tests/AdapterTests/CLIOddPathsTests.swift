@@ -43,7 +43,7 @@ struct CLIOddPathsTests {
     /// the commands that read one (found by an outside walk: verify passed on it).
     @Test func anEmptyFileIsNoLibraryToVerifyExportOrBackUp() async throws {
         try FileManager.default.createDirectory(atPath: (db.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: db.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: db.path, contents: Data()))
         let verify = try await shelfmark(["audit", "verify"], database: db.path)
         #expect(verify.status == 1 && verify.stdout.contains("FAIL database file"), "\(verify.stdout)\(verify.stderr)")
         for arguments in [["audit", "export"], ["backup", "--to", db.folder.appendingPathComponent("b.sqlite").path]] {
@@ -51,6 +51,25 @@ struct CLIOddPathsTests {
             #expect(refused.status == 2 && refused.stderr.contains("which is not a library"), "\(arguments): \(refused.stderr)")
         }
         #expect((try FileManager.default.attributesOfItem(atPath: db.path)[.size] as? NSNumber)?.intValue == 0, "left as it was")
+    }
+
+    /// Found by an outside walk: an emptied library with its chain key beside it became a new,
+    /// empty library at the next `book list`, `migrate` or `audit anchor`.
+    @Test func anEmptiedLibraryWithItsKeyIsNoNewLibrary() async throws {
+        #expect(try await shelfmark(["book", "add", "--title", "Dune", "--author", "F"], database: db.path).status == 0)
+        let backup = db.folder.appendingPathComponent("kept.sqlite").path
+        #expect(try await shelfmark(["backup", "--to", backup], database: db.path).status == 0)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+        try Data().write(to: URL(fileURLWithPath: db.path))
+        for arguments in [["book", "list"], ["migrate"], ["audit", "anchor"]] {
+            let refused = try await shelfmark(arguments, database: db.path)
+            #expect(refused.status == 2 && refused.stderr.contains("which is not a library"), "\(arguments): \(refused.stderr)")
+        }
+        #expect((try FileManager.default.attributesOfItem(atPath: db.path)[.size] as? NSNumber)?.intValue == 0, "left as it was")
+        // What mends it, a restore, still may.
+        let restored = try await shelfmark(["restore", "--from", backup], database: db.path)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(try await shelfmark(["book", "list"], database: db.path).stdout.contains("Dune"))
     }
 
     @Test func aReplayIntoNoPathAndALoginWhoseSessionCannotBeSavedAreRefusedFirst() async throws {

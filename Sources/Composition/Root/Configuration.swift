@@ -268,13 +268,16 @@ extension ShelfmarkConfiguration {
     /// Refuses a database path naming something that is no file: a device, a pipe or a folder
     /// (`--db /dev/null`), before SQLite, the lock or a restore writes anything there or beside it
     /// (found by outside walks: `/dev/null.lock` was made, and a restore moved `/dev/null` aside).
-    /// With `holdingALibrary` (a command that only reads one), an empty file is refused too: SQLite
-    /// would take it for a new library, and a truncated library would verify as an empty one.
-    func refuseDatabaseThatIsNoFile(holdingALibrary: Bool = false) throws {
+    /// With `holdingALibrary` (a command that only reads one), or with a chain key beside it, an
+    /// empty file is refused too: SQLite would take it for a new library, and a truncated library
+    /// would verify, or be written to, as an empty one (found by outside walks). A restore, which
+    /// replaces the file, says `replacing`: an emptied library is what it mends.
+    func refuseDatabaseThatIsNoFile(holdingALibrary: Bool = false, replacing: Bool = false) throws {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: databasePath) else { return }
         let isFile = attributes[.type] as? FileAttributeType == .typeRegular
         let isEmpty = (attributes[.size] as? NSNumber)?.intValue == 0
-        if !isFile || (holdingALibrary && isEmpty) {
+        let keyed = !replacing && FileManager.default.fileExists(atPath: chainKeyPath)
+        if !isFile || ((holdingALibrary || keyed) && isEmpty) {
             throw ConfigurationError(databaseNamedBy ?? "the database", .notALibraryFile(databasePath))
         }
     }

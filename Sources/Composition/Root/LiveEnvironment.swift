@@ -44,7 +44,7 @@ struct LiveEnvironment: CLIEnvironment {
     func restoring(_ options: LibraryOptions) throws -> RestoreLibrary {
         let configuration = try configuration(options)
         if let named = configuration.databaseURLNamedBy { throw ConfigurationError(named, .restoreOnPostgres) }
-        try configuration.refuseDatabaseThatIsNoFile()
+        try configuration.refuseDatabaseThatIsNoFile(replacing: true)
         return Bootstrap.restoreLibrary(configuration)
     }
 
