@@ -32,7 +32,7 @@ struct AuditFindingsWordingTests {
         .replayEqual(events: 3, readModels: 9), .personalData(sealed: 0, erasedMembers: 1, inClear: 2),
         .personalData(sealed: 2, erasedMembers: 0, inClear: 0), .erasedUnchecked(positions: [4]),
         .personalKeyMissing(member: "m", position: 3), .erasedWithoutClosing(member: "m", position: 3),
-        .keyAfterErasure(member: "m", position: 3),
+        .keyAfterErasure(member: "m", position: 3), .claimNameWrong(position: 2),
         .secretsUnchecked(positions: Array(1...12)), .notAnExportedEvent(line: 3), .anchorFileUnreadable(path: "/a"),
         .noAnchorFile(path: "/a"), .notAnAnchor(line: 2, path: "/a"), .anchorsUncheckable, .wrongSignature(line: 2, position: 1),
         .headLacking(position: 5, time: "2026-11-22T14:05:00Z", line: 1, why: .logCut(head: 3)), .emptyLogHash, .logRewritten,

@@ -64,4 +64,14 @@ struct PersonalKeysTamperTests {
         #expect(verify.status == 1, "\(verify.stdout)")
         #expect(verify.stdout.contains("FAIL personal data: member \(bob) has a key again"), "\(verify.stdout)")
     }
+
+    /// Found by an outside walk: a claim secret put in `library_secrets` renamed every address's
+    /// stream, so no member could log in, and verify passed.
+    @Test func aClaimSecretChangedOutsideTheLogFailsVerify() async throws {
+        let (db, _, _, _) = try await library()
+        let verify = try await verifyAfter("INSERT INTO library_secrets (name, secret) VALUES ('claim names', randomblob(32))", db)
+        #expect(verify.status == 1, "\(verify.stdout)")
+        #expect(verify.stdout.contains("FAIL personal data: the address claimed at position "), "\(verify.stdout)")
+        #expect(verify.stdout.contains("not named with this library's claim secret"), "\(verify.stdout)")
+    }
 }

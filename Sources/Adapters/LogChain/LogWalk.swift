@@ -78,8 +78,13 @@ public struct PersonalDataCount {
     private var erasures: [UserID: Int64] = [:]
     /// The first problem of the keys found while counting.
     private var problem: AuditFinding?
+    /// The library's claim names, which address claims must be named by (nil: not checked).
+    private let names: ClaimNames?
 
-    public init() {}
+    /// With `names`, each address claim's stream is checked to be named with them: the secret they
+    /// are made with (`library_secrets`, or the chain key's) sits outside the log too, and changed,
+    /// no member could log in (found by an outside walk: verify passed).
+    public init(names: ClaimNames? = nil) { self.names = names }
 
     /// Counts one event, `isErasedStream` and `key` answering from the same snapshot.
     public mutating func count(
@@ -96,6 +101,11 @@ public struct PersonalDataCount {
         }
         if isSealed, let subject = recorded.event.personalData?.subject, try key(subject) == .none, problem == nil {
             problem = .personalKeyMissing(member: subject.description, position: recorded.position)
+        }
+        if let names, case .emailClaim(.claimed(let claim)) = recorded.event, let address = claim.email.known,
+            fields.streamID.hasPrefix("email-hmac-"), names.email(address).rawValue != fields.streamID, problem == nil
+        {
+            problem = .claimNameWrong(position: recorded.position)
         }
         if try isErasedStream(fields.streamID) {
             clearOfErased += 1

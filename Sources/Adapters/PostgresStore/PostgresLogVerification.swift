@@ -62,7 +62,7 @@ extension PostgresLibrary: LogVerifier {
         for projection in projections.all { try await projection.reset(session) }
         let total = try await session.value("SELECT count(*) FROM events", as: Int64.self) ?? 0
         var log = LogWalk(chain: chain)
-        var personal = PersonalDataCount()
+        var personal = PersonalDataCount(names: names)
         var unreadable: UnreadableEvent?
         var replayed: Int64 = 0
         var after: Int64 = 0

@@ -108,7 +108,7 @@ extension LibraryDatabase: LogVerifier {
         }
         let keys = PersonalKeys.Reader(db, cipher: cipher)
         let streams = PersonalKeys.ErasedStreams(db, names: names)
-        var personal = PersonalDataCount()
+        var personal = PersonalDataCount(names: names)
         let rows = try Row.fetchCursor(db, sql: "SELECT \(EventRows.columns), hash FROM main.events ORDER BY position")
         while let row = try rows.next() {
             let fields = HashChain.Fields(row)

@@ -83,6 +83,7 @@ extension Wording {
         case .personalKeyMissing(let member, let position): t("audit.personalKeyMissing", member, n(position))
         case .erasedWithoutClosing(let member, let position): t("audit.erasedWithoutClosing", member, n(position))
         case .keyAfterErasure(let member, let position): t("audit.keyAfterErasure", member, n(position))
+        case .claimNameWrong(let position): t("audit.claimNameWrong", n(position))
         case .erasedUnchecked(let positions): t("audit.erasedUnchecked", count: positions.count, n(positions.count), listed(positions))
         case .secretsUnchecked(let positions): t("audit.secretsUnchecked", count: positions.count, n(positions.count), listed(positions))
         case .notAnExportedEvent(let line): t("audit.notAnExportedEvent", n(line))

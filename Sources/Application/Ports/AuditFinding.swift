@@ -83,6 +83,9 @@ public indirect enum AuditFinding: Equatable, Sendable {
     case erasedWithoutClosing(member: String, position: Int64)
     /// A member's key is there again after the event at `position` closed their account and erased it.
     case keyAfterErasure(member: String, position: Int64)
+    /// The address claimed at `position` is in a stream not named with the library's claim secret:
+    /// the secret, or the stream's name, was changed outside the log.
+    case claimNameWrong(position: Int64)
     /// Exported events of erased members whose hashes cannot be recomputed from the export.
     case erasedUnchecked(positions: [Int64])
     /// Exported events whose secrets are redacted, whose hashes cannot be recomputed.
