@@ -19,10 +19,13 @@ struct LiveEnvironment: CLIEnvironment {
         if configuration.databaseURL != nil {
             return try Bootstrap.library(try await Bootstrap.openStorage(configuration, logger: logger), configuration, logger: logger)
         }
-        if options.mustExist, !FileManager.default.fileExists(atPath: configuration.databasePath) {
-            throw ConfigurationError(configuration.databaseNamedBy ?? "the database", .noLibrary(configuration.databasePath))
+        if options.mustExist {
+            guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+                throw ConfigurationError(configuration.databaseNamedBy ?? "the database", .noLibrary(configuration.databasePath))
+            }
+            // An empty file too (the opening refuses a device, a pipe or a folder for every command).
+            try configuration.refuseDatabaseThatIsNoFile(holdingALibrary: true)
         }
-        try configuration.refuseDatabaseThatIsNoFile(holdingALibrary: options.mustExist)
         let open = { try Bootstrap.openLibrary(configuration, logger: logger, diagnosing: options.diagnosing).0 }
         return try NewLibraryNote.noting(configuration.databasePath, open) { CommandLineNotes.libraryCreated(at: $0) }
     }
