@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresStore
 import PostgresTestSupport
 import Testing
 
@@ -206,6 +208,21 @@ struct PostgresServeTests {
         let again = try await network.cli(["copy", "--from", sqlite.path, "--to", network.url])
         #expect(again.status != 0)
         #expect(again.stderr.contains("--to already holds a library (9 events): copy into an empty database"), "\(again.stderr)")
+        // Found by an outside walk: two copies into one empty database at once each saw it empty and
+        // took their own source's secrets. The second is refused while the first holds the copy lock.
+        let empty = try await PostgresTestServer.freshDatabase()
+        var second = network.environment
+        second["SHELFMARK_CHAIN_KEY"] = network.folder.folder.appendingPathComponent("second.key").path
+        let underWay = try await PostgresAddress(empty).whileCopying(logger: Logger(label: "first copy")) {
+            try await shelfmark(["copy", "--from", sqlite.path, "--to", empty], database: sqlite.path, environment: second)
+        }
+        #expect(
+            underWay.status == 2
+                && underWay.stderr.contains("--to is being copied into by another shelfmark copy right now: nothing was copied"),
+            "\(underWay.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: second["SHELFMARK_CHAIN_KEY"]!), "the refused copy wrote its key file")
+        let after = try await shelfmark(["copy", "--from", sqlite.path, "--to", empty], database: sqlite.path, environment: second)
+        #expect(after.status == 0, "once the first copy let go, the database takes a copy: \(after.stderr)")
         let nonsense = try await network.cli(["copy", "--from", sqlite.path, "--to", "mysql://somewhere/library"])
         #expect(nonsense.status == 2 && nonsense.stderr.contains("--to must be a PostgreSQL address"), "\(nonsense.stderr)")
         let missing = try await network.cli(["copy", "--from", sqlite.path + ".nothing", "--to", network.url])

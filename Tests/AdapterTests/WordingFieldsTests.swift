@@ -90,7 +90,7 @@ import Wording
                 .needsSpecialCharacter, .passwordsDiffer, .notAResetCode, .notACountryCode, .unknownCountry("ZZ"),
                 .notAMemberReference("Mrs Hudson"), .notAWorkKey, .lookalikeCharacters, .notEntityTags, .notAUsername, .notAnIPAddress("x"),
                 .folderUnusable("/x"), .folderMissing("/x"), .notADatabaseURL, .databaseUnreachable("postgres://a@b/c"),
-                .databaseNotEmpty(events: 2), .restoreOnPostgres, .notALibraryFile("/x"), .notUTF8, .notAWebAddress,
+                .databaseNotEmpty(events: 2), .copyUnderWay, .restoreOnPostgres, .notALibraryFile("/x"), .notUTF8, .notAWebAddress,
                 .noCopies(wouldBe: 0), .tooVague,
                 .confirmationNeeded, .fileExists("/x"), .fileUnusable("/x"), .notADuration(min: "1s", max: "365d"),
             ]

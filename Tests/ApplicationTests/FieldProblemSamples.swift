@@ -11,7 +11,7 @@ enum FieldProblemKey: CaseIterable {
     case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
         notAWebAddress,
         notAnIPAddress, folderUnusable,
-        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, restoreOnPostgres, notALibraryFile, notUTF8,
+        folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, copyUnderWay, restoreOnPostgres, notALibraryFile, notUTF8,
         noLibrary
     case noCopies, tooVague, confirmationNeeded, fileExists, fileUnusable
     case notADuration
@@ -65,6 +65,7 @@ enum FieldProblemSamples {
         case .notADatabaseURL: .notADatabaseURL
         case .databaseUnreachable: .databaseUnreachable
         case .databaseNotEmpty: .databaseNotEmpty
+        case .copyUnderWay: .copyUnderWay
         case .restoreOnPostgres: .restoreOnPostgres
         case .notALibraryFile: .notALibraryFile
         case .noLibrary: .noLibrary
@@ -123,6 +124,7 @@ enum FieldProblemSamples {
         case .notADatabaseURL: .notADatabaseURL
         case .databaseUnreachable: .databaseUnreachable("postgres://shelfmark@db.example.org:5432/library")
         case .databaseNotEmpty: .databaseNotEmpty(events: 1_234)
+        case .copyUnderWay: .copyUnderWay
         case .restoreOnPostgres: .restoreOnPostgres
         case .notALibraryFile: .notALibraryFile("/srv/library/notes.txt")
         case .noLibrary: .noLibrary("/srv/library/libary.sqlite")

@@ -100,6 +100,28 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         return 0
     }
 
+    /// Runs `body` (a copy into this database) holding the database's copy lock, a session lock
+    /// on a connection of its own, released when `body` ends or the process dies;
+    /// `LogCopyUnderWay` at once when another copy holds it. Two copies at once had each taken
+    /// their source's secrets, leaving one source's events under the other's keys.
+    public func whileCopying<T: Sendable>(logger: Logger, _ body: () async throws -> T) async throws -> T {
+        let connection: PostgresConnection
+        do {
+            connection = try await self.connection(logger: logger)
+        } catch {
+            throw PostgresUnavailable(address: description, cause: String(reflecting: error))
+        }
+        defer { Task { try? await connection.close() } }
+        var taken = false
+        for try await got in try await connection.query("SELECT pg_try_advisory_lock(\(PostgresSchema.copyLock))", logger: logger)
+            .decode(Bool.self)
+        {
+            taken = got
+        }
+        guard taken else { throw LogCopyUnderWay() }
+        return try await body()
+    }
+
     /// Forgets the chain key recorded by a database whose log is empty (its first open, `migrate`
     /// or a server's start, recorded the key it was given, which keys nothing yet), so that a copy
     /// brings its source's key instead (found by an outside test: `copy` after `migrate` failed).
@@ -169,4 +191,9 @@ public enum PostgresAddressProblem: Error, Equatable, Sendable, CustomStringConv
         case .socketFolder(let folder): "host=\(folder) is not an absolute folder"
         }
     }
+}
+
+/// Another `shelfmark copy` into the same database is under way; this one copied nothing.
+public struct LogCopyUnderWay: Error, Equatable, Sendable {
+    public init() {}
 }

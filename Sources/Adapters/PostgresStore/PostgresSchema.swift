@@ -14,6 +14,8 @@ enum PostgresSchema {
     /// The lock every append and every migration takes (`pg_advisory_xact_lock`): one writer at a time
     /// in the whole network of servers, so positions are given and committed in order.
     static let writerLock: Int64 = 0x5348_454C_464D_4B31  // "SHELFMK1"
+    /// The lock a copy into the database holds from its first look until its last event (`pg_try_advisory_lock`).
+    static let copyLock: Int64 = 0x5348_454C_464D_4B43  // "SHELFMKC"
 
     /// The log's own migrations, then the read models' (`PostgresReadModels`).
     static var migrations: [Migration] { log + PostgresReadModels.migrations }

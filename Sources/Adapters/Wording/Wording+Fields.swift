@@ -53,6 +53,7 @@ extension Wording {
         case .noLibrary(let path): t("field.noLibrary", path)
         case .notUTF8: t("field.notUTF8")
         case .databaseNotEmpty(let events): t("field.databaseNotEmpty", t("message.events", count: Int(clamping: events), n(events)))
+        case .copyUnderWay: t("field.copyUnderWay")
         case .taken: t("field.taken")
         case .notAWebAddress: t("field.notAWebAddress")
         case .noCopies(let wouldBe): t("field.noCopies", n(wouldBe))

@@ -39,26 +39,32 @@ enum StorageAdministration {
         let keyFile = FileManager.default.fileExists(atPath: file + ".key") ? file + ".key" : nil
         let source = try LibraryDatabase(path: file, keyFile: keyFile, cipher: cipher)
         defer { try? source.close() }
-        let held: Int64
         do {
-            held = try await address.storedEvents(logger: logger)
+            // The copy lock held from the first look at the target to its last event: two copies at
+            // once would each see it empty and bring their own secrets.
+            return try await address.whileCopying(logger: logger) {
+                let held = try await address.storedEvents(logger: logger)
+                guard held == 0 else { throw ConfigurationError("--to", .databaseNotEmpty(events: held)) }
+                try await address.forgetKeyOfEmptyLog(logger: logger)
+                // Opened without a key: the copy brings the source's, recorded with its first event.
+                let library = try await Bootstrap.openPostgres(address, named: "--to", keyFile: nil, logger: logger)
+                do {
+                    let keyCopy = keyFile == nil ? nil : configuration.chainKeyPath
+                    if let keyCopy, FileManager.default.fileExists(atPath: keyCopy) { throw ChainKeyError(.keyFileExists(path: keyCopy)) }
+                    let copied = try await LogCopy.copy(
+                        from: source, to: library, carryingSecrets: true, keyFile: keyCopy, progress: progress)
+                    await library.close()
+                    return .logCopied(events: copied, from: file, to: address.description, keyFile: keyCopy)
+                } catch {
+                    await library.close()
+                    throw error
+                }
+            }
         } catch let error as PostgresUnavailable {
             logger.error("PostgreSQL at \(address): \(error.cause)")
             throw ConfigurationError("--to", .databaseUnreachable(address.description))
-        }
-        guard held == 0 else { throw ConfigurationError("--to", .databaseNotEmpty(events: held)) }
-        try await address.forgetKeyOfEmptyLog(logger: logger)
-        // Opened without a key: the copy brings the source's, recorded with its first event.
-        let library = try await Bootstrap.openPostgres(address, named: "--to", keyFile: nil, logger: logger)
-        do {
-            let keyCopy = keyFile == nil ? nil : configuration.chainKeyPath
-            if let keyCopy, FileManager.default.fileExists(atPath: keyCopy) { throw ChainKeyError(.keyFileExists(path: keyCopy)) }
-            let copied = try await LogCopy.copy(from: source, to: library, carryingSecrets: true, keyFile: keyCopy, progress: progress)
-            await library.close()
-            return .logCopied(events: copied, from: file, to: address.description, keyFile: keyCopy)
-        } catch {
-            await library.close()
-            throw error
+        } catch is LogCopyUnderWay {
+            throw ConfigurationError("--to", .copyUnderWay)
         }
     }
 }

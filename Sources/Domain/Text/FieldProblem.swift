@@ -100,6 +100,8 @@ public enum FieldProblem: Equatable, Sendable {
     case databaseUnreachable(String)
     /// A database to copy a library into already holds this many events.
     case databaseNotEmpty(events: Int64)
+    /// Another copy into this database is under way.
+    case copyUnderWay
     /// A restore was asked of a library kept in PostgreSQL (a restore replaces a SQLite file).
     case restoreOnPostgres
     /// The file is there but SQLite cannot read it as a database (a folder, another kind of file,
