@@ -39,6 +39,27 @@ struct CLIOddPathsTests {
         #expect(lstat(pipe, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the pipe is still a pipe")
     }
 
+    /// Found by an outside walk: a pipe where a new library's chain key goes, or a folder where
+    /// SQLite keeps its WAL, made `migrate` and `serve` fail as an internal error (exit 70).
+    @Test func aPipeOrAFolderBesideTheLibraryIsSaidInOneLine() async throws {
+        try FileManager.default.createDirectory(at: db.folder, withIntermediateDirectories: true)
+        let key = db.path + ".key"
+        #expect(mkfifo(key, 0o600) == 0)
+        for arguments in [["migrate"], ["book", "list"], ["serve", "--port", "0"]] {
+            let refused = try await shelfmark(arguments, database: db.path)
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr == "Error: SHELFMARK_DB '\(key)' cannot be read or written\n", "\(arguments): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db.path), "no library made beside the pipe")
+        try FileManager.default.removeItem(atPath: key)
+        try FileManager.default.createDirectory(atPath: db.path + "-wal", withIntermediateDirectories: true)
+        let wal = try await shelfmark(["migrate"], database: db.path)
+        #expect(wal.status == 2 && wal.stderr.contains("'\(db.path)-wal' cannot be read or written"), "\(wal.stderr)")
+        let named = try await shelfmark(
+            ["migrate"], database: db.folder.appendingPathComponent("other.sqlite").path, environment: ["SHELFMARK_CHAIN_KEY": db.folder.path])
+        #expect(named.status == 2 && named.stderr.contains("SHELFMARK_CHAIN_KEY '\(db.folder.path)' cannot"), "\(named.stderr)")
+    }
+
     /// An empty file where a library should be (a truncated one) is not taken for a new library by
     /// the commands that read one (found by an outside walk: verify passed on it).
     @Test func anEmptyFileIsNoLibraryToVerifyExportOrBackUp() async throws {

@@ -11,7 +11,7 @@ import LogChain
 
 /// The files of one library: the database, its WAL files, and the chain key and anchors beside it,
 /// as backups and restores name them.
-enum LibraryFiles {
+public enum LibraryFiles {
     static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     /// Whether the two paths name one file (the same inode when both exist, else the same path).
@@ -81,6 +81,12 @@ enum LibraryFiles {
     /// What a library's files add to its database's path: the database itself, SQLite's WAL, shared
     /// memory and journal, and Shelfmark's chain key, anchors and lock.
     static let suffixes = ["", "-wal", "-shm", "-journal", ".key", ".anchors", ".lock"]
+
+    /// The first file kept beside the database at `path` (by SQLite or Shelfmark, the chain key
+    /// being at `keyFile`) that is there but is no regular file, links followed; nil when none is.
+    public static func companionThatIsNoFile(of path: String, keyFile: String) -> String? {
+        (suffixes.filter { $0 != "" && $0 != ".key" }.map { path + $0 } + [keyFile]).first(where: isOtherThanAFile)
+    }
 
     /// Removes the database at `path` with everything SQLite and Shelfmark keep beside it.
     static func removeAll(_ path: String) {

@@ -273,6 +273,7 @@ extension ShelfmarkConfiguration {
     /// would verify, or be written to, as an empty one (found by outside walks). A restore, which
     /// replaces the file, says `replacing`: an emptied library is what it mends.
     func refuseDatabaseThatIsNoFile(holdingALibrary: Bool = false, replacing: Bool = false) throws {
+        try refuseCompanionsThatAreNoFiles()
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: databasePath) else { return }
         let isFile = attributes[.type] as? FileAttributeType == .typeRegular
         let isEmpty = (attributes[.size] as? NSNumber)?.intValue == 0
@@ -280,5 +281,15 @@ extension ShelfmarkConfiguration {
         if !isFile || ((holdingALibrary || keyed) && isEmpty) {
             throw ConfigurationError(databaseNamedBy ?? "the database", .notALibraryFile(databasePath))
         }
+    }
+
+    /// Refuses a folder, pipe or device where the library keeps a file beside the database (its
+    /// chain key, SQLite's `-wal`, `-shm` and journal, its anchors and lock): SQLite or the key's
+    /// reader would fail on it later as an internal error (found by an outside walk: a pipe at
+    /// `new.sqlite.key` or a folder at `new.sqlite-wal` made `migrate` exit 70).
+    private func refuseCompanionsThatAreNoFiles() throws {
+        guard let path = LibraryFiles.companionThatIsNoFile(of: databasePath, keyFile: chainKeyPath) else { return }
+        let setting = path == chainKeyPath && integrity.chainKeyPath != nil ? "SHELFMARK_CHAIN_KEY" : databaseNamedBy ?? "the database"
+        throw ConfigurationError(setting, .fileUnusable(path))
     }
 }
