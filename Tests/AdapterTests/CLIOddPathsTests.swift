@@ -56,7 +56,8 @@ struct CLIOddPathsTests {
         let wal = try await shelfmark(["migrate"], database: db.path)
         #expect(wal.status == 2 && wal.stderr.contains("'\(db.path)-wal' cannot be read or written"), "\(wal.stderr)")
         let named = try await shelfmark(
-            ["migrate"], database: db.folder.appendingPathComponent("other.sqlite").path, environment: ["SHELFMARK_CHAIN_KEY": db.folder.path])
+            ["migrate"], database: db.folder.appendingPathComponent("other.sqlite").path,
+            environment: ["SHELFMARK_CHAIN_KEY": db.folder.path])
         #expect(named.status == 2 && named.stderr.contains("SHELFMARK_CHAIN_KEY '\(db.folder.path)' cannot"), "\(named.stderr)")
     }
 
