@@ -16,7 +16,7 @@ struct WebCatalogueListTests {
             let (dune, emma) = (try await api.addBook("Dune", copies: 2), try await api.addBook("Emma"))
             let ada = try await api.signUpMember("ada@example.org", named: "Ada Lovelace")
             let bob = try await api.signUpMember("bob@example.org")
-            _ = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)","\#(emma)"]}"#, token: ada)
+            let loans = try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(dune)","\#(emma)"]}"#, token: ada)
             #expect(try await api.send(.post, "/api/v1/holds", json: #"{"bookId":"\#(emma)"}"#, token: bob).status == .created)
             let day = Formats(.english).day(clock.now())
 
@@ -29,6 +29,14 @@ struct WebCatalogueListTests {
             // The borrower's name is personal: a visitor sees only that the book went out, and when.
             let visitor = try Self.cell(dune, in: try await Browser(api).get("/books").text)
             #expect(visitor.contains("Last checked out on \(day)") && !visitor.contains("Ada"), "\(visitor)")
+
+            // Emma back: its copy is kept for bob, who waits no more (an outside walk saw "1 waiting" then).
+            let body = try JSONSerialization.jsonObject(with: Data(loans.text.utf8))
+            let lent = (body as? [[String: Any]]) ?? ((body as? [String: Any])?["loans"] as? [[String: Any]]) ?? []
+            let emmaLoan = try #require(lent.first { $0["bookId"] as? String == emma }?["id"] as? String, "\(loans.text)")
+            #expect(try await api.send(.post, "/api/v1/loans/\(emmaLoan)/return", token: ada).status == .ok)
+            let kept = try Self.cell(emma, in: try await Browser(api).get("/books").text)
+            #expect(kept.contains(#"<p class="availability no">0 of 1 available</p>"#), "\(kept)")
         }
     }
 

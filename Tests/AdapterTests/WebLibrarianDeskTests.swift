@@ -25,6 +25,20 @@ struct WebLibrarianDeskTests {
         }
     }
 
+    /// Found by an outside walk: words the shelf's search refuses made a whole error page saying
+    /// "Q: 'bogus:' is not a field…", the search's internal name for the field.
+    @Test func wordsTheShelfCannotSearchAreSaidBesideTheFindField() async throws {
+        try await withAPI { api in
+            _ = try await api.addBook("Dune")
+            let librarian = Browser(api, session: api.librarianToken)
+            for find in ["bogus:x", "%00"] {
+                let page = try await librarian.get("/desk?find=\(find)")
+                #expect(page.status == .badRequest && page.shows(#"<p class="field-error" id="find-error">"#), "\(find): \(page.text)")
+                #expect(!page.shows("Q:") && page.shows(">Dune</"), "\(find): the shelf is shown whole")
+            }
+        }
+    }
+
     /// Found by an outside test: the member field's label offers a username, but the desk read
     /// anything without an `@` as a card number, and the loans list refused it.
     @Test func theDeskFindsAMemberByUsernameAsItsLabelSays() async throws {

@@ -18,12 +18,15 @@ extension BitBooksSession {
         return try ProtocolJSON.encode(BookJSON(entry))
     }
 
-    /// The catalogue's (oldest) book with the ISBN `text` names, in any of its spellings; nil for
-    /// none, or for text that is no ISBN.
+    /// The catalogue's book with the ISBN `text` names, in any of its spellings: of several (a
+    /// duplicate ISBN the librarian allowed), the oldest with a copy on the shelf, else the oldest;
+    /// nil for none, or for text that is no ISBN. (Found by an outside walk: `LOAN` refused a book
+    /// whose older record had every copy out while its newer one had copies on the shelf.)
     func entry(isbn text: String) async throws -> CatalogueEntry? {
         guard let isbn = try? ISBN(parsing: text) else { return nil }
         let query = CatalogueQuery(sort: .oldest, text: "isbn:\(isbn.isbn13)")
         let page = try await library.catalogue.listBooks.execute(query, page: PageRequest(limit: PageRequest.maxLimit))
-        return page.items.first { $0.details.isbn == isbn }
+        let records = page.items.filter { $0.details.isbn == isbn }
+        return records.first { $0.available > 0 } ?? records.first
     }
 }

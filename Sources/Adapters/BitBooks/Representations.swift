@@ -24,7 +24,9 @@ struct BookJSON: Encodable, Equatable {
         author = entry.details.authors.joined(separator: ", ")
         genre = entry.details.categories.first ?? ""
         copies = entry.copies
-        givenCopies = entry.onLoan
+        // Copies not on the shelf: lent, or set aside for a member who waited (an outside walk saw a
+        // kept copy offered as free, and the loan then refused).
+        givenCopies = entry.onLoan + entry.setAside
         cover = entry.details.coverURL ?? ""
     }
 }

@@ -41,6 +41,8 @@ actor OpenLibraryHTTP {
         case refused(status: UInt)
         /// Unreachable, too slow or failing: worth another attempt.
         case unavailable(SearchUnavailable)
+        /// 429: not asked again until its `Retry-After` has passed (the breaker opens for that long).
+        case rateLimited(SearchUnavailable)
 
         /// What a caller says of it when it is not a 404 or a 422.
         var trouble: SearchUnavailable {
@@ -48,14 +50,15 @@ actor OpenLibraryHTTP {
             case .notFound: SearchUnavailable(.failing, detail: "HTTP 404")
             case .unprocessable: SearchUnavailable(.failing, detail: "HTTP 422")
             case .refused(let status): SearchUnavailable(.failing, detail: "HTTP \(status)")
-            case .unavailable(let trouble): trouble
+            case .unavailable(let trouble), .rateLimited(let trouble): trouble
             }
         }
     }
 
     let settings: OpenLibrarySettings
     private let client: HTTPClient
-    private let logger: Logger
+    /// Where what went wrong technically is written.
+    let logger: Logger
     private let metrics: UpstreamMetrics
     private var consecutiveFailures = 0
     private var openUntil: ContinuousClock.Instant?
@@ -65,6 +68,12 @@ actor OpenLibraryHTTP {
         self.client = client
         self.logger = logger
         self.metrics = metrics
+    }
+
+    /// `trouble`, once logged: an answer that came but could not be read.
+    nonisolated func unreadable(_ trouble: SearchUnavailable) -> SearchUnavailable {
+        logger.warning("Open Library failed", metadata: ["cause": "\(trouble.cause)", "detail": "\(trouble.detail.prefix(500))"])
+        return trouble
     }
 
     /// The instant a call starting now must be done by.
@@ -86,6 +95,14 @@ actor OpenLibraryHTTP {
             openUntil = nil
             metrics.count(.ok)
             return data
+        } catch .rateLimited(let trouble) {
+            openUntil = ContinuousClock.now + .seconds(trouble.retryAfter)
+            metrics.count(.failed)
+            metrics.breaker(open: true)
+            logger.warning(
+                "Open Library asks us to wait",
+                metadata: ["path": "\(pathAndQuery.prefix(200))", "seconds": "\(Int(trouble.retryAfter))"])
+            throw .rateLimited(trouble)
         } catch .unavailable(let trouble) {
             consecutiveFailures += 1
             metrics.count(.failed)
@@ -104,30 +121,73 @@ actor OpenLibraryHTTP {
         }
     }
 
-    /// One attempt, body included, within `timeout`.
+    /// One attempt, body included, within `timeout`. A redirect is followed (Open Library sends
+    /// `/isbn/….json` on to its edition) only to the base URL's own scheme, host and port, a few
+    /// times at most: an outside walk had a search redirected to a loopback address, whose answer
+    /// the server showed. (The client given must not follow redirects itself: `OpenLibraryClient.noRedirects`.)
     private func fetch(_ pathAndQuery: String, timeout: Duration) async throws(Failure) -> Data {
-        let (client, request) = (client, request(pathAndQuery))
-        let answer: (status: UInt, body: ByteBuffer)
-        do {
-            answer = try await withTimeLimit(timeout) {
-                let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
-                return (response.status.code, try await response.body.collect(upTo: 16 << 20))
+        var url = settings.baseURL + pathAndQuery
+        for _ in 0..<5 {
+            let (client, request) = (client, request(url))
+            let answer: (status: UInt, body: ByteBuffer, location: String?, retryAfter: String?)
+            do {
+                answer = try await withTimeLimit(timeout) {
+                    let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+                    let headers = response.headers
+                    return (
+                        response.status.code, try await response.body.collect(upTo: 16 << 20), headers.first(name: "location"),
+                        headers.first(name: "retry-after")
+                    )
+                }
+            } catch {
+                logger.debug("Open Library attempt failed", metadata: ["path": "\(pathAndQuery.prefix(200))", "error": "\(error)"])
+                throw .unavailable(Self.trouble(error))
             }
-        } catch {
-            logger.debug("Open Library attempt failed", metadata: ["path": "\(pathAndQuery.prefix(200))", "error": "\(error)"])
-            throw .unavailable(Self.trouble(error))
+            if [301, 302, 303, 307, 308].contains(answer.status) {
+                guard let next = answer.location.flatMap({ Self.sameOrigin($0, from: url, as: settings.baseURL) }) else {
+                    let detail = "HTTP \(answer.status) to \(answer.location?.prefix(200) ?? "nowhere"), not Open Library's address"
+                    throw .unavailable(SearchUnavailable(.failing, detail: detail))
+                }
+                url = next
+                continue
+            }
+            return try Self.body(answer.status, answer.body, retryAfter: answer.retryAfter)
         }
-        switch answer.status {
-        case 200: return Data(answer.body.readableBytesView)
+        throw .unavailable(SearchUnavailable(.failing, detail: "more than 4 redirects"))
+    }
+
+    /// `location`, read against `current`, when it has the scheme, host and port of `base`.
+    static func sameOrigin(_ location: String, from current: String, as base: String) -> String? {
+        guard let origin = URLComponents(string: base), let next = URL(string: location, relativeTo: URL(string: current)),
+            let resolved = URLComponents(url: next.absoluteURL, resolvingAgainstBaseURL: true),
+            resolved.scheme?.lowercased() == origin.scheme?.lowercased(), resolved.host?.lowercased() == origin.host?.lowercased(),
+            resolved.port == origin.port, resolved.user == nil, resolved.password == nil
+        else { return nil }
+        return next.absoluteString
+    }
+
+    /// The body of a final answer, or the failure its status is.
+    private static func body(_ status: UInt, _ body: ByteBuffer, retryAfter: String?) throws(Failure) -> Data {
+        switch status {
+        case 200: return Data(body.readableBytesView)
         case 404: throw .notFound
+        case 429: throw .rateLimited(SearchUnavailable(.resting, detail: "HTTP 429", retryAfter: Self.wait(retryAfter)))
         case 422: throw .unprocessable
-        case 500...: throw .unavailable(SearchUnavailable(.failing, detail: "HTTP \(answer.status)"))
-        default: throw .refused(status: answer.status)
+        case 500...: throw .unavailable(SearchUnavailable(.failing, detail: "HTTP \(status)"))
+        default: throw .refused(status: status)
         }
     }
 
-    private func request(_ pathAndQuery: String) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: settings.baseURL + pathAndQuery)
+    /// A 429's `Retry-After` in seconds (1 to 3,600; an HTTP date or nothing: the default wait).
+    static func wait(_ retryAfter: String?) -> TimeInterval {
+        guard let seconds = retryAfter.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+            return SearchUnavailable.defaultRetryAfter
+        }
+        return TimeInterval(min(max(seconds, 1), 3_600))
+    }
+
+    private func request(_ url: String) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "Shelfmark/\(settings.version) (\(settings.contact))")
         request.headers.add(name: "Accept", value: "application/json")
         return request
@@ -143,6 +203,16 @@ actor OpenLibraryHTTP {
         default: return SearchUnavailable(.unreachable, detail: detail)
         }
     }
+}
+
+/// The HTTP client Open Library's adapters use unless given one.
+public enum OpenLibraryClient {
+    /// A client that leaves redirects to the adapter, which follows only Open Library's own.
+    public static let noRedirects: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 }
 
 extension Logger {

@@ -12,10 +12,10 @@ public struct OpenLibraryLookup: BookLookup {
     let http: OpenLibraryHTTP
     let settings: OpenLibrarySettings
 
-    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not
+    /// Asks Open Library at `settings.baseURL` through `client` (one that follows no redirect); failures go to `logger` (none: not
     /// logged), calls and the breaker's state to `metrics` as `client="lookup"` (none: not kept).
     public init(
-        settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil,
+        settings: OpenLibrarySettings, client: HTTPClient = OpenLibraryClient.noRedirects, logger: Logger? = nil,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.settings = settings
@@ -27,7 +27,12 @@ public struct OpenLibraryLookup: BookLookup {
     public func book(isbn: ISBN) async throws -> BookRecordFound? {
         let deadline = http.deadline()
         guard let edition: Record = try await fetch("/isbn/\(isbn.isbn13).json", until: deadline, required: true) else { return nil }
-        let work: Record? = if let key = edition.works?.first?.key { try await fetch("\(key).json", until: deadline) } else { nil }
+        let work: Record? =
+            if let key = edition.works?.first?.key.flatMap({ Self.path(of: $0, kind: "works", suffix: "W") }) {
+                try await fetch("\(key).json", until: deadline)
+            } else {
+                nil
+            }
         let authorKeys = (edition.authors ?? []).compactMap(\.key) + (work?.authors ?? []).compactMap { $0.author?.key ?? $0.key }
         return BookRecordFound(
             title: edition.title ?? work?.title, authors: try await names(authorKeys, until: deadline),
@@ -46,6 +51,17 @@ public struct OpenLibraryLookup: BookLookup {
             publisher: nil, isbn: nil, coverURL: cover(work.covers), description: work.description?.text)
     }
 
+    /// The path of a key Open Library sent (`/works/OL45804W`, `/authors/OL34184A`), or nil for
+    /// anything else: the key goes after the base URL, and an outside walk had
+    /// `@127.0.0.1:18214/authors/x` send the server to a host of the answer's choosing.
+    static func path(of key: String, kind: String, suffix: Character) -> String? {
+        let prefix = "/\(kind)/OL"
+        guard key.hasPrefix(prefix), key.last == suffix else { return nil }
+        let digits = key.dropFirst(prefix.count).dropLast()
+        guard (1...12).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return key
+    }
+
     /// The first positive cover id as a large cover URL (Open Library uses -1 for "removed").
     private func cover(_ ids: [Int]?) -> String? {
         (ids ?? []).first { $0 > 0 }.map { CoverURLs.openLibrary(base: settings.coversURL, path: "id/\($0)").large }
@@ -53,7 +69,9 @@ public struct OpenLibraryLookup: BookLookup {
 
     private func names(_ keys: [String], until deadline: ContinuousClock.Instant) async throws -> [String] {
         var names: [String] = []
-        for key in Array(NSOrderedSet(array: keys)) as? [String] ?? [] {
+        var seen: Set<String> = []
+        let paths = keys.compactMap { Self.path(of: $0, kind: "authors", suffix: "A") }.filter { seen.insert($0).inserted }
+        for key in paths.prefix(BookLimits.authors) {
             if let author: Record = try await fetch("\(key).json", until: deadline), let name = author.name ?? author.personalName {
                 names.append(name)
             }

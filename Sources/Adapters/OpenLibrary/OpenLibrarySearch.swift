@@ -1,6 +1,7 @@
 import Application
 import AsyncHTTPClient
 import CoreMetrics
+import Domain
 import Foundation
 import Logging
 
@@ -15,10 +16,10 @@ public struct OpenLibrarySearch: BookSearch {
     let http: OpenLibraryHTTP
     let settings: OpenLibrarySettings
 
-    /// Asks Open Library at `settings.baseURL` through `client`; failures go to `logger` (none: not
+    /// Asks Open Library at `settings.baseURL` through `client` (one that follows no redirect); failures go to `logger` (none: not
     /// logged), calls and the breaker's state to `metrics` as `client="search"` (none: not kept).
     public init(
-        settings: OpenLibrarySettings, client: HTTPClient = .shared, logger: Logger? = nil,
+        settings: OpenLibrarySettings, client: HTTPClient = OpenLibraryClient.noRedirects, logger: Logger? = nil,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.settings = settings
@@ -36,12 +37,22 @@ public struct OpenLibrarySearch: BookSearch {
             throw error.trouble
         }
         let answer: Answer
-        do { answer = try JSONDecoder().decode(Answer.self, from: data) } catch {
-            throw SearchUnavailable(.unreadable, detail: "search.json: \(error)")
+        do {
+            answer = try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw http.unreadable(SearchUnavailable(.unreadable, detail: "search.json: \(error)"))
         }
-        let results = (answer.docs ?? []).compactMap { $0.result(covers: settings.coversURL) }
-        return SearchPage(
-            results: results, total: answer.numFound ?? answer.numFoundSnakeCase ?? results.count, offset: query.offset, limit: query.limit)
+        // An answer without its count or its list is no answer (found by an outside walk: `{}` was
+        // kept a day as "no books found"); one unreadable hit among a hundred is left out alone.
+        guard let docs = answer.docs, (answer.numFound ?? answer.numFoundSnakeCase ?? 0) >= 0 else {
+            throw http.unreadable(SearchUnavailable(.unreadable, detail: "search.json: no docs, or a negative numFound"))
+        }
+        let results = docs.compactMap { $0.doc?.result(covers: settings.coversURL) }
+        if results.count < docs.count {
+            http.logger.warning("Open Library sent hits that cannot be read", metadata: ["left out": "\(docs.count - results.count)"])
+        }
+        let total = answer.numFound ?? answer.numFoundSnakeCase ?? results.count
+        return SearchPage(results: results, total: max(total, query.offset + results.count), offset: query.offset, limit: query.limit)
     }
 
     /// The query string sent: title / author / q, paging, sort and the explicit field list.
@@ -71,7 +82,13 @@ public struct OpenLibrarySearch: BookSearch {
         let numFound: Int?
         /// The same count under its older name.
         let numFoundSnakeCase: Int?
-        let docs: [Doc]?
+        let docs: [Lenient]?
+
+        /// A hit, nil when it cannot be read as one.
+        struct Lenient: Decodable {
+            let doc: Doc?
+            init(from decoder: any Decoder) throws { doc = try? Doc(from: decoder) }
+        }
 
         enum CodingKeys: String, CodingKey {
             case numFound, docs
@@ -107,10 +124,15 @@ public struct OpenLibrarySearch: BookSearch {
         }
 
         func result(covers: String) -> WorkResult? {
-            guard let key = key.map(OpenLibraryKeys.work), !key.isEmpty else { return nil }
-            let isbns = Array((isbn ?? []).prefix(5))
+            guard let key = key.map(OpenLibraryKeys.work), OpenLibraryKeys.isHitKey(key) else { return nil }
+            let isbns = Array(
+                (isbn ?? []).filter { $0.utf8.count <= 13 && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "X") } }.prefix(5))
+            // Shown as Open Library wrote it, but without what no one may type (controls, direction
+            // overrides) and no longer than a catalogue's book may be (an outside walk had 100 KB titles).
             return WorkResult(
-                workKey: key, title: title ?? "(untitled)", authors: authorNames ?? [], firstPublishYear: firstPublishYear,
+                workKey: key, title: title.flatMap { FreeText.cleaned($0, max: BookLimits.title) } ?? "(untitled)",
+                authors: Array((authorNames ?? []).compactMap { FreeText.cleaned($0, max: BookLimits.author) }.prefix(BookLimits.authors)),
+                firstPublishYear: firstPublishYear,
                 editionCount: editionCount, isbns: isbns, coverID: coverID, ratingAverage: ratingsAverage,
                 ratingCount: ratingsCount, readingLogCount: readingLogCount,
                 covers: OpenLibraryKeys.covers(base: covers, coverID: coverID, editionKey: coverEditionKey, isbn: isbns.first))
@@ -120,6 +142,13 @@ public struct OpenLibrarySearch: BookSearch {
 
 /// Open Library's keys and cover URLs.
 public enum OpenLibraryKeys {
+    /// Whether `key` is a hit's key as Open Library writes them: a work's (`OL27448W`), or the
+    /// edition's its search gives for some hits (`OL22375412M`).
+    public static func isHitKey(_ key: String) -> Bool {
+        key.hasPrefix("OL") && (key.hasSuffix("W") || key.hasSuffix("M")) && (4...16).contains(key.utf8.count)
+            && key.utf8.dropFirst(2).dropLast().allSatisfy { (0x30...0x39).contains($0) }
+    }
+
     /// `OL27448W` from `/works/OL27448W` or `OL27448W`.
     public static func work(_ key: String) -> String {
         key.split(separator: "/").last.map(String.init) ?? key

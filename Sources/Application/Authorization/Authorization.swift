@@ -25,8 +25,9 @@ public enum Access: Equatable, Sendable {
     /// A logged-in member or librarian, on their own loans, bookmarks and notices (librarians on
     /// any member's, where the use case offers it).
     case signedIn
-    /// A logged-in member on their own loan, or the desk: librarians, the operator (who lends at
-    /// the CLI without logging in, and takes the copy back the same way) and scheduled work.
+    /// A logged-in member on their own loan or hold, or the desk: librarians, the operator (who
+    /// lends at the CLI without logging in, takes the copy back and cancels a hold the same way)
+    /// and scheduled work.
     case borrowerOrDesk
     /// Librarians, the operator and the server's own scheduled work.
     case librarian
@@ -46,9 +47,9 @@ public enum Authorization {
         case .issueResetCode: .librarian
         case .logOut, .showOwnAccount, .editOwnAccount,
             .borrowBooks, .listOwnLoans, .readOwnNotices, .keepBookmarks,
-            .placeHold, .cancelHold, .listOwnHolds, .renewAllLoans:
+            .placeHold, .listOwnHolds, .renewAllLoans:
             .signedIn
-        case .returnLoan, .renewLoan: .borrowerOrDesk
+        case .returnLoan, .renewLoan, .cancelHold: .borrowerOrDesk
         case .addBook, .editBook, .withdrawBooks, .clearCatalogue, .importBook, .registerLibrarian, .listUsers, .changeRole, .findMember,
             .lendWalkIn, .listLoans, .scanNotices, .listHolds, .verifyLog, .anchorLog, .exportLog, .showHistory, .timeTravel, .replayLog,
             .backUpLibrary, .issueAppKey, .revokeAppKey:

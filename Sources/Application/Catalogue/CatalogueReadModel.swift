@@ -18,6 +18,8 @@ public struct CatalogueEntry: Equatable, Sendable {
     public let setAside: Int
     /// Copies anyone may borrow now.
     public var available: Int { copies - onLoan - setAside }
+    /// Members still waiting for a copy (not those a copy is kept for).
+    public var waiting: Int { max(0, holdCount - setAside) }
 
     /// A borrower's name (nil when hidden from the reader, `erasedName` once erased) and the time of a checkout.
     public struct Checkout: Equatable, Sendable {

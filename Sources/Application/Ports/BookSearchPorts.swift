@@ -119,8 +119,12 @@ public struct SearchPage: Hashable, Sendable, Codable {
         self.limit = limit
         self.stale = stale
     }
-    /// The offset of the next page, or nil at the end.
-    public var nextOffset: Int? { offset + results.count < total && !results.isEmpty ? offset + results.count : nil }
+    /// The offset of the next page, or nil at the end or past the deepest page Open Library gives
+    /// (`SearchQuery.maxOffset`; found by an outside walk: "the" offered a next page that was refused).
+    public var nextOffset: Int? {
+        let next = offset + results.count
+        return next < total && !results.isEmpty && next <= SearchQuery.maxOffset ? next : nil
+    }
 }
 
 /// Searches the world's books.

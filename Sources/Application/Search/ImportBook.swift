@@ -40,9 +40,16 @@ public struct ImportBook: Sendable {
             throw InvalidInput("isbn", .exactlyOneOf(["isbn", "workKey"]))
         }
         let record = found!
+        // What Open Library wrote is mended, not refused: the librarian did not type it. The book
+        // is filed under the ISBN asked for, which an edition listing several may not name first.
+        let asked = isbn.flatMap { try? ISBN(parsing: $0).isbn13 }
         let prefilled = BookDraft(
-            title: record.title ?? "", authors: record.authors, isbn: record.isbn, publisher: record.publisher,
-            coverURL: record.coverURL, description: record.description.map { String($0.prefix(BookLimits.description)) })
+            title: record.title.flatMap { FreeText.cleaned($0, max: BookLimits.title) } ?? "",
+            authors: Array(record.authors.compactMap { FreeText.cleaned($0, max: BookLimits.author) }.prefix(BookLimits.authors)),
+            isbn: asked ?? record.isbn.flatMap { try? ISBN(parsing: $0).isbn13 },
+            publisher: record.publisher.flatMap { FreeText.cleaned($0, max: BookLimits.publisher) },
+            coverURL: record.coverURL,
+            description: record.description.flatMap { FreeText.cleaned($0, max: BookLimits.description, multiline: true) })
         let draft = BookDraft(
             title: overrides.title ?? prefilled.title, authors: overrides.authors ?? prefilled.authors,
             isbn: overrides.isbn ?? prefilled.isbn,

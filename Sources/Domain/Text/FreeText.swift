@@ -54,6 +54,23 @@ public enum FreeText {
         return !(scalar == "\u{200C}" || scalar == "\u{200D}" || (0xE0020...0xE007F).contains(scalar.value))
     }
 
+    /// Text another system wrote (Open Library's titles, names, publishers), made what a person
+    /// may type: its control and invisible format characters dropped (line breaks and tabs kept
+    /// when `multiline`), its ends trimmed, at most `max` characters; nil when nothing visible is
+    /// left. No one at the library typed it, so it is mended rather than refused.
+    public static func cleaned(_ text: String, max: Int, multiline: Bool = false) -> String? {
+        let allowed: Set<Unicode.Scalar> = multiline ? ["\n", "\t"] : []
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where allowed.contains(scalar) || !(isControl(scalar) || isInvisible(scalar, identifier: false)) {
+            kept.append(multiline || !scalar.properties.isWhitespace ? scalar : " ")
+        }
+        let trimmed = String(kept).trimmingSpaces
+        guard !looksEmpty(trimmed) else { return nil }
+        var cut = String(trimmed.prefix(max))
+        while isTooLong(cut, max: max) { cut.removeLast() }
+        return cut
+    }
+
     /// `character` as a message may quote it: itself when it can be seen, else its code point.
     public static func visible(_ character: Character) -> String {
         let hidden = character.unicodeScalars.contains {
@@ -65,5 +82,13 @@ public enum FreeText {
 }
 
 extension String {
+    fileprivate var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+
     fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

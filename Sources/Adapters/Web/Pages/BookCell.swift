@@ -30,11 +30,13 @@ struct BookCell: Hashable, Sendable {
         cover = Covers.safe(entry.details.coverURL)
         available = max(0, entry.available)
         copies = entry.copies
-        waiting = entry.holdCount
+        // A member a copy is kept for waits no more (found by an outside walk: "1 waiting" when
+        // nobody was, and the next hold placed was first in line).
+        waiting = entry.waiting
         isAvailable = entry.available > 0
-        hasWaiting = entry.holdCount > 0
+        hasWaiting = entry.waiting > 0
         availability = t("web.bookcell.available", count: available, number(available), number(entry.copies))
-        waitingText = t("web.bookcell.waiting", count: entry.holdCount, number(entry.holdCount))
+        waitingText = t("web.bookcell.waiting", count: entry.waiting, number(entry.waiting))
         coverAlt = Covers.alt(title, present: cover != nil)
         lastCheckout = entry.lastCheckout.map(Self.checkout)
     }

@@ -251,7 +251,7 @@ struct BookView: Hashable, Sendable {
         setAside = entry.setAside
         someOnLoan = entry.onLoan > 0
         someSetAside = entry.setAside > 0
-        waiting = entry.holdCount
+        waiting = entry.waiting
         lastCheckout = entry.lastCheckout.map(BookCell.checkoutUnderLabel)
     }
 

@@ -43,8 +43,19 @@ struct DeskPages: Sendable {
             let line = try await site.library.circulation.holds.list.queue(of: book, page: try PageRequest(limit: Self.listLimit), by: by)
             waiting = DeskView.WaitingList(id: book.description, title: entry.details.title, holds: line.items.map(HoldRow.init))
         }
-        let shelf = try await site.library.catalogue.listBooks.execute(
-            CatalogueQuery(sort: .title, text: query.find, availableOnly: true), page: try PageRequest(limit: Self.pageSize), by: by)
+        // Words the shelf's search refuses are said beside the find field, the shelf shown whole
+        // (found by an outside walk: a whole error page said "Q: 'bogus:' is not a field…").
+        let shelfPage = try PageRequest(limit: Self.pageSize)
+        var findError: String?
+        let shelf: Page<CatalogueEntry>
+        do {
+            shelf = try await site.library.catalogue.listBooks.execute(
+                CatalogueQuery(sort: .title, text: query.find, availableOnly: true), page: shelfPage, by: by)
+        } catch let error as InvalidInput where query.find != nil {
+            (findError, status) = (Words.say(error.errors.first?.problem ?? .required), .badRequest)
+            shelf = try await site.library.catalogue.listBooks.execute(
+                CatalogueQuery(sort: .title, availableOnly: true), page: shelfPage, by: by)
+        }
         let chosen = Set(feedback.chosenBooks + (query.book.map { [$0] } ?? []))
         let isOverdue = site.library.circulation.list.isOverdue
         var view = DeskView(
@@ -55,6 +66,7 @@ struct DeskPages: Sendable {
             overdue: overdue.items.map { LoanRow($0, overdue: true) }, setAside: ready.items.map(HoldRow.init))
         view.waiting = waiting
         view.filterError = filterError
+        view.findError = findError
         return site.pages.render("desk", view, title: t("web.desk.heading"), status: status)
     }
 }

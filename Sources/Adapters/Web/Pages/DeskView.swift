@@ -63,6 +63,8 @@ struct DeskView: Sendable {
     var waiting: WaitingList?
     /// Why the member asked for in the loans' filter names nobody.
     var filterError: String?
+    /// What is wrong with the words typed to find a book on the shelf, said beside them.
+    var findError: String?
 
     init(
         feedback: Feedback, errorsIn form: FormName?, resetCode: ResetCodeView?, query: DeskQuery, shelf: [ShelfBook], loans: [LoanRow],
