@@ -105,7 +105,8 @@ extension Twins {
         try await twin("loan list", ["loan", "list"], .get, "/api/v1/loans")
         try await twin("loan list", ["loan", "list", "--member", "ada@example.org"], .get, "/api/v1/loans?member=ada@example.org")
         try await twin(
-            "loan checkout", ["loan", "checkout", twinBook, "--name", "Mrs Hudson"], .post, "/api/v1/books/\(twinBook)/checkout",
+            // Each "Twin" to Mrs Hudson once: a walk-in name has one copy of a book at a time.
+            "loan checkout", ["loan", "checkout", twins[0], "--name", "Mrs Hudson"], .post, "/api/v1/books/\(twins[1])/checkout",
             json: #"{"borrowerName":"Mrs Hudson"}"#, volatile: loanWrite)
         try await twin("loan list", ["loan", "list", "--book", twinBook, "--limit", "1"], .get, "/api/v1/loans?book=\(twinBook)&limit=1")
         // The desk lends Ada one book by email through the CLI, another by card through the API: two loans alike.

@@ -117,6 +117,14 @@ struct HTTPDeskTests {
             #expect(byMember.status == .badRequest, "\(byMember.text)")
             #expect((memberProblem["detail"] as? String)?.contains("give the name as borrower instead") == true, "\(byMember.text)")
             #expect(try await api.send(.get, "/api/v1/loans?borrower=Mrs%20Hudson", token: .none).status == .unauthorized)
+            // Found by an outside walk: an empty name listed nobody's loans with a 200, and the same
+            // book could be lent twice to one name (a double click at the desk).
+            for empty in ["", "%20%20"] {
+                let nobody = try await api.send(.get, "/api/v1/loans?borrower=\(empty)")
+                #expect(nobody.status == .badRequest && nobody.text.contains("borrower"), "\(empty): \(nobody.text)")
+            }
+            let twice = try await api.send(.post, "/api/v1/books/\(books[0])/checkout", json: #"{"borrowerName":"MRS HUDSON"}"#)
+            #expect(twice.status == .conflict && twice.text.contains("MRS HUDSON has it on loan already"), "\(twice.text)")
         }
     }
 }

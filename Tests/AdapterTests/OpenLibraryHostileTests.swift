@@ -121,6 +121,19 @@ struct OpenLibraryHostileTests {
         }
     }
 
+    /// Found by an outside walk: 13 MB answers to 12 searches at once took 550 MB, and an answer
+    /// past the limit was fetched three times.
+    @Test func anAnswerPastTheLimitIsRefusedOnce() async throws {
+        let padding = String(repeating: "x", count: 5 << 20)
+        let upstream = Scripted(["/search.json": .init(body: #"{"numFound":1,"docs":[{"key":"/works/OL1W","title":"\#(padding)"}]}"#)])
+        try await upstream.run { base in
+            await #expect(throws: SearchUnavailable.self) {
+                try await OpenLibrarySearch(settings: Self.settings(base)).search(SearchQuery(text: "big"))
+            }
+            #expect(upstream.asked.withLock { $0.count } == 1, "asked again: \(upstream.asked.withLock { $0.count })")
+        }
+    }
+
     @Test func a429IsWaitedOutAsItAsks() async throws {
         let upstream = Scripted(["/search.json": .init(status: .tooManyRequests, headers: [.retryAfter: "120"], body: "{}")])
         try await upstream.run { base in

@@ -15,6 +15,32 @@ final class MemoryCountryList: CountryListStore, Sendable {
 
 @Suite("REST Countries adapter against a loopback fake")
 struct RESTCountriesTests {
+    /// Found by an outside walk: a list kept for good took codes `<S` and `ÉÉ`, let a later `fr`
+    /// replace France, kept a direction override, and one `"fra": null` lost the whole list.
+    @Test func aHostileListKeepsOnlyWhatReadsAsCountries() async throws {
+        let list = #"""
+            [{"cca2":"FR","name":{"common":"France"},"translations":{"fra":{"common":"France"}}},
+             {"cca2":"fr","name":{"common":"lower france"}}, {"cca2":"FR","name":{"common":"Second France"}},
+             {"cca2":"<s","name":{"common":"Script"}}, {"cca2":"ÉÉ","name":{"common":"Accents"}},
+             {"cca2":"GB","name":{"common":"United ‮Kingdom"},"translations":{"fra":null}},
+             {"cca2":"DE","name":{"common":"Germany"},"translations":{"fra":{"common":null}}}, {"cca2":7}]
+            """#
+        let upstream = OpenLibraryHostileTests.Scripted(["/v3.1/all": .init(body: list)])
+        try await upstream.run { base in
+            let store = MemoryCountryList()
+            let all = try await RESTCountriesDirectory(baseURL: base, store: store, timeout: .seconds(60)).all()
+            #expect(
+                all == [
+                    Country(code: "FR", name: "France", frenchName: "France"), Country(code: "DE", name: "Germany", frenchName: nil),
+                    Country(code: "GB", name: "United Kingdom", frenchName: nil),
+                ])
+            upstream.answers.withLock { $0["/v3.1/all"] = .init(body: #"[{"cca2":"<s","name":{"common":"x"}}]"#) }
+            await #expect(throws: CountryListUnavailable.self, "nothing readable is no list to keep") {
+                try await RESTCountriesDirectory(baseURL: base, store: MemoryCountryList(), timeout: .seconds(60)).all()
+            }
+        }
+    }
+
     @Test func loadsOnceWithFieldsNormalisesCodesAndKeepsTheList() async throws {
         let fake = FakeUpstreams()
         try await fake.run { base in

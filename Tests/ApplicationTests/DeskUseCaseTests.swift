@@ -190,6 +190,10 @@ struct DeskUseCaseTests {
             try await checkout.execute(books[2], borrowerName: "MrsHudson", by: .cliOperator)
         }
         _ = try await checkout.execute(books[2], borrowerName: "Mr Hudson", by: .cliOperator)  // another borrower
+        // One copy of a book at a time, however the name is typed (found by an outside walk).
+        await #expect(throws: LoanRefused(.alreadyHasBook(name: "mr hudson", book: books[2]), titles: [books[2]: "Book 3"])) {
+            try await checkout.execute(books[2], borrowerName: "mr hudson", by: .cliOperator)
+        }
         let (librarian, _) = try await t.signUp("lib@example.org", role: .librarian)
         _ = try await t.library.circulation.giveBack.execute(first.id, by: librarian)
         _ = try await checkout.execute(books[3], borrowerName: "MRS HUDSON", by: .cliOperator)

@@ -34,6 +34,15 @@ struct WalkInTests {
         #expect(when(.lend(loan(3), max: 2), returned) == .success([.loanStarted(loan(3))]))
     }
 
+    /// Found by an outside walk: a double click at the desk lent the same book twice to one name.
+    @Test func aNameHasOneCopyOfABookAtATime() {
+        let state = WalkInAggregate.fold([.loanStarted(loan(1))])
+        let again = WalkInLoan(borrowerName: "MRS HUDSON", loan: loan(2).loan, book: loan(1).book)
+        #expect(when(.lend(again, max: 5), state) == .failure(.alreadyHasBook(name: "MRS HUDSON", book: loan(1).book)))
+        let back = WalkInAggregate.fold([.loanEnded(WalkInLoanEnded(loan: loan(1).loan))], from: state)
+        #expect(when(.lend(again, max: 5), back) == .success([.loanStarted(again)]))
+    }
+
     @Test func repeatingALoanOrAReturnDecidesNothing() {
         let state = WalkInAggregate.fold([.loanStarted(loan(1))])
         #expect(when(.lend(loan(1), max: 1), state) == .success([]))

@@ -43,6 +43,8 @@ actor OpenLibraryHTTP {
         case unavailable(SearchUnavailable)
         /// 429: not asked again until its `Retry-After` has passed (the breaker opens for that long).
         case rateLimited(SearchUnavailable)
+        /// An answer past `largestBody`: asking again would bring the same.
+        case tooLarge(SearchUnavailable)
 
         /// What a caller says of it when it is not a 404 or a 422.
         var trouble: SearchUnavailable {
@@ -50,7 +52,7 @@ actor OpenLibraryHTTP {
             case .notFound: SearchUnavailable(.failing, detail: "HTTP 404")
             case .unprocessable: SearchUnavailable(.failing, detail: "HTTP 422")
             case .refused(let status): SearchUnavailable(.failing, detail: "HTTP \(status)")
-            case .unavailable(let trouble), .rateLimited(let trouble): trouble
+            case .unavailable(let trouble), .rateLimited(let trouble), .tooLarge(let trouble): trouble
             }
         }
     }
@@ -103,7 +105,7 @@ actor OpenLibraryHTTP {
                 "Open Library asks us to wait",
                 metadata: ["path": "\(pathAndQuery.prefix(200))", "seconds": "\(Int(trouble.retryAfter))"])
             throw .rateLimited(trouble)
-        } catch .unavailable(let trouble) {
+        } catch .unavailable(let trouble), .tooLarge(let trouble) {
             consecutiveFailures += 1
             metrics.count(.failed)
             if consecutiveFailures >= settings.breakerThreshold {
@@ -135,10 +137,12 @@ actor OpenLibraryHTTP {
                     let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
                     let headers = response.headers
                     return (
-                        response.status.code, try await response.body.collect(upTo: 16 << 20), headers.first(name: "location"),
+                        response.status.code, try await response.body.collect(upTo: Self.largestBody), headers.first(name: "location"),
                         headers.first(name: "retry-after")
                     )
                 }
+            } catch is NIOTooManyBytesError {
+                throw .tooLarge(SearchUnavailable(.unreadable, detail: "an answer past \(Self.largestBody) bytes"))
             } catch {
                 logger.debug("Open Library attempt failed", metadata: ["path": "\(pathAndQuery.prefix(200))", "error": "\(error)"])
                 throw .unavailable(Self.trouble(error))
@@ -155,6 +159,10 @@ actor OpenLibraryHTTP {
         }
         throw .unavailable(SearchUnavailable(.failing, detail: "more than 4 redirects"))
     }
+
+    /// The largest answer read: a search of 100 hits with the fields asked for is well under a
+    /// megabyte, and an outside walk's 12 searches answered with 13 MB each took 550 MB at once.
+    static let largestBody = 4 << 20
 
     /// `location`, read against `current`, when it has the scheme, host and port of `base`.
     static func sameOrigin(_ location: String, from current: String, as base: String) -> String? {

@@ -1,5 +1,6 @@
 import Application
 import AsyncHTTPClient
+import Domain
 import Foundation
 import NIOCore
 
@@ -48,22 +49,44 @@ public actor RESTCountriesDirectory: CountryDirectory {
             throw CountryListUnavailable(detail: "REST Countries did not answer: \(error)")
         }
         guard answer.status == 200 else { throw CountryListUnavailable(detail: "REST Countries answered HTTP \(answer.status)") }
-        let entries: [Entry]
-        do { entries = try JSONDecoder().decode([Entry].self, from: Data(answer.body.readableBytesView)) } catch {
+        let entries: [Lenient]
+        do { entries = try JSONDecoder().decode([Lenient].self, from: Data(answer.body.readableBytesView)) } catch {
             throw CountryListUnavailable(detail: "REST Countries sent something that is not a country list: \(error)")
         }
-        let countries = entries.compactMap { entry -> Country? in
-            guard entry.cca2.count == 2 else { return nil }
-            return Country(code: entry.cca2, name: entry.name.common, frenchName: entry.translations?["fra"]?.common)
+        let countries = Self.countries(entries.compactMap(\.entry))
+        guard !countries.isEmpty else { throw CountryListUnavailable(detail: "REST Countries sent no country it could read") }
+        return countries
+    }
+
+    /// The countries of a list as REST Countries sent it, kept for good, so read with suspicion
+    /// (found by an outside walk: codes `<S` and `ÉÉ` were taken, a later `fr` replaced France,
+    /// a direction override reached the terminal, one `"fra": null` lost the whole list): only
+    /// two-letter codes A–Z (either case), the first entry of each, names mended (`FreeText.cleaned`); an entry
+    /// that is none of that is left out alone.
+    static func countries(_ entries: [Entry]) -> [Country] {
+        var seen: Set<String> = []
+        var countries: [Country] = []
+        for entry in entries {
+            let code = entry.cca2.uppercased()
+            guard code.utf8.count == 2, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) }), seen.insert(code).inserted,
+                let name = entry.name?.common.flatMap({ FreeText.cleaned($0, max: 100) })
+            else { continue }
+            let french = entry.translations?["fra"]??.common.flatMap { FreeText.cleaned($0, max: 100) }
+            countries.append(Country(code: code, name: name, frenchName: french))
         }
-        guard !countries.isEmpty else { throw CountryListUnavailable(detail: "REST Countries sent an empty country list") }
         return countries.sorted { $0.name < $1.name }
     }
 
-    private struct Entry: Decodable {
-        struct Name: Decodable { let common: String }
+    struct Entry: Decodable {
+        struct Name: Decodable { let common: String? }
         let cca2: String
-        let name: Name
-        let translations: [String: Name]?
+        let name: Name?
+        let translations: [String: Name?]?
+    }
+
+    /// An entry, nil when it cannot be read as one.
+    struct Lenient: Decodable {
+        let entry: Entry?
+        init(from decoder: any Decoder) throws { entry = try? Entry(from: decoder) }
     }
 }

@@ -77,7 +77,12 @@ public struct CheckoutWalkIn: Sendable {
             }
             let now = deps.now
             guard case .inCatalogue(let record) = book.state else { throw NotFound(.book, bookID.description) }
-            try await deps.lendWalkIn(WalkInLoan(borrowerName: name, loan: loanID, book: bookID), &transaction)
+            if let open = try await deps.lendWalkIn(
+                WalkInLoan(borrowerName: name, loan: loanID, book: bookID), title: record.details.title,
+                answeringRepeat: unlessLentAlready, &transaction)
+            {
+                return open
+            }
             let opened = LoanOpened(
                 loan: loanID, book: bookID, bookTitle: record.details.title, borrower: nil, borrowerName: name, lentAt: now,
                 dueAt: deps.policy.due(from: now))

@@ -41,7 +41,9 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
     /// A waiting list's refusal, naming its book.
     public init(_ rejection: HoldRejection, titles: [BookID: String] = [:]) { self.init(.hold(rejection), titles: titles, loanTitle: nil) }
     /// A walk-in borrower's refusal.
-    public init(_ rejection: WalkInRejection) { self.init(.walkIn(rejection), titles: [:], loanTitle: nil) }
+    public init(_ rejection: WalkInRejection, titles: [BookID: String] = [:]) {
+        self.init(.walkIn(rejection), titles: titles, loanTitle: nil)
+    }
     init(_ rejection: Rejection, titles: [BookID: String], loanTitle: String?, borrower: String? = nil) {
         self.rejection = rejection
         self.titles = titles
@@ -76,6 +78,7 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
         case .hold(.noSuchHold): .notFound(.hold, id: "")
         case .hold(.idInUse): .holdIDInUse
         case .walkIn(.limitReached(let name, let max, let active)): .walkInLimitReached(name: name, max: max, active: active)
+        case .walkIn(.alreadyHasBook(let name, let book)): .memberHasBookAlready(member: name, self.name(book))
         }
     }
 

@@ -3,14 +3,21 @@ import Domain
 /// The walk-in limit's consistency boundary, one stream per name (`WalkInAggregate`): a walk-in
 /// checkout and its return append there with the book's and the loan's events.
 extension CirculationDependencies {
-    /// Lends `loan` under its name within the walk-in limit, or refuses naming the name and the limit.
-    func lendWalkIn(_ loan: WalkInLoan, _ transaction: inout Transaction) async throws {
+    /// Lends `loan` under its name within the walk-in limit, one copy of a book at a time, or
+    /// refuses naming the name and the limit, or the book (`title`). With `answeringRepeat`, a
+    /// name that has the book already is answered with that loan, and nothing is lent: a retried
+    /// checkout whose first attempt committed after the loans read model was read.
+    func lendWalkIn(_ loan: WalkInLoan, title: String, answeringRepeat: Bool, _ transaction: inout Transaction) async throws -> LoanID? {
         let (loaded, state) = try await walkInLoans(of: loan.borrowerName, &transaction)
+        if answeringRepeat, let open = state.active.values.first(where: { $0.book == loan.book }) { return open.loan }
         do {
             transaction.record(loaded, try WalkInAggregate.decide(.lend(loan, max: policy.maxWalkInLoans), state))
+        } catch .alreadyHasBook(let name, let book) {
+            throw LoanRefused(.alreadyHasBook(name: name, book: book), titles: [book: title])
         } catch {
             throw LoanRefused(error)
         }
+        return nil
     }
 
     /// Ends a walk-in loan in its name's stream. A stream never written has nothing to end, and is

@@ -14,6 +14,9 @@ public struct FindLoans: Sendable {
         by principal: Principal
     ) async throws -> Page<LoanSummary> {
         try Authorization.require(.listLoans, by: principal)
+        // A walk-in name with nothing to see in it names nobody, as an empty member does (found by
+        // an outside walk: `borrower=` answered every loan of nobody, `member=` a 400).
+        if let walkIn, FreeText.looksEmpty(walkIn) { throw InvalidInput("borrower", .required) }
         var memberID: UserID?
         if let member {
             guard Self.namesAMember(member) else { throw InvalidInput("member", .notAMemberReference(member)) }

@@ -97,6 +97,8 @@ public enum WalkInCommand: Equatable, Sendable {
 public enum WalkInRejection: Error, Equatable, Sendable {
     /// The name has `active` loans, and at most `max` are allowed.
     case limitReached(name: String, max: Int, active: Int)
+    /// The name has a copy of this book on loan already.
+    case alreadyHasBook(name: String, book: BookID)
 }
 
 /// The WalkIn aggregate's decisions and fold.
@@ -121,6 +123,7 @@ public enum WalkInAggregate: Aggregate {
         switch command {
         case .lend(let loan, let max):
             if state.active[loan.loan] != nil { return [] }
+            if let rejection = oneCopyOfABook(loan, state) { throw rejection }
             if let rejection = walkInLimit(loan, state, max: max) { throw rejection }
             events = [.loanStarted(loan)]
         case .end(let loan):
@@ -129,6 +132,12 @@ public enum WalkInAggregate: Aggregate {
         }
         // The first event written records the loans lent under this name before the stream was kept.
         return state.unrecorded.map { .loanStarted($0) } + events
+    }
+
+    /// The rule: a name has one copy of a book at a time, as a member has (found by an outside
+    /// walk: a double click at the desk lent the same book twice to one name).
+    static func oneCopyOfABook(_ loan: WalkInLoan, _ state: WalkInState) -> WalkInRejection? {
+        state.active.values.contains { $0.book == loan.book } ? .alreadyHasBook(name: loan.borrowerName, book: loan.book) : nil
     }
 
     /// The rule: a name has at most `max` copies out at once (`SHELFMARK_MAX_WALKIN_LOANS`).
