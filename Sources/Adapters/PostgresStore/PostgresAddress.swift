@@ -84,12 +84,7 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
     /// How many events the database's log holds (0 when it has no log yet), read on one
     /// connection without opening the library; `PostgresUnavailable` when it cannot be reached.
     public func storedEvents(logger: Logger) async throws -> Int64 {
-        let connection: PostgresConnection
-        do {
-            connection = try await self.connection(logger: logger)
-        } catch {
-            throw PostgresUnavailable(address: description, cause: String(reflecting: error))
-        }
+        let connection = try await reachable(logger: logger)
         defer { Task { try? await connection.close() } }
         for try await exists in try await connection.query("SELECT to_regclass('events') IS NOT NULL", logger: logger).decode(Bool.self)
         where exists {
@@ -105,12 +100,7 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
     /// `LogCopyUnderWay` at once when another copy holds it. Two copies at once had each taken
     /// their source's secrets, leaving one source's events under the other's keys.
     public func whileCopying<T: Sendable>(logger: Logger, _ body: () async throws -> T) async throws -> T {
-        let connection: PostgresConnection
-        do {
-            connection = try await self.connection(logger: logger)
-        } catch {
-            throw PostgresUnavailable(address: description, cause: String(reflecting: error))
-        }
+        let connection = try await reachable(logger: logger)
         defer { Task { try? await connection.close() } }
         var taken = false
         for try await got in try await connection.query("SELECT pg_try_advisory_lock(\(PostgresSchema.copyLock))", logger: logger)
@@ -131,6 +121,15 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         for try await exists in try await connection.query("SELECT to_regclass('chain_key') IS NOT NULL", logger: logger).decode(Bool.self)
         where exists {
             try await connection.query("DELETE FROM chain_key WHERE NOT EXISTS (SELECT 1 FROM events)", logger: logger)
+        }
+    }
+
+    /// One connection, or `PostgresUnavailable` naming this address when none can be made.
+    private func reachable(logger: Logger) async throws -> PostgresConnection {
+        do {
+            return try await connection(logger: logger)
+        } catch {
+            throw PostgresUnavailable(address: description, cause: String(reflecting: error))
         }
     }
 
