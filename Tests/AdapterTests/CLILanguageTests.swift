@@ -31,6 +31,25 @@ struct CLILanguageTests {
         #expect(root.contains("CODES DE SORTIE") && root.contains("COMPTES") && root.contains("--lang <en|fr>"), "\(root)")
         // Option and command names never change.
         #expect(root.contains("--json") && root.contains("signup"))
+        // Found by an outside walk: ArgumentParser's own words (headings, --help, --version, the
+        // pointer to detailed help, defaults) stayed English in a French help.
+        let loan = try await run("loan", "--help").stdout
+        let search = try await run("search", "--help").stdout
+        for (help, words) in [
+            (
+                root,
+                ["APERÇU\u{A0}: ", "UTILISATION\u{A0}: ", "OPTIONS\u{A0}:", "SOUS-COMMANDES — CATALOGUE\u{A0}:", "Afficher cette aide."]
+            ),
+            (loan, ["Afficher la version.", "SOUS-COMMANDES\u{A0}:", "Voir «\u{A0}shelfmark help loan <sous-commande>\u{A0}»"]),
+            (search, ["(par défaut\u{A0}: "]),
+        ] {
+            for word in words { #expect(help.contains(word), "\(word) in \(help)") }
+            for english in ["OVERVIEW:", "USAGE:", "OPTIONS:", "SUBCOMMANDS:", "Show help information", "Show the version", "(default:"] {
+                #expect(!help.contains(english), "\(english) in \(help)")
+            }
+        }
+        let inEnglish = try await run("loan", "--help", environment: Self.english).stdout
+        #expect(inEnglish.contains("OVERVIEW: ") && inEnglish.contains("Show help information.") && inEnglish.contains("SUBCOMMANDS:"))
     }
 
     @Test func englishStaysTheDefault() async throws {

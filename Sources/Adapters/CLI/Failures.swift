@@ -93,6 +93,32 @@ enum FailureReport {
         }.joined(separator: "\n")
     }
 
+    /// A help text with ArgumentParser's own words in it (its headings, its `--help` and `--version`
+    /// lines, its defaults and its pointer to detailed help) in the run's language: it writes them
+    /// in English only, and a French help read half in English (found by an outside walk).
+    static func helpText(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { part in
+            var line = String(part)
+            if line.hasPrefix("OVERVIEW: ") { return t("cli.help.overview", String(line.dropFirst("OVERVIEW: ".count))) }
+            if line.hasPrefix("USAGE: ") { return t("cli.help.usage", String(line.dropFirst("USAGE: ".count))) }
+            switch line {
+            case "OPTIONS:": return t("cli.help.options")
+            case "ARGUMENTS:": return t("cli.help.arguments")
+            case "SUBCOMMANDS:": return t("cli.help.subcommands")
+            default: break
+            }
+            if let group = line.wholeMatch(of: #/(\S.*) SUBCOMMANDS:/#) { return t("cli.help.groupSubcommands", String(group.1)) }
+            if let see = line.wholeMatch(of: #/(\s*)See '(.+) <subcommand>' for detailed help\./#) {
+                return String(see.1) + t("cli.help.detailed", String(see.2))
+            }
+            if line.hasSuffix(" Show the version.") { line = String(line.dropLast("Show the version.".count)) + t("cli.help.version") }
+            if line.hasSuffix(" Show help information.") {
+                line = String(line.dropLast("Show help information.".count)) + t("cli.help.help")
+            }
+            return line.replacing(#/\(default: ([^)]*)\)/#) { t("cli.help.default", String($0.1)) }
+        }.joined(separator: "\n")
+    }
+
     /// ArgumentParser's own sentences for the slips a command line meets (an unknown option, a
     /// value that is not a number, an argument missing or too many) in the run's language; any
     /// other is left as it says it.

@@ -74,7 +74,11 @@ public struct ShelfmarkCommand: AsyncParsableCommand {
         } catch {
             // Help, --version and ArgumentParser's own usage errors in plain text: its words and status,
             // a usage error's frame in the run's language.
-            if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }
+            if error is ExitCode { exit(withError: error) }
+            if exitCode(for: error) == .success {
+                print(FailureReport.helpText(fullMessage(for: error)))
+                Foundation.exit(ExitCode.success.rawValue)
+            }
             if !json && exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((FailureReport.usageText(fullMessage(for: error)) + "\n").utf8))
                 Foundation.exit(ExitCode.validationFailure.rawValue)
