@@ -138,6 +138,11 @@ struct HoldUseCaseTests {
         #expect(try await h.holds.cancel.execute(dans.id, by: librarian).status == .cancelled)
         #expect(try await h.line(dune).isEmpty)
         #expect(try await h.t.library.catalogue.showBook.execute(dune).available == 1)
+        // Found by an outside walk: Dan was not told, and kept his "ready for pickup" notice. A
+        // member who cancels their own hold hears nothing more.
+        #expect(try await h.notices(members[3]).map(\.kind) == [.holdCancelledAtDesk, .readyForPickup])
+        #expect(try await h.notices(members[1]).map(\.kind) == [.readyForPickup])
+        #expect(try await h.notices(members[2]).isEmpty)
     }
 
     @Test func thePeriodicScanExpiresAHoldOnceAndTheCopyGoesToTheNextInLine() async throws {
@@ -160,6 +165,9 @@ struct HoldUseCaseTests {
         h.t.clock.advance(by: 3 * day)
         #expect(try await h.holds.expire.execute(by: .system) == 1)
         #expect(try await h.line(dune).isEmpty)
+        // Each is told the hold ended (found by an outside walk: the ready notice stayed alone).
+        #expect(try await h.notices(bob).map(\.kind) == [.holdExpired, .readyForPickup])
+        #expect(try await h.notices(carol).map(\.kind) == [.holdExpired, .readyForPickup])
         #expect(try await h.t.library.catalogue.showBook.execute(dune).available == 1, "back on the shelf")
     }
 

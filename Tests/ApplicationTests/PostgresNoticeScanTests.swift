@@ -88,9 +88,11 @@ struct PostgresNoticeScanTests {
         #expect(try await b.holds.hold(next)?.status == .ready)
         #expect(try await b.holds.hold(kept)?.status == .expired)
         for library in [a, b] {
-            // Ada's own copy set aside told her once before the scans, with the hold line's events.
+            // Ada's own copy set aside told her once before the scans, with the hold line's events, and
+            // its expiry once after.
             let adas = try await library.loans.notices(of: L.ada, page: try PageRequest(limit: 100))
-            #expect(adas.page.total == 13 && adas.unread == 13 && Set(adas.items.map(\.id)).count == 13)
+            #expect(adas.page.total == 14 && adas.unread == 14 && Set(adas.items.map(\.id)).count == 14)
+            #expect(adas.items.filter { $0.kind == .holdExpired }.map(\.hold) == [kept])
             #expect(adas.items.filter { $0.kind == .readyForPickup }.map(\.hold) == [kept])
             let bobs = try await library.loans.notices(of: L.bob, page: .first)
             #expect(bobs.page.total == 5 && bobs.items.filter { $0.kind == .overdue }.count == 4)

@@ -80,6 +80,9 @@ struct HoldQueueTests {
         let after = HoldQueueAggregate.fold([cancelled(2, at: now)], from: given(3))
         #expect(when(.cancel(hold(2), now: now + 1, policy: policy), after) == .success([]))
         #expect(when(.cancel(hold(8), now: now, policy: policy), after) == .failure(.noSuchHold))
+        // Cancelled at the desk, not by its member: recorded so, for the member's notice.
+        #expect(
+            when(.cancel(hold(2), now: now, policy: policy, atDesk: true), given(3)) == .success([cancelled(2, at: now, .cancelledAtDesk)]))
     }
 
     // Copies coming back
@@ -149,7 +152,10 @@ struct HoldQueueTests {
         #expect(when(.expire(now: until + day, policy: policy), alone) == .success([expired(1, at: until + day)]))
     }
 
-    func expired(_ n: Int, at: Date) -> HoldEvent { .expired(HoldExpired(hold: hold(n), book: book, member: member(n), at: at)) }
+    /// An expiry names its book, for the member's notice.
+    func expired(_ n: Int, at: Date) -> HoldEvent {
+        .expired(HoldExpired(hold: hold(n), book: book, member: member(n), at: at, bookTitle: "Dune"))
+    }
 
     @Test func thePickupDateIsOverFromItsInstantOn() {
         #expect(!LoanPolicy.isPickupOver(until: t0, now: t0 - 0.001))

@@ -63,6 +63,8 @@ extension Components.Schemas.Notice {
             case .overdue: .overdue
             case .readyForPickup: .readyForPickup
             case .holdCancelled: .holdCancelled
+            case .holdCancelledAtDesk: .holdCancelledAtDesk
+            case .holdExpired: .holdExpired
             }
         self.init(
             id: n.id, loanId: n.loan?.description, holdId: n.hold?.description, bookTitle: n.bookTitle, kind: kind, dueAt: n.dueAt,

@@ -187,6 +187,8 @@ func kindName(_ kind: NoticeKind) -> String {
     case .overdue: t("cli.notice.overdue")
     case .readyForPickup: t("cli.notice.readyForPickup")
     case .holdCancelled: t("cli.notice.holdCancelled")
+    case .holdCancelledAtDesk: t("cli.notice.holdCancelledAtDesk")
+    case .holdExpired: t("cli.notice.holdExpired")
     }
 }
 

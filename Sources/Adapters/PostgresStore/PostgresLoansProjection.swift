@@ -43,10 +43,17 @@ struct PostgresLoansProjection: PostgresProjection {
             try await notice(
                 "\(e.hold):\(NoticeKind.readyForPickup.rawValue)", member: e.member, loan: nil, hold: e.hold, title: e.bookTitle,
                 .readyForPickup, dueAt: e.until, at: e.at, recorded, session)
-        case .hold(.cancelled(let e)) where e.reason == .bookWithdrawn:
+        case .hold(.cancelled(let e)) where e.reason != .requested:
+            let kind: NoticeKind = e.reason == .bookWithdrawn ? .holdCancelled : .holdCancelledAtDesk
             try await notice(
-                "\(e.hold):\(NoticeKind.holdCancelled.rawValue)", member: e.member, loan: nil, hold: e.hold, title: e.bookTitle,
-                .holdCancelled, dueAt: e.at, at: e.at, recorded, session)
+                "\(e.hold):\(kind.rawValue)", member: e.member, loan: nil, hold: e.hold, title: e.bookTitle, kind, dueAt: e.at, at: e.at,
+                recorded, session)
+        case .hold(.expired(let e)):
+            // Told since the event names the book (`HoldExpired.bookTitle`); older expiries were not.
+            guard let title = e.bookTitle else { return }
+            try await notice(
+                "\(e.hold):\(NoticeKind.holdExpired.rawValue)", member: e.member, loan: nil, hold: e.hold, title: title, .holdExpired,
+                dueAt: e.at, at: e.at, recorded, session)
         case .user(.closed(let e)):
             // The member's name goes from their loans (erased: the read model keeps '' for it).
             try await session.run("UPDATE loans SET borrower_name = '' WHERE borrower_id = \(e.user.description)")

@@ -48,10 +48,15 @@ struct LoansProjection: SQLiteProjection {
             try notice(
                 "\(e.hold):\(NoticeKind.readyForPickup.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, .readyForPickup,
                 dueAt: e.until, at: e.at, recorded, db)
-        case .hold(.cancelled(let e)) where e.reason == .bookWithdrawn:
+        case .hold(.cancelled(let e)) where e.reason != .requested:
+            let kind: NoticeKind = e.reason == .bookWithdrawn ? .holdCancelled : .holdCancelledAtDesk
+            try notice("\(e.hold):\(kind.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, kind, dueAt: e.at, at: e.at, recorded, db)
+        case .hold(.expired(let e)):
+            // Told since the event names the book (`HoldExpired.bookTitle`); older expiries were not.
+            guard let title = e.bookTitle else { return }
             try notice(
-                "\(e.hold):\(NoticeKind.holdCancelled.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, .holdCancelled,
-                dueAt: e.at, at: e.at, recorded, db)
+                "\(e.hold):\(NoticeKind.holdExpired.rawValue)", member: e.member, hold: e.hold, title: title, .holdExpired, dueAt: e.at,
+                at: e.at, recorded, db)
         case .user(.closed(let e)):
             // The member's name goes from their loans (erased: the read model keeps '' for it).
             try db.cached(sql: "UPDATE loans SET borrower_name = '' WHERE borrower_id = ?", arguments: [e.user.description])

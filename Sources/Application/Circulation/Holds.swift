@@ -45,7 +45,9 @@ public struct CancelHold: Sendable {
         guard Authorization.mayActOn(ownedBy: hold.member, by: principal) else { throw NotFound(.hold, id.description) }
         try await deps.runner.transact(by: principal, anticipating: true) { transaction in
             let line = try await transaction.load(HoldQueueAggregate.self, .holds(hold.book))
-            let events = try transaction.decide(.cancel(id, now: deps.now, policy: deps.policy), on: line) {
+            let atDesk: Bool
+            if case .user(let id, _, _) = principal { atDesk = id != hold.member } else { atDesk = true }
+            let events = try transaction.decide(.cancel(id, now: deps.now, policy: deps.policy, atDesk: atDesk), on: line) {
                 LoanRefused($0, titles: [hold.book: hold.bookTitle])
             }
             try await transaction.endHolds(events)

@@ -60,6 +60,9 @@ public enum HoldCancelReason: String, Equatable, Sendable, Codable {
     case requested
     /// The book left the catalogue (the member is told).
     case bookWithdrawn = "book-withdrawn"
+    /// A librarian (or the operator) cancelled another member's hold (the member is told; found by
+    /// an outside walk: the member kept a "ready for pickup" notice for a copy gone to the next).
+    case cancelledAtDesk = "cancelled-at-desk"
 }
 
 /// The hold left the line before it was fulfilled.
@@ -81,15 +84,18 @@ public struct HoldCancelled: Equatable, Sendable, Codable {
 }
 
 /// The pickup date passed without a borrow: the hold ends and its copy goes to the next in line.
+/// `bookTitle` is recorded since the member is told (nil in events written before: no notice).
 public struct HoldExpired: Equatable, Sendable, Codable {
     public let hold: HoldID
     public let book: BookID
     public let member: UserID
     public let at: Date
-    public init(hold: HoldID, book: BookID, member: UserID, at: Date) {
+    public let bookTitle: String?
+    public init(hold: HoldID, book: BookID, member: UserID, at: Date, bookTitle: String? = nil) {
         self.hold = hold
         self.book = book
         self.member = member
         self.at = at
+        self.bookTitle = bookTitle
     }
 }

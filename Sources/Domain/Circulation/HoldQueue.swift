@@ -114,7 +114,8 @@ public enum HoldCommand: Equatable, Sendable {
     /// Joins the line at its end.
     case place(HoldPlaced, onShelf: Int)
     /// Ends a hold on request (always allowed); a copy kept for it goes to the next in line.
-    case cancel(HoldID, now: Date, policy: LoanPolicy)
+    /// `atDesk`: asked by a librarian or the operator, not by the hold's member, who is told.
+    case cancel(HoldID, now: Date, policy: LoanPolicy, atDesk: Bool = false)
     /// Copies came to the shelf (a return, copies added), which now holds `onShelf`: each copy
     /// kept for nobody is set aside for the next waiting member.
     case shelve(onShelf: Int, now: Date, policy: LoanPolicy)
@@ -157,7 +158,7 @@ public enum HoldQueueAggregate: Aggregate {
             }
             try HoldRules.check(HoldPlacing(placed: placed, onShelf: onShelf, state: state))
             return [.placed(placed)]
-        case .cancel(let id, let now, let policy):
+        case .cancel(let id, let now, let policy, let atDesk):
             guard let hold = state.line.first(where: { $0.id == id }) else {
                 if state.ended.contains(id) { return [] }
                 throw .noSuchHold
@@ -166,7 +167,8 @@ public enum HoldQueueAggregate: Aggregate {
                 [
                     .cancelled(
                         HoldCancelled(
-                            hold: id, book: hold.book, bookTitle: state.bookTitle, member: hold.member, at: now, reason: .requested))
+                            hold: id, book: hold.book, bookTitle: state.bookTitle, member: hold.member, at: now,
+                            reason: atDesk ? .cancelledAtDesk : .requested))
                 ], state, now, policy
             )
         case .shelve(let onShelf, let now, let policy):
@@ -185,7 +187,8 @@ public enum HoldQueueAggregate: Aggregate {
                 guard case .ready(let until) = $0.status else { return false }
                 return LoanPolicy.isPickupOver(until: until, now: now)
             }
-            return passOn(over.map { .expired(HoldExpired(hold: $0.id, book: $0.book, member: $0.member, at: now)) }, state, now, policy)
+            let ends = over.map { HoldEvent.expired(HoldExpired(hold: $0.id, book: $0.book, member: $0.member, at: now, bookTitle: state.bookTitle)) }
+            return passOn(ends, state, now, policy)
         case .withdraw(let now):
             return state.line.map {
                 .cancelled(

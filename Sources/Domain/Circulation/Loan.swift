@@ -100,6 +100,10 @@ public enum NoticeKind: String, Sendable, Codable, CaseIterable {
     case readyForPickup = "ready-for-pickup"
     /// The member's hold was cancelled because the book left the catalogue.
     case holdCancelled = "hold-cancelled"
+    /// A librarian cancelled the member's hold (`HoldCancelReason.cancelledAtDesk`).
+    case holdCancelledAtDesk = "hold-cancelled-at-desk"
+    /// The member did not pick up the copy kept for them in time: the hold ended.
+    case holdExpired = "hold-expired"
 
     /// The notices a loan issues itself, in the order it issues them.
     public static let ofLoans: [NoticeKind] = [.dueSoon, .overdue]
@@ -246,7 +250,7 @@ public enum LoanAggregate: Aggregate {
                 switch kind {
                 case .overdue: return LoanPolicy.isOverdue(dueAt: loan.dueAt, returnedAt: nil, now: now)
                 case .dueSoon: return policy.isDueSoon(dueAt: loan.dueAt, now: now)
-                case .readyForPickup, .holdCancelled: return false
+                case .readyForPickup, .holdCancelled, .holdCancelledAtDesk, .holdExpired: return false
                 }
             }.map {
                 .noticeIssued(

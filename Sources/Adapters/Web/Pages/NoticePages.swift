@@ -59,6 +59,8 @@ struct NoticeRow: Sendable {
         case .overdue: return t("web.notices.overdue", notice.bookTitle, day)
         case .readyForPickup: return t("web.notices.readyForPickup", notice.bookTitle, day)
         case .holdCancelled: return t("web.notices.holdCancelled", notice.bookTitle)
+        case .holdCancelledAtDesk: return t("web.notices.holdCancelledAtDesk", notice.bookTitle)
+        case .holdExpired: return t("web.notices.holdExpired", notice.bookTitle)
         }
     }
 }
