@@ -50,7 +50,8 @@ struct LoansProjection: SQLiteProjection {
                 dueAt: e.until, at: e.at, recorded, db)
         case .hold(.cancelled(let e)) where e.reason != .requested:
             let kind: NoticeKind = e.reason == .bookWithdrawn ? .holdCancelled : .holdCancelledAtDesk
-            try notice("\(e.hold):\(kind.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, kind, dueAt: e.at, at: e.at, recorded, db)
+            try notice(
+                "\(e.hold):\(kind.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, kind, dueAt: e.at, at: e.at, recorded, db)
         case .hold(.expired(let e)):
             // Told since the event names the book (`HoldExpired.bookTitle`); older expiries were not.
             guard let title = e.bookTitle else { return }

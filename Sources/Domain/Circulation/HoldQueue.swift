@@ -187,7 +187,9 @@ public enum HoldQueueAggregate: Aggregate {
                 guard case .ready(let until) = $0.status else { return false }
                 return LoanPolicy.isPickupOver(until: until, now: now)
             }
-            let ends = over.map { HoldEvent.expired(HoldExpired(hold: $0.id, book: $0.book, member: $0.member, at: now, bookTitle: state.bookTitle)) }
+            let ends = over.map {
+                HoldEvent.expired(HoldExpired(hold: $0.id, book: $0.book, member: $0.member, at: now, bookTitle: state.bookTitle))
+            }
             return passOn(ends, state, now, policy)
         case .withdraw(let now):
             return state.line.map {
