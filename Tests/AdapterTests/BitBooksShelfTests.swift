@@ -23,6 +23,29 @@ struct BitBooksShelfTests {
         }
     }
 
+    /// Found by an outside walk: bob's `LOAN` took the other record's free copy and left his kept
+    /// one aside, so the next member was refused and bob could take both.
+    @Test func aMemberTakesTheCopyKeptForThemWhicheverRecordHoldsIt() async throws {
+        try await withBitBooks { bitbooks in
+            let first = try await bitbooks.book("Dune A", isbn: "9780441172719", copies: 1)
+            let draft = BookDraft(title: "Dune B", authors: ["F"], isbn: "9780441172719")
+            let second = try await bitbooks.library.catalogue.addBook.execute(draft, copies: 1, allowDuplicate: true, by: .cliOperator)
+            let checkout = bitbooks.library.circulation.checkout
+            let lentA = try await checkout.execute(first.id, borrowerName: "Walker One", by: .cliOperator)
+            let lentB = try await checkout.execute(second.id, borrowerName: "Walker Two", by: .cliOperator)
+            let bob = Principal.user(try await bitbooks.member("bob"), .member, SessionID(UUID()))
+            try await bitbooks.member("cat")
+            _ = try await bitbooks.library.circulation.holds.place.execute(first.id, by: bob)
+            for loan in [lentA, lentB] { _ = try await bitbooks.library.circulation.giveBack.execute(loan.id, by: .cliOperator) }
+            let bobs = try await bitbooks.loggedIn("bob")
+            #expect(try await bobs.ask("LOAN bob 9780441172719") == "Loan confirmed")
+            let mine = try await bitbooks.library.circulation.list.mine(by: bob).items
+            #expect(mine.map(\.book) == [first.id], "bob took his kept copy")
+            let cat = try await bitbooks.loggedIn("cat")
+            #expect(try await cat.ask("LOAN cat 9780441172719") == "Loan confirmed")
+        }
+    }
+
     @Test func aCopyKeptForAMemberWhoWaitedIsNotOnTheShelf() async throws {
         try await withBitBooks { bitbooks in
             let book = try await bitbooks.book("Dune", isbn: "9780441172719", copies: 1)

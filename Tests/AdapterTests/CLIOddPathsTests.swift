@@ -55,6 +55,20 @@ struct CLIOddPathsTests {
         try FileManager.default.createDirectory(atPath: db.path + "-wal", withIntermediateDirectories: true)
         let wal = try await shelfmark(["migrate"], database: db.path)
         #expect(wal.status == 2 && wal.stderr.contains("'\(db.path)-wal' cannot be read or written"), "\(wal.stderr)")
+        // Found by an outside walk: a link to nothing where the key goes made a library whose key was
+        // kept nowhere; and a library whose key is gone was an internal error for `migrate` alone.
+        try FileManager.default.removeItem(atPath: db.path + "-wal")
+        try FileManager.default.createSymbolicLink(atPath: key, withDestinationPath: db.folder.appendingPathComponent("nothing").path)
+        for arguments in [["migrate"], ["user", "list"]] {
+            let dangling = try await shelfmark(arguments, database: db.path)
+            #expect(dangling.status == 2 && dangling.stderr.contains("'\(key)' cannot be read or written"), "\(dangling.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db.path), "no library made beside the link")
+        try FileManager.default.removeItem(atPath: key)
+        #expect(try await shelfmark(["book", "add", "--title", "Dune", "--author", "F"], database: db.path).status == 0)
+        try FileManager.default.moveItem(atPath: key, toPath: key + ".away")
+        let keyless = try await shelfmark(["migrate"], database: db.path)
+        #expect(keyless.status == 2 && keyless.stderr.contains("which is missing"), "\(keyless.stderr)")
         let named = try await shelfmark(
             ["migrate"], database: db.folder.appendingPathComponent("other.sqlite").path,
             environment: ["SHELFMARK_CHAIN_KEY": db.folder.path])

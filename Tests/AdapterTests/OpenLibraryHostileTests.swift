@@ -57,7 +57,9 @@ struct OpenLibraryHostileTests {
             let port = other.split(separator: ":").last!
             let edition = """
                 {"title":"Evil import","works":[{"key":"@127.0.0.1:\(port)/works/OL1W"}],
-                 "authors":[{"key":"@127.0.0.1:\(port)/authors/OL2A"},{"key":".evil.example/authors/OL3A"},{"key":"/authors/OL4A"}]}
+                 "authors":[{"key":"@127.0.0.1:\(port)/authors/OL2A"},{"key":".evil.example/authors/OL3A"},{"key":"/authors/OL4A"},
+                            {"key":"/authors/OL5\\u0301A"}],
+                 "covers":[null],"publishers":"Puffin","isbn_13":[9780306406157],"description":{"value":5}}
                 """
             let upstream = Scripted([
                 "/isbn/9780140328721.json": .init(body: edition), "/authors/OL4A.json": .init(body: #"{"name":"Roald Dahl"}"#),
@@ -68,6 +70,19 @@ struct OpenLibraryHostileTests {
                 #expect(upstream.asked.withLock { $0 } == ["/isbn/9780140328721.json", "/authors/OL4A.json"])
             }
             #expect(inside.asked.withLock { $0 }.isEmpty, "the other host was asked: \(inside.asked.withLock { $0 })")
+        }
+    }
+
+    /// Found by an outside walk: a work whose covers were not numbers lost its title too.
+    @Test func aFieldOfTheWrongTypeIsLeftOutAlone() async throws {
+        let upstream = Scripted([
+            "/isbn/9780140328721.json": .init(body: #"{"works":[{"key":"/works/OL2W"}],"covers":[null]}"#),
+            "/works/OL2W.json": .init(body: #"{"title":"Work title","covers":["x"],"description":"Told well"}"#),
+        ])
+        try await upstream.run { base in
+            let lookup = OpenLibraryLookup(settings: Self.settings(base))
+            let found = try await lookup.book(isbn: ISBN(parsing: "0140328726"))
+            #expect(found?.title == "Work title" && found?.description == "Told well" && found?.coverURL == nil)
         }
     }
 
@@ -87,6 +102,14 @@ struct OpenLibraryHostileTests {
                 #expect(found?.title == "Fantastic Mr. Fox", "Open Library's own redirect (isbn to edition) is followed")
             }
             #expect(inside.asked.withLock { $0 }.isEmpty, "the redirect to another host was followed")
+        }
+        // A redirect in circles is given up after a few hops, and not asked again (it was, 15 times an import).
+        let circles = Scripted(["/isbn/9780140328721.json": .init(status: .found, headers: [.location: "/isbn/9780140328721.json"])])
+        try await circles.run { base in
+            await #expect(throws: SearchUnavailable.self) {
+                try await OpenLibraryLookup(settings: Self.settings(base)).book(isbn: ISBN(parsing: "0140328726"))
+            }
+            #expect(circles.asked.withLock { $0.count } == 5, "\(circles.asked.withLock { $0.count })")
         }
     }
 
@@ -118,6 +141,11 @@ struct OpenLibraryHostileTests {
             let last = try await search.search(try SearchQuery(text: "the", limit: 20, offset: 9_980))
             let beyond = try await search.search(try SearchQuery(text: "the", limit: 20, offset: 10_000))
             #expect(last.nextOffset == 10_000 && beyond.nextOffset == nil)
+            // The API's answer and the command line say so too (an outside walk: they offered 10,020).
+            try await withAPI(configure: { $0.openLibraryURL = base }) { api in
+                let answer = try await api.send(.get, "/api/v1/search?title=the&offset=10000&limit=20").object
+                #expect(answer["total"] as? Int == 2_500_000 && answer["nextOffset"] == nil, "\(answer)")
+            }
         }
     }
 

@@ -23,6 +23,7 @@ struct RESTCountriesTests {
              {"cca2":"fr","name":{"common":"lower france"}}, {"cca2":"FR","name":{"common":"Second France"}},
              {"cca2":"<s","name":{"common":"Script"}}, {"cca2":"ÉÉ","name":{"common":"Accents"}},
              {"cca2":"GB","name":{"common":"United ‮Kingdom"},"translations":{"fra":null}},
+             {"cca2":"DE","name":{"common":"\u0007"}}, {"cca2":"DE"},
              {"cca2":"DE","name":{"common":"Germany"},"translations":{"fra":{"common":null}}}, {"cca2":7}]
             """#
         let upstream = OpenLibraryHostileTests.Scripted(["/v3.1/all": .init(body: list)])

@@ -96,4 +96,19 @@ struct FreeTextTests {
         let form = SignupForm(email: "ada@example.org", password: "Valid-Pass1", displayName: "a\u{0}b", country: "GB")
         #expect(form.validate().problems == [FieldError("displayName", .controlCharacters(allowingLineBreaks: false))])
     }
+
+    /// Text another system wrote is mended: controls and direction overrides dropped, line breaks
+    /// read as spaces, a letter under thousands of accents kept with its first ones (found by
+    /// outside walks: words glued together, a visible title emptied).
+    @Test func textFromElsewhereIsMendedNotEmptied() {
+        #expect(FreeText.cleaned("Line one\nLine\u{2028}two\u{0}\u{202E}", max: 100) == "Line one Line two")
+        #expect(FreeText.cleaned("Line one\nline two", max: 100, multiline: true) == "Line one\nline two")
+        let heavy = "a" + String(repeating: "\u{0301}", count: 2_000) + "bc"
+        let mended = FreeText.cleaned(heavy, max: 100)
+        #expect(
+            mended?.unicodeScalars.first == "a" && mended?.hasSuffix("bc") == true, "\(String(describing: mended?.unicodeScalars.count))")
+        #expect(mended.map { !FreeText.isTooLong($0, max: 100) } == true)
+        #expect(FreeText.cleaned(" \u{200B}\u{3164} ", max: 100) == nil)
+        #expect(FreeText.cleaned(String(repeating: "x", count: 600), max: 500)?.count == 500)
+    }
 }

@@ -46,8 +46,9 @@ extension Components.Schemas.NoticePage {
 extension Components.Schemas.SearchPage {
     /// A page of the works found, `stale` when answered from the cache.
     public init(_ page: Application.SearchPage) {
-        let info = Page(items: page.results, total: page.total, offset: page.offset, limit: page.limit)
-        self.init(value1: .init(info), value2: .init(stale: page.stale, items: page.results.map(Components.Schemas.Work.init)))
+        // The search's own next page, which stops at the deepest Open Library gives (found by an outside walk).
+        let info = Components.Schemas.PageInfo(total: page.total, offset: page.offset, limit: page.limit, nextOffset: page.nextOffset)
+        self.init(value1: info, value2: .init(stale: page.stale, items: page.results.map(Components.Schemas.Work.init)))
     }
 }
 

@@ -6,9 +6,13 @@ extension BitBooksSession {
     /// its refusal in the protocol's words. An ISBN the catalogue lacks is its "Unknown book".
     func loan(_ username: String, _ isbns: [String]) async throws -> String {
         let principal = try await principal(as: username)
+        // A copy kept for this member is theirs to take, whichever record of a duplicate ISBN holds it.
+        let kept = Set(
+            try await Page.all { try await library.circulation.holds.list.mine(page: $0, by: principal) }.filter { $0.status == .ready }
+                .map(\.book))
         var books: [BookID] = []
         for isbn in isbns {
-            guard let entry = try await entry(isbn: isbn) else { return Answer.noCopies(Answer.unknownBookName) }
+            guard let entry = try await entry(isbn: isbn, keptFor: kept) else { return Answer.noCopies(Answer.unknownBookName) }
             books.append(entry.id)
         }
         do {

@@ -46,7 +46,9 @@ struct SearchCommand: AsyncParsableCommand {
                         w.ratingAverage.map { rating($0, count: w.ratingCount ?? 0) } ?? "", w.covers?.medium ?? "",
                     ]
                 }, maxWidth: 60))
-        print(Page(items: page.results, total: page.total, offset: page.offset, limit: page.limit).footer(walkable: false))
+        print(
+            Page(items: page.results, total: page.total, offset: page.offset, limit: page.limit)
+                .footer(walkable: false, nextOffset: .some(page.nextOffset)))
     }
 }
 

@@ -29,10 +29,11 @@ extension Page {
     /// The line under a table of this page: `1-20 of 45 (next page: --offset 20, or --all)`.
     var footer: String { footer(walkable: true) }
 
-    /// The line under a table of this page, naming `--all` when the command has it.
-    func footer(walkable: Bool) -> String {
+    /// The line under a table of this page, naming `--all` when the command has it; `next`, when
+    /// given, is the next page's offset in place of the page's own (a search's stops early).
+    func footer(walkable: Bool, nextOffset next: Int?? = nil) -> String {
         items.isEmpty
             ? say(.nothingOnThisPage(total: total))
-            : say(.page(first: offset + 1, last: offset + items.count, total: total, nextOffset: nextOffset, walkable: walkable))
+            : say(.page(first: offset + 1, last: offset + items.count, total: total, nextOffset: next ?? nextOffset, walkable: walkable))
     }
 }

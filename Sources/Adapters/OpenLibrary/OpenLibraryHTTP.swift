@@ -43,8 +43,10 @@ actor OpenLibraryHTTP {
         case unavailable(SearchUnavailable)
         /// 429: not asked again until its `Retry-After` has passed (the breaker opens for that long).
         case rateLimited(SearchUnavailable)
-        /// An answer past `largestBody`: asking again would bring the same.
-        case tooLarge(SearchUnavailable)
+        /// An answer asking again would bring again: past `largestBody`, or redirected away from
+        /// Open Library's address or round in circles (not retried: an outside walk saw a loop
+        /// cost fifteen requests an import).
+        case unusable(SearchUnavailable)
 
         /// What a caller says of it when it is not a 404 or a 422.
         var trouble: SearchUnavailable {
@@ -52,7 +54,7 @@ actor OpenLibraryHTTP {
             case .notFound: SearchUnavailable(.failing, detail: "HTTP 404")
             case .unprocessable: SearchUnavailable(.failing, detail: "HTTP 422")
             case .refused(let status): SearchUnavailable(.failing, detail: "HTTP \(status)")
-            case .unavailable(let trouble), .rateLimited(let trouble), .tooLarge(let trouble): trouble
+            case .unavailable(let trouble), .rateLimited(let trouble), .unusable(let trouble): trouble
             }
         }
     }
@@ -105,7 +107,7 @@ actor OpenLibraryHTTP {
                 "Open Library asks us to wait",
                 metadata: ["path": "\(pathAndQuery.prefix(200))", "seconds": "\(Int(trouble.retryAfter))"])
             throw .rateLimited(trouble)
-        } catch .unavailable(let trouble), .tooLarge(let trouble) {
+        } catch .unavailable(let trouble), .unusable(let trouble) {
             consecutiveFailures += 1
             metrics.count(.failed)
             if consecutiveFailures >= settings.breakerThreshold {
@@ -142,7 +144,7 @@ actor OpenLibraryHTTP {
                     )
                 }
             } catch is NIOTooManyBytesError {
-                throw .tooLarge(SearchUnavailable(.unreadable, detail: "an answer past \(Self.largestBody) bytes"))
+                throw .unusable(SearchUnavailable(.unreadable, detail: "an answer past \(Self.largestBody) bytes"))
             } catch {
                 logger.debug("Open Library attempt failed", metadata: ["path": "\(pathAndQuery.prefix(200))", "error": "\(error)"])
                 throw .unavailable(Self.trouble(error))
@@ -150,14 +152,14 @@ actor OpenLibraryHTTP {
             if [301, 302, 303, 307, 308].contains(answer.status) {
                 guard let next = answer.location.flatMap({ Self.sameOrigin($0, from: url, as: settings.baseURL) }) else {
                     let detail = "HTTP \(answer.status) to \(answer.location?.prefix(200) ?? "nowhere"), not Open Library's address"
-                    throw .unavailable(SearchUnavailable(.failing, detail: detail))
+                    throw .unusable(SearchUnavailable(.failing, detail: detail))
                 }
                 url = next
                 continue
             }
             return try Self.body(answer.status, answer.body, retryAfter: answer.retryAfter)
         }
-        throw .unavailable(SearchUnavailable(.failing, detail: "more than 4 redirects"))
+        throw .unusable(SearchUnavailable(.failing, detail: "more than 4 redirects"))
     }
 
     /// The largest answer read: a search of 100 hits with the fields asked for is well under a

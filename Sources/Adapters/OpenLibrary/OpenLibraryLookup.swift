@@ -57,8 +57,9 @@ public struct OpenLibraryLookup: BookLookup {
     static func path(of key: String, kind: String, suffix: Character) -> String? {
         let prefix = "/\(kind)/OL"
         guard key.hasPrefix(prefix), key.last == suffix else { return nil }
-        let digits = key.dropFirst(prefix.count).dropLast()
-        guard (1...12).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        // Bytes, not characters: a digit and a combining mark after it are one character (an outside walk).
+        let digits = key.utf8.dropFirst(prefix.utf8.count).dropLast()
+        guard (1...12).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return key
     }
 
@@ -95,7 +96,9 @@ public struct OpenLibraryLookup: BookLookup {
         }
     }
 
-    /// An edition, a work or an author: every field optional.
+    /// An edition, a work or an author: every field optional, and each read on its own, so a
+    /// field of the wrong type is left out alone (found by an outside walk: `"covers":[null]` made
+    /// the import "unreachable", and `"covers":["x"]` on the work lost its title).
     struct Record: Decodable {
         struct Key: Decodable {
             let key: String?
@@ -132,6 +135,21 @@ public struct OpenLibraryLookup: BookLookup {
             case isbn13 = "isbn_13"
             case isbn10 = "isbn_10"
             case personalName = "personal_name"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func field<T: Decodable>(_ key: CodingKeys) -> T? { (try? c.decodeIfPresent(T.self, forKey: key)) ?? nil }
+            title = field(.title)
+            publishers = field(.publishers)
+            isbn13 = field(.isbn13)
+            isbn10 = field(.isbn10)
+            covers = field(.covers)
+            works = field(.works)
+            authors = field(.authors)
+            description = field(.description)
+            name = field(.name)
+            personalName = field(.personalName)
         }
     }
 }

@@ -68,8 +68,9 @@ public actor RESTCountriesDirectory: CountryDirectory {
         var countries: [Country] = []
         for entry in entries {
             let code = entry.cca2.uppercased()
-            guard code.utf8.count == 2, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) }), seen.insert(code).inserted,
-                let name = entry.name?.common.flatMap({ FreeText.cleaned($0, max: 100) })
+            // The code is taken by its first readable entry only (an unreadable one took it, and lost the country).
+            guard code.utf8.count == 2, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) }),
+                let name = entry.name?.common.flatMap({ FreeText.cleaned($0, max: 100) }), seen.insert(code).inserted
             else { continue }
             let french = entry.translations?["fra"]??.common.flatMap { FreeText.cleaned($0, max: 100) }
             countries.append(Country(code: code, name: name, frenchName: french))

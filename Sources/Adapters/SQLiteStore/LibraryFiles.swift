@@ -83,9 +83,17 @@ public enum LibraryFiles {
     static let suffixes = ["", "-wal", "-shm", "-journal", ".key", ".anchors", ".lock"]
 
     /// The first file kept beside the database at `path` (by SQLite or Shelfmark, the chain key
-    /// being at `keyFile`) that is there but is no regular file, links followed; nil when none is.
+    /// being at `keyFile`) that is there but is no regular file, links followed, or a link to
+    /// nothing (an outside walk: a new library's key, written through such a link, was kept
+    /// nowhere, and the library refused to open again); nil when none is.
     public static func companionThatIsNoFile(of path: String, keyFile: String) -> String? {
-        (suffixes.filter { $0 != "" && $0 != ".key" }.map { path + $0 } + [keyFile]).first(where: isOtherThanAFile)
+        (suffixes.filter { $0 != "" && $0 != ".key" }.map { path + $0 } + [keyFile]).first { isOtherThanAFile($0) || isDanglingLink($0) }
+    }
+
+    /// Whether `path` is a symbolic link to nothing.
+    static func isDanglingLink(_ path: String) -> Bool {
+        var info = stat()
+        return isPresent(path) && stat(path, &info) != 0
     }
 
     /// Removes the database at `path` with everything SQLite and Shelfmark keep beside it.

@@ -72,7 +72,7 @@ public enum Bootstrap {
 
     /// What a failed open of the SQLite file is said as: a key file that is missing, unreadable or
     /// not one, or a file SQLite cannot read, is a setting that cannot be used; anything else as it is.
-    private static func openingRefusal(_ error: any Error, _ configuration: ShelfmarkConfiguration) -> any Error {
+    static func openingRefusal(_ error: any Error, _ configuration: ShelfmarkConfiguration) -> any Error {
         if let error = error as? ChainKeyError { return ConfigurationError(error.message) }
         if LibraryDatabase.isReadOnlyFile(error) {
             return ConfigurationError(configuration.databaseNamedBy ?? "the database", .fileUnusable(configuration.databasePath))

@@ -22,9 +22,14 @@ enum StorageAdministration {
         }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try configuration.refuseDatabaseThatIsNoFile()
-        let applied = try LibraryDatabase.migrate(
-            path: configuration.databasePath, keyFile: configuration.chainKeyPath, cipher: SwiftCryptoPersonalCipher())
-        return (configuration.databasePath, applied)
+        // Refused as every command's opening refuses (an outside walk: a missing key file was exit 70 here alone).
+        do {
+            let applied = try LibraryDatabase.migrate(
+                path: configuration.databasePath, keyFile: configuration.chainKeyPath, cipher: SwiftCryptoPersonalCipher())
+            return (configuration.databasePath, applied)
+        } catch {
+            throw Bootstrap.openingRefusal(error, configuration)
+        }
     }
 
     /// Copies the SQLite library at `file` into the empty PostgreSQL database at `url`, its chain

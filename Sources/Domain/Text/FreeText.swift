@@ -56,19 +56,25 @@ public enum FreeText {
 
     /// Text another system wrote (Open Library's titles, names, publishers), made what a person
     /// may type: its control and invisible format characters dropped (line breaks and tabs kept
-    /// when `multiline`), its ends trimmed, at most `max` characters; nil when nothing visible is
+    /// when `multiline`, else read as spaces, as other white space is), its ends trimmed, at most
+    /// `max` characters, each of at most four Unicode scalars when the text would be too long
+    /// (a letter under thousands of accents keeps its first ones); nil when nothing visible is
     /// left. No one at the library typed it, so it is mended rather than refused.
     public static func cleaned(_ text: String, max: Int, multiline: Bool = false) -> String? {
         let allowed: Set<Unicode.Scalar> = multiline ? ["\n", "\t"] : []
         var kept = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where allowed.contains(scalar) || !(isControl(scalar) || isInvisible(scalar, identifier: false)) {
-            kept.append(multiline || !scalar.properties.isWhitespace ? scalar : " ")
+        for scalar in text.unicodeScalars {
+            if allowed.contains(scalar) {
+                kept.append(scalar)
+            } else if scalar.properties.isWhitespace {
+                kept.append(" ")  // a line break, a tab or a separator between two words
+            } else if !(isControl(scalar) || isInvisible(scalar, identifier: false)) {
+                kept.append(scalar)
+            }
         }
-        let trimmed = String(kept).trimmingSpaces
-        guard !looksEmpty(trimmed) else { return nil }
-        var cut = String(trimmed.prefix(max))
-        while isTooLong(cut, max: max) { cut.removeLast() }
-        return cut
+        var cut = String(String(kept).trimmingSpaces.prefix(max))
+        if isTooLong(cut, max: max) { cut = String(cut.map { String(String.UnicodeScalarView($0.unicodeScalars.prefix(4))) }.joined()) }
+        return looksEmpty(cut) ? nil : cut
     }
 
     /// `character` as a message may quote it: itself when it can be seen, else its code point.
