@@ -123,6 +123,10 @@ struct HTTPDeskTests {
                 let nobody = try await api.send(.get, "/api/v1/loans?borrower=\(empty)")
                 #expect(nobody.status == .badRequest && nobody.text.contains("borrower"), "\(empty): \(nobody.text)")
             }
+            for hidden in [#"Mrs Hudson\u200d"#, #"Mrs\u034f Hudson"#] {
+                let unseen = try await api.send(.post, "/api/v1/books/\(books[0])/checkout", json: #"{"borrowerName":"\#(hidden)"}"#)
+                #expect(unseen.status == .badRequest && unseen.text.contains("invisible"), "\(hidden): \(unseen.text)")
+            }
             let twice = try await api.send(.post, "/api/v1/books/\(books[0])/checkout", json: #"{"borrowerName":"MRS HUDSON"}"#)
             #expect(twice.status == .conflict && twice.text.contains("MRS HUDSON has it on loan already"), "\(twice.text)")
         }

@@ -157,6 +157,18 @@ struct HoldQueueTests {
         .expired(HoldExpired(hold: hold(n), book: book, member: member(n), at: at, bookTitle: "Dune"))
     }
 
+    /// Which of the line's events tell their member, and what (one rule for every read model).
+    @Test func theEventsThatTellTheMember() {
+        let now = t0 + day
+        #expect(HoldNotice.of(setAside(1, at: now))?.kind == .readyForPickup)
+        #expect(HoldNotice.of(cancelled(1, at: now)) == nil, "a member cancelling their own hold")
+        #expect(HoldNotice.of(cancelled(1, at: now, .bookWithdrawn))?.kind == .holdCancelled)
+        let atDesk = HoldNotice.of(cancelled(1, at: now, .cancelledAtDesk))
+        #expect(atDesk?.kind == .holdCancelledAtDesk && atDesk?.id == "\(hold(1)):hold-cancelled-at-desk" && atDesk?.bookTitle == "Dune")
+        #expect(HoldNotice.of(expired(1, at: now))?.kind == .holdExpired)
+        #expect(HoldNotice.of(.expired(HoldExpired(hold: hold(1), book: book, member: member(1), at: now))) == nil, "recorded before")
+    }
+
     @Test func thePickupDateIsOverFromItsInstantOn() {
         #expect(!LoanPolicy.isPickupOver(until: t0, now: t0 - 0.001))
         #expect(LoanPolicy.isPickupOver(until: t0, now: t0))

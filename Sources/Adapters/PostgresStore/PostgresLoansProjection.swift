@@ -39,21 +39,10 @@ struct PostgresLoansProjection: PostgresProjection {
                 UPDATE notices SET read_at = \(Timestamp.format(recorded.metadata.recordedAt))
                 WHERE id = ANY(\(e.notices)::text[]) AND member_id = \(e.member.description) AND read_at IS NULL
                 """)
-        case .hold(.setAside(let e)):
+        case .hold(let event):
+            guard let n = HoldNotice.of(event) else { return }
             try await notice(
-                "\(e.hold):\(NoticeKind.readyForPickup.rawValue)", member: e.member, loan: nil, hold: e.hold, title: e.bookTitle,
-                .readyForPickup, dueAt: e.until, at: e.at, recorded, session)
-        case .hold(.cancelled(let e)) where e.reason != .requested:
-            let kind: NoticeKind = e.reason == .bookWithdrawn ? .holdCancelled : .holdCancelledAtDesk
-            try await notice(
-                "\(e.hold):\(kind.rawValue)", member: e.member, loan: nil, hold: e.hold, title: e.bookTitle, kind, dueAt: e.at, at: e.at,
-                recorded, session)
-        case .hold(.expired(let e)):
-            // Told since the event names the book (`HoldExpired.bookTitle`); older expiries were not.
-            guard let title = e.bookTitle else { return }
-            try await notice(
-                "\(e.hold):\(NoticeKind.holdExpired.rawValue)", member: e.member, loan: nil, hold: e.hold, title: title, .holdExpired,
-                dueAt: e.at, at: e.at, recorded, session)
+                n.id, member: n.member, loan: nil, hold: n.hold, title: n.bookTitle, n.kind, dueAt: n.dueAt, at: n.at, recorded, session)
         case .user(.closed(let e)):
             // The member's name goes from their loans (erased: the read model keeps '' for it).
             try await session.run("UPDATE loans SET borrower_name = '' WHERE borrower_id = \(e.user.description)")
@@ -61,7 +50,7 @@ struct PostgresLoansProjection: PostgresProjection {
             // A member's loans name them as they are called now.
             guard let name = e.displayName, !name.isEmpty else { return }
             try await session.run("UPDATE loans SET borrower_name = \(name) WHERE borrower_id = \(e.user.description)")
-        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey, .usernameClaim:
+        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .cardClaim, .walkIn, .appKey, .usernameClaim:
             return
         }
     }

@@ -36,10 +36,10 @@ final class LoansFold: ProjectionFold {
         case .loan(.returned(let e)):
             change(e.loan) { $0.returnedAt = Timestamp.format(e.at) }
             return .held
-        case .loan(.noticeIssued), .inbox(.noticesRead), .hold(.setAside), .user(.closed), .user(.profileChanged):
+        case .loan(.noticeIssued), .inbox(.noticesRead), .user(.closed), .user(.profileChanged):
             return .applied
-        case .hold(.cancelled(let e)) where e.reason == .bookWithdrawn:
-            return .applied
+        case .hold(let e) where HoldNotice.of(e) != nil:
+            return .applied  // a notice to the member, as `LoansProjection` writes it
         case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey, .usernameClaim:
             return .ignored
         }

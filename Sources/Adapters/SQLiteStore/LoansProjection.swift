@@ -44,20 +44,9 @@ struct LoansProjection: SQLiteProjection {
                     sql: "UPDATE notices SET read_at = ? WHERE id = ? AND member_id = ? AND read_at IS NULL",
                     arguments: [Timestamp.format(recorded.metadata.recordedAt), id, e.member.description])
             }
-        case .hold(.setAside(let e)):
-            try notice(
-                "\(e.hold):\(NoticeKind.readyForPickup.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, .readyForPickup,
-                dueAt: e.until, at: e.at, recorded, db)
-        case .hold(.cancelled(let e)) where e.reason != .requested:
-            let kind: NoticeKind = e.reason == .bookWithdrawn ? .holdCancelled : .holdCancelledAtDesk
-            try notice(
-                "\(e.hold):\(kind.rawValue)", member: e.member, hold: e.hold, title: e.bookTitle, kind, dueAt: e.at, at: e.at, recorded, db)
-        case .hold(.expired(let e)):
-            // Told since the event names the book (`HoldExpired.bookTitle`); older expiries were not.
-            guard let title = e.bookTitle else { return }
-            try notice(
-                "\(e.hold):\(NoticeKind.holdExpired.rawValue)", member: e.member, hold: e.hold, title: title, .holdExpired, dueAt: e.at,
-                at: e.at, recorded, db)
+        case .hold(let event):
+            guard let told = HoldNotice.of(event) else { return }
+            try notice(told, recorded, db)
         case .user(.closed(let e)):
             // The member's name goes from their loans (erased: the read model keeps '' for it).
             try db.cached(sql: "UPDATE loans SET borrower_name = '' WHERE borrower_id = ?", arguments: [e.user.description])
@@ -65,7 +54,7 @@ struct LoansProjection: SQLiteProjection {
             // A member's loans name them as they are called now.
             guard let name = e.displayName, !name.isEmpty else { return }
             try db.cached(sql: "UPDATE loans SET borrower_name = ? WHERE borrower_id = ?", arguments: [name, e.user.description])
-        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .hold, .cardClaim, .walkIn, .appKey, .usernameClaim:
+        case .book, .user, .emailClaim, .patron, .bookmark, .isbnClaim, .cardClaim, .walkIn, .appKey, .usernameClaim:
             return
         }
     }
@@ -78,19 +67,16 @@ struct LoansProjection: SQLiteProjection {
         ]
     }
 
-    /// A notice about a hold: ready for pickup (until `dueAt`), or cancelled with its book; each once.
-    private func notice(
-        _ id: String, member: UserID, hold: HoldID, title: String, _ kind: NoticeKind, dueAt: Date, at: Date, _ recorded: RecordedEvent,
-        _ db: Database
-    ) throws {
+    /// A notice about a hold (`HoldNotice`), each once.
+    private func notice(_ n: HoldNotice, _ recorded: RecordedEvent, _ db: Database) throws {
         try db.cached(
             sql: """
                 INSERT OR IGNORE INTO notices (id, member_id, hold_id, book_title, kind, due_at, issued_at, issued_position)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                id, member.description, hold.description, title, kind.rawValue, Timestamp.format(dueAt), Timestamp.format(at),
-                recorded.position,
+                n.id, n.member.description, n.hold.description, n.bookTitle, n.kind.rawValue, Timestamp.format(n.dueAt),
+                Timestamp.format(n.at), recorded.position,
             ])
     }
 

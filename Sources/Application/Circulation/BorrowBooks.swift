@@ -64,6 +64,11 @@ public struct CheckoutWalkIn: Sendable {
         guard !FreeText.looksEmpty(name) else { throw InvalidInput("borrowerName", .required) }
         guard !FreeText.isTooLong(name, max: 100) else { throw InvalidInput("borrowerName", .tooLong(max: 100)) }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
+        // Nothing drawn as nothing, joiners included: "Zoë Hudson" with a zero-width joiner was
+        // another borrower to the desk, with a second copy of a book she had (an outside walk).
+        if name.unicodeScalars.contains(where: \.properties.isDefaultIgnorableCodePoint) {
+            throw InvalidInput("borrowerName", .invisibleCharacters)
+        }
         let loanID = LoanID(deps.runner.ids.next())
         let lent = try await deps.runner.transact(by: principal) { transaction in
             let book = try await transaction.load(BookAggregate.self, .book(bookID))
