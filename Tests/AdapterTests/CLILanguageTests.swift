@@ -34,7 +34,7 @@ struct CLILanguageTests {
         // Found by an outside walk: ArgumentParser's own words (headings, --help, --version, the
         // pointer to detailed help, defaults) stayed English in a French help.
         let loan = try await run("loan", "--help").stdout
-        let search = try await run("search", "--help").stdout
+        let search = try await run("search", "--help").stdout + (try await run("serve", "--help").stdout)
         for (help, words) in [
             (
                 root,
@@ -48,6 +48,9 @@ struct CLILanguageTests {
                 #expect(!help.contains(english), "\(english) in \(help)")
             }
         }
+        // And a usage error's detail in a problem document (an outside walk: --json kept it English).
+        let json = try await run("--json", "book", "add", "--bogus")
+        #expect(json.status == 64 && !json.stderr.contains("Unknown option") && json.stderr.contains("--bogus"), "\(json.stderr)")
         let inEnglish = try await run("loan", "--help", environment: Self.english).stdout
         #expect(inEnglish.contains("OVERVIEW: ") && inEnglish.contains("Show help information.") && inEnglish.contains("SUBCOMMANDS:"))
     }

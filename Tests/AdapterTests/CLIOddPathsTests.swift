@@ -69,6 +69,24 @@ struct CLIOddPathsTests {
         try FileManager.default.moveItem(atPath: key, toPath: key + ".away")
         let keyless = try await shelfmark(["migrate"], database: db.path)
         #expect(keyless.status == 2 && keyless.stderr.contains("which is missing"), "\(keyless.stderr)")
+        // Beside a backup too (an outside walk): a pipe at its `.anchors` was an internal error for a
+        // restore, and a backup was written beside a pipe at its `-wal`, or over a link to nothing.
+        try FileManager.default.moveItem(atPath: key + ".away", toPath: key)
+        let backup = db.folder.appendingPathComponent("kept.sqlite").path
+        #expect(mkfifo(backup + "-wal", 0o600) == 0)
+        let beside = try await shelfmark(["backup", "--to", backup], database: db.path)
+        #expect(beside.status != 0 && beside.stderr.contains("'\(backup)-wal' cannot be read or written"), "\(beside.stderr)")
+        try FileManager.default.removeItem(atPath: backup + "-wal")
+        try FileManager.default.createSymbolicLink(
+            atPath: backup + ".anchors", withDestinationPath: db.folder.appendingPathComponent("no").path)
+        let overLink = try await shelfmark(["backup", "--to", backup], database: db.path)
+        #expect(overLink.status != 0 && overLink.stderr.contains("'\(backup).anchors' cannot be read or written"), "\(overLink.stderr)")
+        try FileManager.default.removeItem(atPath: backup + ".anchors")
+        #expect(try await shelfmark(["backup", "--to", backup], database: db.path).status == 0)
+        try? FileManager.default.removeItem(atPath: backup + ".anchors")
+        #expect(mkfifo(backup + ".anchors", 0o600) == 0)
+        let restore = try await shelfmark(["restore", "--from", backup], database: db.path)
+        #expect(restore.status == 64 && restore.stderr.contains("'\(backup).anchors' cannot be read or written"), "\(restore.stderr)")
         let named = try await shelfmark(
             ["migrate"], database: db.folder.appendingPathComponent("other.sqlite").path,
             environment: ["SHELFMARK_CHAIN_KEY": db.folder.path])

@@ -123,12 +123,18 @@ struct HTTPDeskTests {
                 let nobody = try await api.send(.get, "/api/v1/loans?borrower=\(empty)")
                 #expect(nobody.status == .badRequest && nobody.text.contains("borrower"), "\(empty): \(nobody.text)")
             }
-            for hidden in [#"Mrs Hudson\u200d"#, #"Mrs\u034f Hudson"#] {
+            for (hidden, said) in [
+                (#"Mrs Hudson\u200d"#, "invisible"), (#"Mrs\u034f Hudson"#, "invisible"), (#"Mrs Hudson\u2800"#, "invisible"),
+                (#"\uff2drs Hudson"#, "look like plain ones"),
+            ] {
                 let unseen = try await api.send(.post, "/api/v1/books/\(books[0])/checkout", json: #"{"borrowerName":"\#(hidden)"}"#)
-                #expect(unseen.status == .badRequest && unseen.text.contains("invisible"), "\(hidden): \(unseen.text)")
+                #expect(unseen.status == .badRequest && unseen.text.contains(said), "\(hidden): \(unseen.text)")
             }
             let twice = try await api.send(.post, "/api/v1/books/\(books[0])/checkout", json: #"{"borrowerName":"MRS HUDSON"}"#)
-            #expect(twice.status == .conflict && twice.text.contains("MRS HUDSON has it on loan already"), "\(twice.text)")
+            #expect(
+                twice.status == .conflict
+                    && twice.text.contains("Mrs Hudson has “Book 1” on loan already: a walk-in borrower has one copy of a book at a time"),
+                "\(twice.text)")
         }
     }
 }

@@ -191,7 +191,7 @@ struct DeskUseCaseTests {
         }
         _ = try await checkout.execute(books[2], borrowerName: "Mr Hudson", by: .cliOperator)  // another borrower
         // One copy of a book at a time, however the name is typed (found by an outside walk).
-        await #expect(throws: LoanRefused(.alreadyHasBook(name: "mr hudson", book: books[2]), titles: [books[2]: "Book 3"])) {
+        await #expect(throws: LoanRefused(.alreadyHasBook(name: "Mr Hudson", book: books[2]), titles: [books[2]: "Book 3"])) {
             try await checkout.execute(books[2], borrowerName: "mr hudson", by: .cliOperator)
         }
         let (librarian, _) = try await t.signUp("lib@example.org", role: .librarian)

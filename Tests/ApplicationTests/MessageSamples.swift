@@ -16,7 +16,7 @@ enum MessageKey: CaseIterable {
         rateLimited,
         upstreamUnavailable, done
     case backup
-    case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, noCardYet, appKey
+    case memberLoanLimitReached, memberBlockedByOverdue, memberHasBookAlready, walkInLimitReached, walkInHasBookAlready, noCardYet, appKey
     case appRequest
     case retry
 }
@@ -33,6 +33,7 @@ enum MessageSamples {
         case .memberBlockedByOverdue: .memberBlockedByOverdue
         case .memberHasBookAlready: .memberHasBookAlready
         case .walkInLimitReached: .walkInLimitReached
+        case .walkInHasBookAlready: .walkInHasBookAlready
         case .appKey: .appKey
         case .appRequest: .appRequest
         case .noCardYet: .noCardYet
@@ -120,6 +121,7 @@ enum MessageSamples {
                 member: "Ada Lovelace", [OverdueBook(title: "The Hobbit", dueAt: Date(timeIntervalSince1970: 1_796_601_600))])
         case .memberHasBookAlready: .memberHasBookAlready(member: "Ada Lovelace", hobbit)
         case .walkInLimitReached: .walkInLimitReached(name: "Mrs Hudson", max: 5, active: 5)
+        case .walkInHasBookAlready: .walkInHasBookAlready(name: "Mrs Hudson", hobbit)
         case .noCardYet: .noCardYet
         case .appKey: .appKey(.notALibrarian(email: "ada@example.org"))
         case .appRequest: .appRequest(.noBookNumbered(7))

@@ -192,6 +192,15 @@ func kindName(_ kind: NoticeKind) -> String {
     }
 }
 
+/// A notice's date under DUE: a loan's due date, or until when a copy is kept; nothing for a hold
+/// that ended, whose date is when (an outside walk read "to return on" there).
+func dueColumn(_ notice: NoticeSummary) -> String {
+    switch notice.kind {
+    case .dueSoon, .overdue, .readyForPickup: TableDates.minute(notice.dueAt)
+    case .holdCancelled, .holdCancelledAtDesk, .holdExpired: "-"
+    }
+}
+
 /// `shelfmark notices ...`.
 struct NoticesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -250,7 +259,7 @@ struct NoticesCommand: AsyncParsableCommand {
                     ],
                     page.items.map {
                         [
-                            $0.id, kindName($0.kind), $0.bookTitle, TableDates.minute($0.dueAt), TableDates.minute($0.issuedAt),
+                            $0.id, kindName($0.kind), $0.bookTitle, dueColumn($0), TableDates.minute($0.issuedAt),
                             $0.read ? t("cli.yes") : t("cli.no"),
                         ]
                     }, maxWidth: 60))

@@ -62,7 +62,8 @@ enum FailureReport {
         }
         if let problem = Problem.of(error, in: catalogue) { return (problem, ExitStatus(httpStatus: problem.status)) }
         if ShelfmarkCommand.exitCode(for: error) == .validationFailure {
-            let detail = ShelfmarkCommand.message(for: error).split(separator: "\n").first.map(String.init)
+            // ArgumentParser's sentence in the run's language, as the plain line says it (an outside walk).
+            let detail = ShelfmarkCommand.message(for: error).split(separator: "\n").first.map { parserSaid(String($0)) }
             return (Problem(status: 400, slug: "usage", title: t("cli.problem.usage"), detail: detail), .usage)
         }
         return (Problem(status: 500, slug: "internal", title: t("cli.problem.internal"), detail: internalDetail(error)), .internalError)
@@ -115,8 +116,8 @@ enum FailureReport {
             if line.hasSuffix(" Show help information.") {
                 line = String(line.dropLast("Show help information.".count)) + t("cli.help.help")
             }
-            return line.replacing(#/\(default: ([^)]*)\)/#) { t("cli.help.default", String($0.1)) }
-        }.joined(separator: "\n")
+            return line
+        }.joined(separator: "\n").replacing("(default:", with: t("cli.help.default"))
     }
 
     /// ArgumentParser's own sentences for the slips a command line meets (an unknown option, a

@@ -140,8 +140,14 @@ public enum LibraryFiles {
     /// unless `replacing`, and makes the folder. The caller removes what is left of it at the end.
     static func partialBackup(to file: String, replacing: Bool) throws -> String {
         let names = [file, file + ".key", file + ".anchors"]
-        // Even with --force only files are replaced: never a folder or a device (`--to /dev/null`).
-        if let other = names.first(where: isOtherThanAFile) { throw InvalidInput("to", .fileUnusable(other)) }
+        // Even with --force only files are replaced: never a folder, a device (`--to /dev/null`) or
+        // a link to nothing; nor may SQLite's own files beside the copy be any of those (an outside
+        // walk: a pipe at `FILE-wal` made a backup that could not be opened).
+        if let other = companionThatIsNoFile(of: file, keyFile: file + ".key")
+            ?? names.first(where: { isOtherThanAFile($0) || isDanglingLink($0) })
+        {
+            throw InvalidInput("to", .fileUnusable(other))
+        }
         if !replacing, let existing = names.first(where: exists) { throw BackupRefused(.fileExists(existing)) }
         let folder = folder(of: file)
         do {

@@ -24,6 +24,11 @@ public struct SQLiteRestorer: LibraryRestorer {
     public func stage(_ backup: String, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> StagedRestore {
         guard LibraryFiles.exists(backup) else { throw BackupRefused(.backupMissing(backup)) }
         guard !LibraryFiles.same(backup, target) else { throw BackupRefused(.sameAsLibrary(backup)) }
+        // A folder, pipe or link to nothing beside the backup is no part of one (an outside walk: a
+        // pipe at its `.anchors` was an internal error).
+        if let odd = LibraryFiles.companionThatIsNoFile(of: backup, keyFile: backup + ".key") {
+            throw InvalidInput("from", .fileUnusable(odd))
+        }
         try FileManager.default.createDirectory(atPath: LibraryFiles.folder(of: target), withIntermediateDirectories: true)
         let staged = target + ".restoring-\(UUID().uuidString)"
         do {

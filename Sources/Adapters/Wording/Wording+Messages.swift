@@ -39,7 +39,9 @@ extension Wording {
         case .memberBlockedByOverdue(let member, let books):
             t("message.memberBlockedByOverdue", count: books.count, member, dueList(books))
         case .memberHasBookAlready(let member, let book): t("message.memberHasBookAlready", member, name(book))
+        case .walkInLimitReached(let name, 0, _): t("message.walkInLoansOff", name)
         case .walkInLimitReached(let name, let max, let active): t("message.walkInLimitReached", count: active, name, n(active), n(max))
+        case .walkInHasBookAlready(let walkIn, let book): t("message.walkInHasBookAlready", walkIn, name(book))
         case .noCardYet: t("message.noCardYet")
         // Holds: the line for a book
         case .copyOnShelf(let book, let available): t("message.copyOnShelf", count: available, name(book), n(available))

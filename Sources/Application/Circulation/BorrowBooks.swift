@@ -66,8 +66,15 @@ public struct CheckoutWalkIn: Sendable {
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
         // Nothing drawn as nothing, joiners included: "Zoë Hudson" with a zero-width joiner was
         // another borrower to the desk, with a second copy of a book she had (an outside walk).
-        if name.unicodeScalars.contains(where: \.properties.isDefaultIgnorableCodePoint) {
+        // The Braille blank (U+2800) is drawn as nothing too, without being default-ignorable.
+        if name.unicodeScalars.contains(where: { $0.properties.isDefaultIgnorableCodePoint || $0.value == 0x2800 }) {
             throw InvalidInput("borrowerName", .invisibleCharacters)
+        }
+        // Nor letters with a plainer twin (fullwidth "Ｍｒｓ", ligatures), another borrower to the
+        // desk's comparison; spaces of every kind are one, so they are left out of this check.
+        let shown = String(String.UnicodeScalarView(name.unicodeScalars.filter { !$0.properties.isWhitespace }))
+        guard shown.precomposedStringWithCompatibilityMapping == shown.precomposedStringWithCanonicalMapping else {
+            throw InvalidInput("borrowerName", .lookalikeCharacters)
         }
         let loanID = LoanID(deps.runner.ids.next())
         let lent = try await deps.runner.transact(by: principal) { transaction in

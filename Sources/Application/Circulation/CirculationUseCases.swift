@@ -78,7 +78,7 @@ public struct LoanRefused: MessageConvertible, Equatable, Sendable {
         case .hold(.noSuchHold): .notFound(.hold, id: "")
         case .hold(.idInUse): .holdIDInUse
         case .walkIn(.limitReached(let name, let max, let active)): .walkInLimitReached(name: name, max: max, active: active)
-        case .walkIn(.alreadyHasBook(let name, let book)): .memberHasBookAlready(member: name, self.name(book))
+        case .walkIn(.alreadyHasBook(let name, let book)): .walkInHasBookAlready(name: name, self.name(book))
         }
     }
 

@@ -62,6 +62,8 @@ public enum Message: Equatable, Sendable {
     case memberHasBookAlready(member: String, BookName)
     /// A walk-in borrower (by name) has as many books out as walk-in borrowers may.
     case walkInLimitReached(name: String, max: Int, active: Int)
+    /// A walk-in borrower (by the name the desk knows them by) has a copy of the book already.
+    case walkInHasBookAlready(name: String, BookName)
     /// An app key (the capability in an old client app's URL) cannot be issued, found or used.
     case appKey(AppKeyProblem)
     /// The member's account has no library card yet (registered before cards).

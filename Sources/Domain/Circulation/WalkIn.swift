@@ -97,7 +97,7 @@ public enum WalkInCommand: Equatable, Sendable {
 public enum WalkInRejection: Error, Equatable, Sendable {
     /// The name has `active` loans, and at most `max` are allowed.
     case limitReached(name: String, max: Int, active: Int)
-    /// The name has a copy of this book on loan already.
+    /// The name (as the desk first wrote it) has a copy of this book on loan already.
     case alreadyHasBook(name: String, book: BookID)
 }
 
@@ -137,7 +137,8 @@ public enum WalkInAggregate: Aggregate {
     /// The rule: a name has one copy of a book at a time, as a member has (found by an outside
     /// walk: a double click at the desk lent the same book twice to one name).
     static func oneCopyOfABook(_ loan: WalkInLoan, _ state: WalkInState) -> WalkInRejection? {
-        state.active.values.contains { $0.book == loan.book } ? .alreadyHasBook(name: loan.borrowerName, book: loan.book) : nil
+        // Named as the desk first wrote the name, not as it was typed this time.
+        state.active.values.first { $0.book == loan.book }.map { .alreadyHasBook(name: $0.borrowerName, book: loan.book) }
     }
 
     /// The rule: a name has at most `max` copies out at once (`SHELFMARK_MAX_WALKIN_LOANS`).
