@@ -40,7 +40,13 @@ struct CLILanguageTests {
                 root,
                 ["APERÇU\u{A0}: ", "UTILISATION\u{A0}: ", "OPTIONS\u{A0}:", "SOUS-COMMANDES — CATALOGUE\u{A0}:", "Afficher cette aide."]
             ),
-            (loan, ["Afficher la version.", "SOUS-COMMANDES\u{A0}:", "Voir «\u{A0}shelfmark help loan <sous-commande>\u{A0}»"]),
+            (
+                loan,
+                [
+                    "Afficher la version.", "SOUS-COMMANDES\u{A0}:", "Voir «\u{A0}shelfmark help loan <sous-commande>\u{A0}»",
+                    "UTILISATION\u{A0}: shelfmark loan <sous-commande>",
+                ]
+            ),
             (search, ["(par défaut\u{A0}: "]),
         ] {
             for word in words { #expect(help.contains(word), "\(word) in \(help)") }

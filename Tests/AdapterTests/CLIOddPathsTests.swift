@@ -93,6 +93,21 @@ struct CLIOddPathsTests {
         #expect(named.status == 2 && named.stderr.contains("SHELFMARK_CHAIN_KEY '\(db.folder.path)' cannot"), "\(named.stderr)")
     }
 
+    /// Found by an outside walk: `audit anchor --to` a folder, a pipe or a link into no folder was
+    /// an internal error (exit 70) advising to check the folder.
+    @Test func anAnchorFileThatCannotTakeALineIsTheCallersInput() async throws {
+        #expect(try await shelfmark(["book", "add", "--title", "Dune", "--author", "F"], database: db.path).status == 0)
+        let pipe = db.folder.appendingPathComponent("a-pipe").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let link = db.folder.appendingPathComponent("a-link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/nonexistent-folder-\(UUID())/anchors")
+        for target in [db.folder.path, pipe, link] {
+            let refused = try await shelfmark(["audit", "anchor", "--to", target], database: db.path)
+            #expect(
+                refused.status == 64 && refused.stderr.contains("'\(target)' cannot be read or written"), "\(target): \(refused.stderr)")
+        }
+    }
+
     /// An empty file where a library should be (a truncated one) is not taken for a new library by
     /// the commands that read one (found by an outside walk: verify passed on it).
     @Test func anEmptyFileIsNoLibraryToVerifyExportOrBackUp() async throws {

@@ -88,7 +88,7 @@ enum FailureReport {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             if line.hasPrefix("Error: ") { return t("cli.error", parserSaid(String(line.dropFirst("Error: ".count)))) }
             if line.hasPrefix("Help:  ") { return t("cli.parse.help", String(line.dropFirst("Help:  ".count))) }
-            if line.hasPrefix("Usage: ") { return t("cli.usage", String(line.dropFirst("Usage: ".count))) }
+            if line.hasPrefix("Usage: ") { return t("cli.usage", subcommandPlaceholder(line.dropFirst("Usage: ".count))) }
             if let see = line.wholeMatch(of: #/  See '(.+)' for more information\./#) { return "  " + t("cli.seeHelp", String(see.1)) }
             return String(line)
         }.joined(separator: "\n")
@@ -101,7 +101,7 @@ enum FailureReport {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { part in
             var line = String(part)
             if line.hasPrefix("OVERVIEW: ") { return t("cli.help.overview", String(line.dropFirst("OVERVIEW: ".count))) }
-            if line.hasPrefix("USAGE: ") { return t("cli.help.usage", String(line.dropFirst("USAGE: ".count))) }
+            if line.hasPrefix("USAGE: ") { return t("cli.help.usage", subcommandPlaceholder(line.dropFirst("USAGE: ".count))) }
             switch line {
             case "OPTIONS:": return t("cli.help.options")
             case "ARGUMENTS:": return t("cli.help.arguments")
@@ -118,6 +118,11 @@ enum FailureReport {
             }
             return line
         }.joined(separator: "\n").replacing("(default:", with: t("cli.help.default"))
+    }
+
+    /// A usage line with ArgumentParser's `<subcommand>` in the run's language.
+    private static func subcommandPlaceholder(_ usage: Substring) -> String {
+        String(usage).replacing("<subcommand>", with: t("cli.help.subcommandPlaceholder"))
     }
 
     /// ArgumentParser's own sentences for the slips a command line meets (an unknown option, a

@@ -30,7 +30,14 @@ public struct VerifyLog: Sendable {
     public func anchor(to file: String? = nil, by principal: Principal) async throws -> (LogAnchor, file: String) {
         try Authorization.require(.anchorLog, by: principal)
         guard let path = file ?? anchorFile else { throw InvalidInput("to", .required) }
-        return (try await verifier.anchor(to: path, at: clock.now()), path)
+        do {
+            return (try await verifier.anchor(to: path, at: clock.now()), path)
+        } catch let error as any MessageConvertible {
+            // A file named on the command line that cannot take a line is the caller's input, said
+            // as such (an outside walk: a folder or a pipe was an internal error, exit 70).
+            guard file != nil, case .integrity(.anchorFileUnwritable) = error.message else { throw error }
+            throw InvalidInput("to", .fileUnusable(path))
+        }
     }
 }
 
