@@ -55,11 +55,8 @@ public struct OpenLibraryLookup: BookLookup {
     /// anything else: the key goes after the base URL, and an outside walk had
     /// `@127.0.0.1:18214/authors/x` send the server to a host of the answer's choosing.
     static func path(of key: String, kind: String, suffix: Character) -> String? {
-        let prefix = "/\(kind)/OL"
-        guard key.hasPrefix(prefix), key.last == suffix else { return nil }
-        // Bytes, not characters: a digit and a combining mark after it are one character (an outside walk).
-        let digits = key.utf8.dropFirst(prefix.utf8.count).dropLast()
-        guard (1...12).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        let prefix = "/\(kind)/"
+        guard key.hasPrefix(prefix), OpenLibraryKeys.isID(key.dropFirst(prefix.count), endingIn: String(suffix)) else { return nil }
         return key
     }
 

@@ -142,12 +142,20 @@ public struct OpenLibrarySearch: BookSearch {
 
 /// Open Library's keys and cover URLs.
 public enum OpenLibraryKeys {
+    /// Whether `id` is an Open Library id: `OL`, 1 to 12 digits and one of `kinds` (`W` a work,
+    /// `M` an edition, `A` an author), read byte by byte (a digit and a combining mark after it
+    /// are one character: an outside walk).
+    public static func isID(_ id: some StringProtocol, endingIn kinds: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard (4...15).contains(bytes.count), bytes.starts(with: "OL".utf8), let kind = bytes.last, kinds.utf8.contains(kind) else {
+            return false
+        }
+        return bytes.dropFirst(2).dropLast().allSatisfy { (0x30...0x39).contains($0) }
+    }
+
     /// Whether `key` is a hit's key as Open Library writes them: a work's (`OL27448W`), or the
     /// edition's its search gives for some hits (`OL22375412M`).
-    public static func isHitKey(_ key: String) -> Bool {
-        key.hasPrefix("OL") && (key.hasSuffix("W") || key.hasSuffix("M")) && (4...16).contains(key.utf8.count)
-            && key.utf8.dropFirst(2).dropLast().allSatisfy { (0x30...0x39).contains($0) }
-    }
+    public static func isHitKey(_ key: String) -> Bool { isID(key, endingIn: "WM") }
 
     /// `OL27448W` from `/works/OL27448W` or `OL27448W`.
     public static func work(_ key: String) -> String {

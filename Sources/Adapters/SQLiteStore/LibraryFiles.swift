@@ -71,13 +71,6 @@ public enum LibraryFiles {
 
     static func folder(of path: String) -> String { LogChain.folder(of: path) }
 
-    /// Whether `path` names something other than a regular file (a folder, a device, a socket),
-    /// following symbolic links; false when nothing is there.
-    static func isOtherThanAFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
-    }
-
     /// What a library's files add to its database's path: the database itself, SQLite's WAL, shared
     /// memory and journal, and Shelfmark's chain key, anchors and lock.
     static let suffixes = ["", "-wal", "-shm", "-journal", ".key", ".anchors", ".lock"]
@@ -87,13 +80,15 @@ public enum LibraryFiles {
     /// nothing (an outside walk: a new library's key, written through such a link, was kept
     /// nowhere, and the library refused to open again); nil when none is.
     public static func companionThatIsNoFile(of path: String, keyFile: String) -> String? {
-        (suffixes.filter { $0 != "" && $0 != ".key" }.map { path + $0 } + [keyFile]).first { isOtherThanAFile($0) || isDanglingLink($0) }
+        (suffixes.filter { $0 != "" && $0 != ".key" }.map { path + $0 } + [keyFile]).first(where: isNoFile)
     }
 
-    /// Whether `path` is a symbolic link to nothing.
-    static func isDanglingLink(_ path: String) -> Bool {
+    /// Whether something is at `path` that no file can be written as: a folder, a device, a pipe
+    /// (links followed), or a symbolic link to nothing.
+    static func isNoFile(_ path: String) -> Bool {
         var info = stat()
-        return isPresent(path) && stat(path, &info) != 0
+        guard stat(path, &info) == 0 else { return isPresent(path) }  // a link to nothing
+        return (info.st_mode & S_IFMT) != S_IFREG
     }
 
     /// Removes the database at `path` with everything SQLite and Shelfmark keep beside it.
@@ -143,9 +138,7 @@ public enum LibraryFiles {
         // Even with --force only files are replaced: never a folder, a device (`--to /dev/null`) or
         // a link to nothing; nor may SQLite's own files beside the copy be any of those (an outside
         // walk: a pipe at `FILE-wal` made a backup that could not be opened).
-        if let other = companionThatIsNoFile(of: file, keyFile: file + ".key")
-            ?? names.first(where: { isOtherThanAFile($0) || isDanglingLink($0) })
-        {
+        if let other = isNoFile(file) ? file : companionThatIsNoFile(of: file, keyFile: file + ".key") {
             throw InvalidInput("to", .fileUnusable(other))
         }
         if !replacing, let existing = names.first(where: exists) { throw BackupRefused(.fileExists(existing)) }

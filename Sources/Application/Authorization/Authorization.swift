@@ -82,6 +82,11 @@ public enum Authorization {
         guard principal == .cliOperator else { throw Forbidden(.operatorOnly) }
     }
 
+    /// Whether `principal` is the member `owner`, acting for themselves (not at the desk).
+    public static func isOwner(_ owner: UserID, _ principal: Principal) -> Bool {
+        if case .user(let id, _, _) = principal { id == owner } else { false }
+    }
+
     /// Whether `principal` may see or act on what belongs to `owner` (nil: nobody's, such as a
     /// walk-in loan): its owner, librarians and the operator. To anyone else it does not exist.
     public static func mayActOn(ownedBy owner: UserID?, by principal: Principal) -> Bool {

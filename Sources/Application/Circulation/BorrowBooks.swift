@@ -64,18 +64,7 @@ public struct CheckoutWalkIn: Sendable {
         guard !FreeText.looksEmpty(name) else { throw InvalidInput("borrowerName", .required) }
         guard !FreeText.isTooLong(name, max: 100) else { throw InvalidInput("borrowerName", .tooLong(max: 100)) }
         if let problem = FreeText.problem(name, field: "borrowerName") { throw InvalidInput([problem]) }
-        // Nothing drawn as nothing, joiners included: "Zoë Hudson" with a zero-width joiner was
-        // another borrower to the desk, with a second copy of a book she had (an outside walk).
-        // The Braille blank (U+2800) is drawn as nothing too, without being default-ignorable.
-        if name.unicodeScalars.contains(where: { $0.properties.isDefaultIgnorableCodePoint || $0.value == 0x2800 }) {
-            throw InvalidInput("borrowerName", .invisibleCharacters)
-        }
-        // Nor letters with a plainer twin (fullwidth "Ｍｒｓ", ligatures), another borrower to the
-        // desk's comparison; spaces of every kind are one, so they are left out of this check.
-        let shown = String(String.UnicodeScalarView(name.unicodeScalars.filter { !$0.properties.isWhitespace }))
-        guard shown.precomposedStringWithCompatibilityMapping == shown.precomposedStringWithCanonicalMapping else {
-            throw InvalidInput("borrowerName", .lookalikeCharacters)
-        }
+        if let problem = WalkInName.problem(name) { throw InvalidInput("borrowerName", problem) }
         let loanID = LoanID(deps.runner.ids.next())
         let lent = try await deps.runner.transact(by: principal) { transaction in
             let book = try await transaction.load(BookAggregate.self, .book(bookID))

@@ -43,10 +43,9 @@ public struct CancelHold: Sendable {
         let hold = try await deps.holdSummary(id)
         // Another member's hold is "not found", like an unknown one.
         guard Authorization.mayActOn(ownedBy: hold.member, by: principal) else { throw NotFound(.hold, id.description) }
+        let atDesk = !Authorization.isOwner(hold.member, principal)
         try await deps.runner.transact(by: principal, anticipating: true) { transaction in
             let line = try await transaction.load(HoldQueueAggregate.self, .holds(hold.book))
-            let atDesk: Bool
-            if case .user(let id, _, _) = principal { atDesk = id != hold.member } else { atDesk = true }
             let events = try transaction.decide(.cancel(id, now: deps.now, policy: deps.policy, atDesk: atDesk), on: line) {
                 LoanRefused($0, titles: [hold.book: hold.bookTitle])
             }

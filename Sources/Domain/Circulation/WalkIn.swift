@@ -8,6 +8,19 @@ import Foundation
 
 /// A walk-in borrower's name as the desk compares it.
 public enum WalkInName {
+    /// What makes `name` another borrower to `key` than the one it looks like, or nil: characters
+    /// drawn as nothing, joiners included, and the Braille blank, which is drawn as nothing without
+    /// being default-ignorable ("Zoë Hudson" with a zero-width joiner had a second copy of a book
+    /// she had: an outside walk); letters with a plainer twin (fullwidth "Ｍｒｓ", ligatures).
+    /// Spaces of every kind are one to `key`, so they are left out of the second check.
+    public static func problem(_ name: String) -> FieldProblem? {
+        if name.unicodeScalars.contains(where: { $0.properties.isDefaultIgnorableCodePoint || $0.value == 0x2800 }) {
+            return .invisibleCharacters
+        }
+        let shown = String(String.UnicodeScalarView(name.unicodeScalars.filter { !$0.properties.isWhitespace }))
+        return shown.precomposedStringWithCompatibilityMapping == shown.precomposedStringWithCanonicalMapping ? nil : .lookalikeCharacters
+    }
+
     /// The name's key: composed (NFC), case-folded, with every white space removed, so
     /// "Mrs Hudson", " mrs  hudson " and "MRS HUDSON" are one borrower with one limit.
     public static func key(_ name: String) -> String {

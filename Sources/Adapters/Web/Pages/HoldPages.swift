@@ -24,7 +24,7 @@ struct HoldPages: Sendable {
         return try await site.act(to: site.back(or: "/holds")) {
             let hold = try await site.library.circulation.holds.cancel.execute(id, by: site.visit.principal)
             // A librarian cancelling a member's hold did not leave a line (an outside walk read so).
-            if case .user(let me, _, _) = site.visit.principal, me != hold.member {
+            if !Authorization.isOwner(hold.member, site.visit.principal) {
                 return t("web.holds.cancelledFor", hold.memberName, hold.bookTitle)
             }
             return t("web.holds.left", hold.bookTitle)
