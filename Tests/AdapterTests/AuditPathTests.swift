@@ -105,11 +105,20 @@ struct AuditPathTests {
         #expect(both.status == 64 && both.stderr.contains("cannot be used with --file"), "\(both.stderr)")
 
         let typo = db.folder.appendingPathComponent("libary.sqlite").path
-        for command in [["audit", "verify"], ["audit", "export"], ["backup", "--to", db.folder.appendingPathComponent("b.sqlite").path]] {
+        for command in [
+            ["audit", "verify"], ["audit", "export"], ["backup", "--to", db.folder.appendingPathComponent("b.sqlite").path],
+            // Found by a later walk: time travel and a replay made a new, empty library there and answered from it
+            ["audit", "as-of", "2026-01-01T00:00:00Z", "books"],
+            ["audit", "replay", "--into", db.folder.appendingPathComponent("r.sqlite").path],
+        ] {
             let missing = try await shelfmark(command, database: typo)
             #expect(missing.status == 2 && missing.stderr.contains("where there is no library"), "\(command): \(missing.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: typo) && !FileManager.default.fileExists(atPath: typo + ".key"))
+        #expect(!FileManager.default.fileExists(atPath: db.folder.appendingPathComponent("r.sqlite").path))
+        let before = try await shelfmark(
+            ["audit", "replay", "--until=-1", "--into", db.folder.appendingPathComponent("r.sqlite").path], database: db.path)
+        #expect(before.status == 64 && before.stderr.contains("until"), "\(before.stderr)")
     }
 
     @Test func historyOfABookAndAMember() async throws {

@@ -99,6 +99,27 @@ struct HTTPFastPathTests {
         }
     }
 
+    @Test func aBookOrAPageChangedSinceItsLastAnswerIsWrittenAnew() async throws {
+        try await withAPI { api in
+            let added = try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["Frank Herbert"],"copies":2}"#)
+            let id = try #require(try added.object["id"] as? String)
+            let before = try await api.send(.get, "/api/v1/books/" + id)
+            let pageBefore = try await api.send(.get, "/api/v1/books")
+            #expect(try before.object["available"] as? Int == 2)
+            let ada = try await api.signUpMember("ada@example.org")
+            #expect(try await api.send(.post, "/api/v1/loans", json: #"{"bookIds":["\#(id)"]}"#, token: ada).status == .created)
+            for token in [String?.none, ada] {
+                let after = try await api.send(.get, "/api/v1/books/" + id, token: token)
+                Self.expectSameAnswer(after, try await api.send(.get, "/api/v1/books/" + id, token: token, headers: Self.generated), id)
+                #expect(try after.object["available"] as? Int == 1)
+                #expect(after.headers[.eTag] != before.headers[.eTag])
+                let page = try await api.send(.get, "/api/v1/books", token: token)
+                #expect(page.text == (try await api.send(.get, "/api/v1/books", token: token, headers: Self.generated)).text)
+                #expect(page.text != pageBefore.text)
+            }
+        }
+    }
+
     @Test func everyOtherBookRequestIsTheGeneratedHandlers() async throws {
         try await withAPI { api in
             let added = try await api.send(.post, "/api/v1/books", json: #"{"title":"Dune","authors":["Frank Herbert"],"copies":1}"#)

@@ -26,6 +26,13 @@ struct TimeBoundsTests {
         #expect(Timestamp.bound(future) == "9999-12-31T23:59:59.999Z" && Timestamp.bound(past) == "0000-01-01T00:00:00.000Z")
         let now = Date(timeIntervalSince1970: 1_796_108_400.25)
         #expect(Timestamp.bound(now) == Timestamp.format(now))
+        // The millisecond a moment falls in, not the nearest one (found by an outside walk: a moment
+        // half a millisecond before an event took it in); a millisecond read from text stays itself
+        let stored = try Timestamp.parse("2026-11-29T18:13:06.128Z")
+        #expect(Timestamp.bound(stored) == "2026-11-29T18:13:06.128Z")
+        #expect(Timestamp.bound(stored.addingTimeInterval(-0.0005)) == "2026-11-29T18:13:06.127Z")
+        #expect(Timestamp.bound(stored.addingTimeInterval(0.0009)) == "2026-11-29T18:13:06.128Z")
+        #expect(Timestamp.bound(Date(timeIntervalSince1970: -0.0005)) == "1969-12-31T23:59:59.999Z")
     }
 
     @Test(arguments: [

@@ -247,6 +247,16 @@ struct WebLibrarianPagesTests {
             let bad = try await librarian.get("/audit/as-of?at=yesterday&view=loans")
             #expect(bad.status == .badRequest && bad.shows(#"id="at-error""#) && bad.shows(#"value="yesterday""#))
             #expect(bad.shows(#"<option value="loans" selected>"#), "the view chosen is kept")
+            // Times that do not exist are refused as the API refuses them, not rolled over (found by an outside walk)
+            for impossible in ["2026-02-30T00:00", "2026-11-29T25:61", "2026-02-29T00:00", "2027-01-01T00:00:00+00:99"] {
+                let refused = try await librarian.get("/audit/as-of?at=\(impossible.replacingOccurrences(of: "+", with: "%2B"))&view=loans")
+                #expect(refused.status == .badRequest && refused.shows(#"id="at-error""#), "\(impossible)")
+            }
+            for possible in ["2028-02-29T00:00", "2026-11-29T18:13:06.123", "2026-11-29T18:13:06Z", "2026-11-29T19:13:06+01:00"] {
+                let shown = try await librarian.get("/audit/as-of?at=\(possible.replacingOccurrences(of: "+", with: "%2B"))&view=loans")
+                #expect(shown.status == .ok, "\(possible)")
+            }
+            #expect(try await librarian.get("/audit/as-of?at=2026-01-01T00:00&view=bogus").status == .badRequest)
         }
     }
 

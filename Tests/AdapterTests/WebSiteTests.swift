@@ -100,6 +100,13 @@ struct WebSiteTests {
             #expect(try await ada.post("/loans", [("book", dune)], csrf: evesToken).status == .forbidden)
             #expect(try await ada.post("/loans", [("book", dune)], csrf: "forged").status == .forbidden)
             try await ada.get("/books")
+            // A form another site sent, as the browser says it did, is refused even with this browser's
+            // token: a visitor cookie planted by a sibling site (found by an outside walk) gives its token
+            let fetchSite = try #require(HTTPField.Name("Sec-Fetch-Site"))
+            for site in ["cross-site", "same-site"] {
+                #expect(try await ada.post("/loans", [("book", dune)], headers: [fetchSite: site]).status == .forbidden, "\(site)")
+            }
+            #expect(try await ada.post("/loans", [("book", dune)], headers: [fetchSite: "same-origin"]).status == .seeOther)
             #expect(try await ada.post("/loans", [("book", dune)]).status == .seeOther)
             let wrongType = try await ada.post("/loans", [("book", dune)], headers: [.contentType: "application/json"])
             #expect(wrongType.status == .unsupportedMediaType)

@@ -32,6 +32,16 @@ struct GoldenLogTests {
         var tampered = lines
         tampered[3] = tampered[3].replacingOccurrences(of: #""actor":"operator""#, with: #""actor":"mallory""#)
         #expect(LibraryDatabase.verifyExport(lines: tampered).first?.detail == "the chain breaks at position 4")
+        // A second copy of a field after the one hashed: the decoder read the first, `jq` the last
+        // (found by an outside walk: such a line verified)
+        var doubled = lines
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(lines[3].utf8)) as? [String: Any])
+        let payload = try #require(fields["payload"] as? String)
+        let forged = String(decoding: try JSONSerialization.data(withJSONObject: ["p": payload + " "]), as: UTF8.self).dropFirst(5)
+            .dropLast()
+        doubled[3] = String(lines[3].dropLast()) + #","payload":"# + forged + "}"
+        #expect(try JSONSerialization.jsonObject(with: Data(doubled[3].utf8)) is [String: Any], "still JSON")
+        #expect(LibraryDatabase.verifyExport(lines: doubled).first?.detail == "line 4 is not an exported event")
     }
 
     /// A new library whose log holds `lines` (a golden file's exported events) as stored, opened so

@@ -148,6 +148,36 @@ struct SQLiteStoreTests {
         #expect(try await reopened.catalogue.page(CatalogueQuery(text: "book 3"), .first).items.map(\.details.title) == ["Book 3"])
     }
 
+    /// Found by an outside test: a stored position lowered by hand (or its row deleted) made the
+    /// catch-up add rows that were there, and every command then failed at opening, `audit verify`
+    /// and `projections rebuild` included. The read models are rebuilt from the log instead.
+    @Test func readModelsThatDoNotFitTheirPositionsAreRebuiltFromTheLogAtStartUp() async throws {
+        let folder = TemporaryFolder()
+        let database = try LibraryDatabase(path: folder.databasePath, durability: .off)
+        for n in 1...4 {
+            try await database.eventStore.append([StreamAppend(StreamName("s-\(n)"), expected: .noStream, events: [pending(n)])])
+        }
+        #expect(!database.readModelsRebuilt)
+        try database.close()
+        for change in ["UPDATE projection_positions SET position = 1 WHERE name = 'catalogue'", "DELETE FROM projection_positions"] {
+            let raw = try DatabaseQueue(path: folder.databasePath)
+            try await raw.write { db in try db.execute(sql: change) }
+            try raw.close()
+            let reopened = try LibraryDatabase(path: folder.databasePath, durability: .off)
+            #expect(reopened.readModelsRebuilt, "\(change)")
+            #expect(reopened.unreadable == nil)
+            #expect(
+                try await reopened.catalogue.page(CatalogueQuery(sort: .title), .first).items.map(\.details.title) == [
+                    "Book 1", "Book 2", "Book 3", "Book 4",
+                ])
+            #expect(try await reopened.catalogue.page(CatalogueQuery(text: "book 3"), .first).items.map(\.details.title) == ["Book 3"])
+            try reopened.close()
+            let again = try LibraryDatabase(path: folder.databasePath, durability: .off)
+            #expect(!again.readModelsRebuilt, "the positions stored by the rebuild fit")
+            try again.close()
+        }
+    }
+
     /// The full-text index flushes what it holds pending as a new segment whenever a statement that
     /// may abort begins after it changed (the events' insert, with its guard trigger): forty books
     /// in one append wrote some forty segments when each event was projected as it was written.

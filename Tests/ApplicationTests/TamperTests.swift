@@ -110,6 +110,7 @@ struct TamperTests {
         try await raw.write { db in
             try db.execute(sql: "DROP TRIGGER events_no_update")
             try db.execute(sql: "UPDATE events SET payload = '{\"copies\":1}' WHERE position = 2")
+            try db.execute(sql: "UPDATE events SET event_type = 'nothing.known.v1' WHERE position = 3")
             try db.execute(sql: Schema.noUpdateTrigger)
         }
         try raw.close()
@@ -122,6 +123,14 @@ struct TamperTests {
         #expect(failed["hash chain"]?.hasPrefix("the chain breaks at position 2") == true, "\(checks)")
         let into = folder.url.appendingPathComponent("replayed.sqlite").path
         await #expect(throws: unreadable) { try await database.replay(into: into, until: .end) { _, _ in } }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasPrefix("replayed") }, "nothing left")
         await #expect(throws: unreadable) { try await database.rebuild { _, _ in } }
+        // History, the tool for looking into a changed log, says it too (it was an internal error)
+        await #expect(throws: unreadable) { try await database.history(StreamName("s-2"), page: .first) }
+        await #expect(throws: UnreadableEvent(position: 3, type: "nothing.known.v1", part: .unknownType)) {
+            try await database.history(StreamName("s-3"), page: .first)
+        }
+        #expect(try await database.history(StreamName("s-1"), page: .first).items.map(\.position) == [1])
     }
 }

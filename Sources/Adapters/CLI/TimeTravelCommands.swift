@@ -19,7 +19,7 @@ extension AuditCommand {
                 if let until {
                     if let position = Int64(until) { .position(position) } else { .time(try parseTime(until, option: "--until")) }
                 } else { .end }
-            let (library, principal) = try await global.acting()
+            let (library, principal) = try await global.acting(existing: true)
             let progress = Progress(label: t("cli.progress.replaying"))
             guard !into.isEmpty else { throw InvalidInput([FieldError("--into", .required)]) }
             try library.backUp.refuseOwnFile(into)
@@ -50,7 +50,7 @@ extension AuditCommand {
 
         func run() async throws {
             let moment = try parseTime(timestamp, option: "time")
-            let (library, principal) = try await global.acting()
+            let (library, principal) = try await global.acting(existing: true)
             let which: TimeTravel.View =
                 switch view {
                 case "books": .books

@@ -16,8 +16,14 @@ import Wording
 struct BookListFastPath: RouterMiddleware {
     typealias Context = LibraryRequestContext
     let listBooks: ListBooks
-    /// The JSON of the pages answered last, by content.
-    let encoded = EncodedPages()
+    /// The JSON of the pages answered last, by request and content.
+    let encoded = EncodedAnswers<ListRequest, Page<CatalogueEntry>>()
+
+    /// What a plain list asks: its order and its page.
+    struct ListRequest: Hashable, Sendable {
+        let query: CatalogueQuery
+        let page: PageRequest
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get, request.uri.path == "/api/v1/books", FastPath.acceptsJSON(request.headers[.accept]),
@@ -29,7 +35,10 @@ struct BookListFastPath: RouterMiddleware {
         } catch {
             return try await next(request, context)
         }
-        return FastPath.json(encoded.body(books, in: Reader.language) { BookJSON.page(Components.Schemas.BookPage(books)) })
+        let body = encoded.body(books, for: ListRequest(query: query, page: page), in: Reader.language) {
+            BookJSON.page(Components.Schemas.BookPage(books))
+        }
+        return FastPath.json(body)
     }
 
     /// The query and page of a plain request; nil when anything in it is not plain.

@@ -3,6 +3,7 @@ import Application
 import Domain
 import HTTPTypes
 import Hummingbird
+import Wording
 
 /// `GET /api/v1/books/{id}` answered without the generated layer when the request is plain: an id
 /// as the library writes them, no query, an `Accept` of JSON or anything, at most one
@@ -16,6 +17,8 @@ struct BookShowFastPath: RouterMiddleware {
     typealias Context = LibraryRequestContext
     let versions: ResourceVersions
     let showBook: ShowBook
+    /// The JSON of the books answered last, by book and content.
+    let encoded = EncodedAnswers<BookID, CatalogueEntry>()
 
     static let prefix = "/api/v1/books/"
 
@@ -36,7 +39,8 @@ struct BookShowFastPath: RouterMiddleware {
         if EntityTags.unchanged(ifNoneMatch: request.headers[.ifNoneMatch], current: tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
-        return FastPath.json(BookJSON.book(Components.Schemas.Book(entry)), [.eTag: tag])
+        let body = encoded.body(entry, for: id, in: Reader.language) { BookJSON.book(Components.Schemas.Book(entry)) }
+        return FastPath.json(body, [.eTag: tag])
     }
 
     /// The book named by a path that is the prefix and an id written as the library writes them

@@ -17,6 +17,17 @@ public struct UnreadableEvent: MessageConvertible, Equatable, Sendable, CustomSt
     }
     public var message: Message { .logUnreadable(position: position, type: type, part: part) }
 
+    /// What `body` reads of the event at `position`; when it cannot, an `UnreadableEvent` naming
+    /// that position and `part` (or the type, when the codec knows none by that name). Every read of
+    /// the log, on every store, says a changed event this way.
+    public static func reading<T>(_ part: AuditFinding.EventPart, of position: Int64, _ type: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch is EventCodec.UnknownEventType {
+            throw UnreadableEvent(position: position, type: type, part: .unknownType)
+        } catch {
+            throw UnreadableEvent(position: position, type: type, part: part)
+        }
+    }
+
     /// In English, for logs: "position 2: the payload of book.added.v1 cannot be read".
     public var description: String {
         let problem =

@@ -114,11 +114,7 @@ enum PostgresEventRows {
     private static func recorded(_ row: Row, _ cipher: any PersonalCipher, _ keys: KeysAsked) throws -> RecordedEvent {
         let (position, stream, version, type, payload, eventID, recordedAt, actor, correlationID, causationID) = row
         func read<T>(_ part: AuditFinding.EventPart, _ body: () throws -> T) throws -> T {
-            do { return try body() } catch is EventCodec.UnknownEventType {
-                throw UnreadableEvent(position: position, type: type, part: .unknownType)
-            } catch {
-                throw UnreadableEvent(position: position, type: type, part: part)
-            }
+            try UnreadableEvent.reading(part, of: position, type, body)
         }
         let metadata = EventMetadata(
             eventID: try read(.eventID) { try uuid(eventID) },

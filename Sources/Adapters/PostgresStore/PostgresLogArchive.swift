@@ -130,10 +130,13 @@ extension PostgresLibrary: LogArchive {
         }
     }
 
-    /// One row as history reads it: its personal data opened with the member's key (`null` once erased).
+    /// One row as history reads it: its personal data opened with the member's key (`null` once
+    /// erased); a payload that cannot be read back said as `UnreadableEvent`.
     static func logged(_ row: StoredRow, _ cipher: any PersonalCipher, _ readings: LogReadings) throws -> LoggedEvent {
-        LoggedEvent(
-            position: row.0, version: row.2, type: row.3, recordedAt: row.6, actor: row.7,
-            payload: try EventCodec.readable(type: row.3, payload: row.4, cipher: cipher, keys: readings.key), correlationID: row.8)
+        let payload = try UnreadableEvent.reading(.payload, of: row.0, row.3) {
+            try EventCodec.readable(type: row.3, payload: row.4, cipher: cipher, keys: readings.key)
+        }
+        return LoggedEvent(
+            position: row.0, version: row.2, type: row.3, recordedAt: row.6, actor: row.7, payload: payload, correlationID: row.8)
     }
 }

@@ -77,11 +77,7 @@ enum EventRows {
         let position: Int64 = row[0]
         let type: String = row[3]
         func read<T>(_ part: AuditFinding.EventPart, _ body: () throws -> T) throws -> T {
-            do { return try body() } catch is EventCodec.UnknownEventType {
-                throw UnreadableEvent(position: position, type: type, part: .unknownType)
-            } catch {
-                throw UnreadableEvent(position: position, type: type, part: part)
-            }
+            try UnreadableEvent.reading(part, of: position, type, body)
         }
         let metadata = EventMetadata(
             eventID: try read(.eventID) { try uuid(row[5]) },

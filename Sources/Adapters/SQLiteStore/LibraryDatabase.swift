@@ -60,6 +60,10 @@ public final class LibraryDatabase: Sendable {
     /// The event the read models could not catch up past as the library opened (the log was
     /// changed outside Shelfmark; they stay at the last position they had); nil when up to date.
     public let unreadable: UnreadableEvent?
+    /// Whether the read models had to be rebuilt from the whole log as the library opened: they
+    /// did not fit the positions stored for them (changed outside Shelfmark; found by an outside
+    /// test, where every command, `audit verify` and `projections rebuild` included, then failed).
+    public let readModelsRebuilt: Bool
 
     /// Opens (creating if needed) the database at `path`, migrates it, and brings the read
     /// models up to the head of the log from their stored positions. With `keyFile`, the events
@@ -110,12 +114,7 @@ public final class LibraryDatabase: Sendable {
                     AppKeysProjection(), CatalogueNumbersProjection(),
                 ] : [],
             cipher: cipher)
-        do {
-            try pool.write { [projections, pool] db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
-            unreadable = nil
-        } catch let error as UnreadableEvent {
-            unreadable = error
-        }
+        (unreadable, readModelsRebuilt) = try Self.bringUpToDate(projections, pool, cipher)
         let wal = durability == .full && flush == nil ? try pool.writeWithoutTransaction { db in try WALFile(db) } : nil
         self.wal = wal
         let flushes = durability == .full ? SyncedAnswers(flush: flush ?? { try wal?.flush() }) : nil
@@ -219,6 +218,28 @@ extension LibraryDatabase: ReadModelRebuilder {
 
     /// Reads the log on one of the pool's readers, beside the writer that applies it: the events
     /// are committed, and a rebuild or catch-up writes only the read models.
+    /// Catches the read models up from their stored positions. Catching up only writes read
+    /// models, so a constraint it breaks (a row it adds is there already) says they do not fit
+    /// those positions: the log being the source of truth, they are emptied and replayed whole,
+    /// in a transaction of their own. An unreadable event stops either, and is returned.
+    private static func bringUpToDate(_ projections: Projections, _ pool: DatabasePool, _ cipher: any PersonalCipher) throws -> (
+        UnreadableEvent?, rebuilt: Bool
+    ) {
+        do {
+            try pool.write { db in try projections.catchUp(db, reader: Self.logReader(pool, cipher)) }
+            return (nil, false)
+        } catch let error as UnreadableEvent {
+            return (error, false)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            do {
+                _ = try pool.write { db in try projections.rebuild(db, reader: Self.logReader(pool, cipher)) { _, _ in } }
+                return (nil, true)
+            } catch let error as UnreadableEvent {
+                return (error, true)
+            }
+        }
+    }
+
     static func logReader(_ pool: DatabasePool, _ cipher: any PersonalCipher) -> Projections.LogReader {
         { after, limit in try pool.read { db in try EventRows.after(after, limit: limit, cipher, db) } }
     }

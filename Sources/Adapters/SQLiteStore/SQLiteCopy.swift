@@ -23,7 +23,14 @@ public struct SQLiteCopy: LogReplayer, LibraryBackup {
         for file in LibraryFiles.suffixes.map({ path + $0 }) where LibraryFiles.isPresent(file) {
             throw InvalidInput("into", .fileExists(file))
         }
-        return try await copy(into: path, until: until, carryingSecrets: true, progress: progress)
+        do {
+            return try await copy(into: path, until: until, carryingSecrets: true, progress: progress)
+        } catch {
+            // None of these was there before: a failed replay leaves no library that would verify
+            // (found by an outside walk: an empty one stayed, and the next try said it existed).
+            for file in LibraryFiles.suffixes.map({ path + $0 }) { try? FileManager.default.removeItem(atPath: file) }
+            throw error
+        }
     }
 
     private func copy(

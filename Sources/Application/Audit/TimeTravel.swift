@@ -14,6 +14,8 @@ public struct ReplayLog: Sendable {
         try Authorization.require(.replayLog, by: principal)
         // An empty path names no file (found by an outside walk: it left a `.lock` where the command ran).
         guard !path.isEmpty else { throw InvalidInput("into", .required) }
+        // A position before the first event's (found by an outside walk: `--until=-1` replayed nothing, and said so as a success).
+        if case .position(let position) = until, position < 0 { throw InvalidInput("until", .tooSmall(min: 0)) }
         return try await replayer.replay(into: path, until: until, progress: progress)
     }
 }

@@ -19,7 +19,9 @@ public enum Timestamp {
     /// year 0 before them all. `format` writes those as `+10000-…`, which sorts among them (found
     /// by an outside test: time travel to 10000-01-01 showed an empty library).
     public static func bound(_ date: Date) -> String {
-        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        // The millisecond it falls in, not the nearest: 06.1275 must not take in an event of 06.128
+        // (found by an outside walk). Whole microseconds first, so 06.128 read as 06.12799… stays 06.128.
+        let millis = ((date.timeIntervalSince1970 * 1_000_000).rounded() / 1000).rounded(.down)
         let clamped = millis.isNaN ? 0 : Int64(min(max(millis, Double(firstMillis)), Double(lastMillis)))
         return UTCTime.format(millis: clamped, milliseconds: true) ?? format(date)
     }

@@ -63,6 +63,10 @@ public enum Bootstrap {
             }
             throw Self.openingRefusal(error, configuration)
         }
+        if database.readModelsRebuilt {
+            Logger(label: "shelfmark").warning(
+                "The read models did not fit the log (changed outside Shelfmark): they were rebuilt from it as the library opened.")
+        }
         if let unreadable = database.unreadable, !diagnosing {
             try? database.close()
             throw unreadable

@@ -54,6 +54,7 @@ struct AuditPages: Sendable {
         try Authorization.require(.timeTravel, by: site.visit.principal)
         let typed = query["at"] ?? ""
         let loans = query["view"] == "loans"
+        guard [nil, "loans", "catalogue"].contains(query["view"]) else { throw InvalidInput("view", .notOneOf(["catalogue", "loans"])) }
         guard let moment = Self.moment(typed) else {
             var feedback = Feedback(values: ["at": typed, "view": loans ? "loans" : "catalogue"])
             feedback.add("at", Words.say(FieldProblem.wrongType(.time)))
@@ -72,13 +73,14 @@ struct AuditPages: Sendable {
         return t("web.history.headingBook", entry.details.title)
     }
 
-    /// An ISO 8601 time, or a `datetime-local` value (no zone: the library's time, UTC).
+    /// An ISO 8601 time, or a `datetime-local` value (no zone: the library's time, UTC), that
+    /// exists: 30 February and 25:61 are refused as the API and the CLI refuse them, not rolled
+    /// into March or the next day (found by an outside walk).
     static func moment(_ text: String) -> Date? {
         let text = text.trimmingCharacters(in: .whitespaces)
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        for suffix in [":00Z", "Z"] {
-            if let date = try? Date(text + suffix, strategy: .iso8601) { return date }
+        for candidate in [text, text + "Z", text + ":00Z"] where UTCTime.isRealTime(candidate) {
+            let style = Date.ISO8601FormatStyle(includingFractionalSeconds: candidate.contains("."))
+            if let date = try? Date(candidate, strategy: style) { return date }
         }
         return nil
     }

@@ -95,9 +95,14 @@ struct VisitMiddleware<Context: RequestContext & RemoteAddressRequestContext>: R
 /// this browser (403): every state-changing request is a POST and passes here.
 struct FormMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxBytes: Int
+    static var fetchSite: HTTPField.Name { HTTPField.Name("Sec-Fetch-Site")! }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
+        // A form another site's page sent, as the browser says (`Sec-Fetch-Site`), is refused whatever
+        // token it carries: a sibling site able to plant this site's visitor cookie knows that
+        // cookie's token (found by an outside walk). Browsers that do not say it still need the token.
+        if let site = request.headers[Self.fetchSite], site != "same-origin", site != "none" { throw PageError(.forbidden, .staleForm) }
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else { throw PageError(.unsupportedMediaType, .notAForm) }
         var body = request
