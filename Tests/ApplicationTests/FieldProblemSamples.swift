@@ -8,7 +8,8 @@ enum FieldProblemKey: CaseIterable {
     case numberOutOfRange, tooSmall, notOneOf, wrongType, unknownField, controlCharacters, invisibleCharacters, containsSpaces
     case notAnEmailAddress, emailDomainWithoutDot, needsUppercase, needsSpecialCharacter, notACountryCode, unknownCountry
     case passwordsDiffer, notAResetCode
-    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, notEntityTags, taken,
+    case notAnISBN, unknownSearchField, emptySearchField, notAWorkKey, notAUsername, lookalikeCharacters, encodedDomain, notEntityTags,
+        taken,
         notAWebAddress,
         notAnIPAddress, folderUnusable,
         folderMissing, notADatabaseURL, databaseUnreachable, databaseNotEmpty, copyUnderWay, restoreOnPostgres, notALibraryFile, notUTF8,
@@ -56,6 +57,7 @@ enum FieldProblemSamples {
         case .notAWorkKey: .notAWorkKey
         case .notAUsername: .notAUsername
         case .lookalikeCharacters: .lookalikeCharacters
+        case .encodedDomain: .encodedDomain
         case .notEntityTags: .notEntityTags
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress
@@ -115,6 +117,7 @@ enum FieldProblemSamples {
         case .notAWorkKey: .notAWorkKey
         case .notAUsername: .notAUsername
         case .lookalikeCharacters: .lookalikeCharacters
+        case .encodedDomain: .encodedDomain
         case .notEntityTags: .notEntityTags
         case .taken: .taken
         case .notAWebAddress: .notAWebAddress

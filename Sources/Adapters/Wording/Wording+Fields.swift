@@ -41,6 +41,7 @@ extension Wording {
         case .emptySearchField(let field): t("field.emptySearchField", field)
         case .notAWorkKey: t("field.notAWorkKey")
         case .lookalikeCharacters: t("field.lookalikeCharacters")
+        case .encodedDomain: t("field.encodedDomain")
         case .notEntityTags: t("field.notEntityTags")
         case .notAUsername: t("field.notAUsername")
         case .notAnIPAddress(let text): t("field.notAnIPAddress", String(text.prefix(40)))

@@ -41,6 +41,11 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
         guard Self.normalized(value.precomposedStringWithCompatibilityMapping) == value else {
             throw FieldError("email", .lookalikeCharacters)
         }
+        // `user@xn--bcher-kva.example` and `user@bücher.example` are one mailbox: only the letters
+        // are taken, so one mailbox cannot have two accounts (found by an outside walk).
+        guard !value.split(separator: "@").last!.split(separator: ".").contains(where: { $0.hasPrefix("xn--") }) else {
+            throw FieldError("email", .encodedDomain)
+        }
     }
 
     public var description: String { value }

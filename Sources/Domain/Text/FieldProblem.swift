@@ -92,6 +92,9 @@ public enum FieldProblem: Equatable, Sendable {
     case notAUsername
     /// Characters with a plainer twin (fullwidth letters, ligatures): a look-alike of another text.
     case lookalikeCharacters
+    /// An email domain written in its ASCII-compatible form (`xn--bcher-kva`): typed in its own
+    /// letters (`bücher`) it is the same address, so it would be a second spelling of one mailbox.
+    case encodedDomain
     /// Not `*` nor a list of entity tags (`"7.2", W/"7.1"`): an `If-Match` or `If-None-Match` header.
     case notEntityTags
     /// Not a PostgreSQL address (`postgres://user@host:port/database`).
